@@ -1,0 +1,229 @@
+"""Build: source words → spelled in the edition → filtered → DAWGs written atomically.
+
+:func:`compile_words` is the pure part (words in, sorted keys plus a report out);
+:func:`write_lexicon` writes the files described in :mod:`lextools.lexicon`, each through a
+temporary file and ``os.replace``, the metadata last, so a build that is interrupted at any point
+leaves the previous lexicon whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata as pkg_metadata
+from pathlib import Path
+from typing import Any
+
+import dawg
+import icu
+
+from lextools.edition import Edition
+from lextools.errors import SpellingError
+from lextools.filters import Candidate, Rule, SourceWord, first_rule_dropping
+from lextools.lexicon import ALPHAGRAM_SEPARATOR, FORMAT, FORMAT_VERSION, alphagram, metadata_path, read_metadata
+from lextools.tokenize import spell
+
+#: Examples kept per rule in the exclusion report.
+EXAMPLES_PER_RULE = 25
+PROGRESS_EVERY = 10_000
+
+
+@dataclass
+class RuleReport:
+    description: str
+    count: int = 0
+    examples: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BuildReport:
+    """Counts of a build: what was read, kept, merged, and dropped by which rule."""
+
+    read: int = 0
+    kept: int = 0
+    duplicates: int = 0
+    dropped: dict[str, RuleReport] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "read": self.read,
+            "kept": self.kept,
+            "duplicates": self.duplicates,
+            "dropped": {name: r.count for name, r in self.dropped.items()},
+        }
+
+    def exclusions(self) -> dict[str, Any]:
+        return {
+            name: {"description": r.description, "count": r.count, "examples": r.examples}
+            for name, r in self.dropped.items()
+        }
+
+
+SPELLING_RULES = {
+    "letter-without-tile": "uses a letter the edition has no tile for (K or W in es-fise)",
+    "cannot-spell": "has characters no tile spells: digits, hyphens, apostrophes, spaces, other scripts",
+    "too-long": "longer than the 15-square board",
+    "malformed": "not a word: overlong or unbalanced notation",
+    "empty": "empty",
+}
+
+
+def compile_words(
+    words: Iterable[SourceWord],
+    edition: Edition,
+    rules: Sequence[Rule],
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[str], BuildReport]:
+    """Spell and filter source words; return the sorted lexicon keys and the build report."""
+    report = BuildReport()
+    for rule in rules:
+        report.dropped[rule.name] = RuleReport(rule.description)
+    kept: set[str] = set()
+    dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
+    example_of: dict[str, str] = {}
+    unspellable: dict[str, RuleReport] = {}
+
+    for n, sw in enumerate(words, 1):
+        report.read += 1
+        if progress and n % PROGRESS_EVERY == 0:
+            progress(n)
+        try:
+            spelling = spell(sw.raw, edition)
+        except SpellingError as e:
+            r = unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
+            r.count += 1
+            if len(r.examples) < EXAMPLES_PER_RULE:
+                r.examples.append(sw.raw)
+            continue
+        key = spelling.key
+        if key in kept:
+            report.duplicates += 1
+            continue
+        cand = Candidate(
+            raw=sw.raw, spelling=spelling, source=sw.source, stem=sw.stem, affixes=sw.affixes, tags=sw.tags
+        )
+        rule_name = first_rule_dropping(cand, rules)
+        if rule_name is None:
+            kept.add(key)
+            dropped_by.pop(key, None)
+        elif key not in dropped_by:
+            dropped_by[key] = rule_name
+            example_of[key] = sw.raw
+        else:
+            report.duplicates += 1
+    if progress:
+        progress(report.read)
+
+    for key, rule_name in dropped_by.items():
+        r = report.dropped[rule_name]
+        r.count += 1
+        if len(r.examples) < EXAMPLES_PER_RULE:
+            r.examples.append(example_of[key])
+    for name, r in unspellable.items():
+        report.dropped[name] = r
+    report.kept = len(kept)
+    return sorted(kept), report
+
+
+def tool_versions() -> dict[str, str]:
+    def version(dist: str) -> str:
+        try:
+            return pkg_metadata.version(dist)
+        except pkg_metadata.PackageNotFoundError:
+            return "unknown"
+
+    return {
+        "lextools": version("lextools"),
+        "dawg2": version("DAWG2"),
+        "DAWG-Python": version("DAWG-Python"),
+        "PyICU": icu.VERSION,
+        "ICU": icu.ICU_VERSION,
+        "python": sys.version.split()[0],
+    }
+
+
+def write_lexicon(
+    home: Path,
+    edition: Edition,
+    keys: Sequence[str],
+    report: BuildReport,
+    sources: Sequence[dict[str, Any]] = (),
+    rules: Sequence[Rule] = (),
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Write the DAWGs, the exclusion report and (last, the commit) the metadata. Returns it."""
+    home = Path(home)
+    home.mkdir(parents=True, exist_ok=True)
+    try:
+        previous = read_metadata(home, edition.name)
+    except Exception:
+        previous = None
+
+    if progress:
+        progress("words DAWG")
+    words_bytes = dawg.CompletionDAWG(keys).tobytes()
+    if progress:
+        progress("anagram index")
+    index = sorted(alphagram(k) + ALPHAGRAM_SEPARATOR + k for k in keys)
+    anagram_bytes = dawg.CompletionDAWG(index).tobytes()
+    del index
+
+    files: dict[str, dict[str, Any]] = {}
+    for part, data, suffix in (("words", words_bytes, ".dawg"), ("anagrams", anagram_bytes, ".anagrams.dawg")):
+        sha = hashlib.sha256(data).hexdigest()
+        name = f"{edition.name}-{sha[:16]}{suffix}"
+        atomic_write(home / name, data)
+        files[part] = {"name": name, "sha256": sha, "bytes": len(data)}
+
+    exclusions = {"edition": edition.name, "checksum": files["words"]["sha256"], "rules": report.exclusions()}
+    atomic_write(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
+    metadata = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "edition": edition.name,
+        "checksum": files["words"]["sha256"],
+        "files": files,
+        "words": len(keys),
+        "sources": list(sources),
+        "counts": report.as_dict(),
+        "filters": [r.name for r in rules],
+        "built": datetime.now(UTC).replace(microsecond=0).isoformat(),
+        "tools": tool_versions(),
+    }
+    atomic_write(metadata_path(home, edition.name), _json_bytes(metadata))
+    _remove_old_generations(home, edition.name, keep=[metadata, previous])
+    return metadata
+
+
+def _json_bytes(obj: Any) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write through a temporary file in the same directory and ``os.replace`` it into place."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] | None]) -> None:
+    """Delete DAWGs of older builds, keeping the new one and the one it replaced (readers in flight)."""
+    wanted = {f["name"] for m in keep if m for f in m["files"].values()}
+    pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}(\.anagrams)?\.dawg$")
+    for path in home.iterdir():
+        if pattern.match(path.name) and path.name not in wanted:
+            path.unlink(missing_ok=True)

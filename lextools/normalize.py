@@ -1,0 +1,93 @@
+"""Normalisation: any way of typing a word → the upper-case letters an edition spells with.
+
+Done with ICU transliterators (PyICU), built from rules per edition:
+
+1. ``NFKD`` splits every accented letter into base + combining marks, so NFC and NFD input (and
+   compatibility forms such as the ``ﬁ`` ligature or full-width letters) end up identical;
+2. ``Upper`` applies full case mapping (ß → SS);
+3. letters the edition keeps whole are put back together before marks are dropped — Spanish keeps
+   Ñ, which NFD would otherwise turn into N + U+0303 and then into a plain N (REFERENCE §1);
+4. Œ/Æ are split into OE/AE (French plays ŒUF as O·E·U·F);
+5. every remaining non-spacing mark is removed: accents, diaeresis, cedilla (CANCIÓN → CANCION,
+   PINGÜINO → PINGUINO, FRANÇAIS → FRANCAIS).
+
+What remains must be letters of the edition; anything else (digits, hyphens, apostrophes, spaces,
+letters of other alphabets) is refused with a reason a player can read.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+import icu
+
+from lextools.edition import Edition
+from lextools.errors import SpellingError
+
+#: Longest input we try to read as a word: the board is 15 squares, so anything much longer is
+#: not a word and only costs time.
+MAX_INPUT_CHARS = 64
+
+
+@cache
+def _transliterator(keep: frozenset[str], split_ligatures: bool) -> icu.Transliterator:
+    rules = [":: NFKD ;", ":: Upper ;"]
+    for letter in sorted(keep):
+        base_and_marks = unicodedata.normalize("NFD", letter)
+        rules.append(f"{_escape(base_and_marks)} > {_escape(letter)} ;")
+    if split_ligatures:
+        rules += ["Œ > OE ;", "Æ > AE ;"]
+    rules += [":: [:Nonspacing Mark:] Remove ;", ":: NFC ;"]
+    return icu.Transliterator.createFromRules(
+        "lextools-" + "".join(sorted(keep)), "\n".join(rules), icu.UTransDirection.FORWARD
+    )
+
+
+def _escape(text: str) -> str:
+    return "".join(f"\\u{ord(c):04X}" for c in text)
+
+
+def fold(text: str, edition: Edition) -> str:
+    """Upper-case and drop diacritics per the edition, without checking what is left."""
+    return _transliterator(edition.keep, edition.split_ligatures).transliterate(text)
+
+
+def normalize(text: str, edition: Edition) -> str:
+    """Return the word as the edition's letters, or raise :class:`SpellingError` saying why not.
+
+    >>> from lextools import load_edition
+    >>> normalize("canción", load_edition("es-fise"))
+    'CANCION'
+    >>> normalize("ñandú", load_edition("es-fise"))
+    'ÑANDU'
+    >>> normalize("œuf", load_edition("fr"))
+    'OEUF'
+    """
+    if len(text) > MAX_INPUT_CHARS:
+        raise SpellingError(text[:20] + "…", f"longer than {MAX_INPUT_CHARS} characters", "malformed")
+    word = fold(text, edition)
+    if not word:
+        raise SpellingError(text, "empty word", "empty")
+    for ch in word:
+        if ch in edition.letters:
+            continue
+        if ch in edition.letters_without_tile:
+            raise SpellingError(
+                text, f"{edition.name} has no {ch} tile, and a blank cannot stand for {ch}", "letter-without-tile"
+            )
+        raise SpellingError(text, f"{_describe(ch)} cannot be spelled with {edition.name} tiles", "cannot-spell")
+    return word
+
+
+def _describe(ch: str) -> str:
+    if ch.isspace():
+        return "a space"
+    if ch.isdigit():
+        return f"the digit {ch}"
+    if ch in "-‐‑–—":
+        return "a hyphen"
+    if ch in "'’`´":
+        return "an apostrophe"
+    name = unicodedata.name(ch, f"U+{ord(ch):04X}")
+    return f"{ch!r} ({name})"

@@ -1,0 +1,175 @@
+"""Searches that walk the DAWGs: words of N tiles, patterns, anagrams and subanagrams.
+
+The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
+table), one tile per step: every tile is one character of the key (see :mod:`lextools.lexicon`).
+
+Anagrams use the alphagram index instead of the word DAWG: a rack's anagrams are the words whose
+alphagram is the rack's, so we walk the index in sorted order, taking each next tile from the rack
+or, failing that, from a blank. Because an alphagram is sorted, a rack tile smaller than the tile
+being placed can never be placed later, which prunes the walk hard: 7 tiles with 2 blanks over a
+million words visits thousands of nodes, not millions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from lextools.errors import QueryError, SpellingError
+from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
+from lextools.tokenize import spell
+
+#: Longest rack or pattern we search with.
+MAX_QUERY_TILES = 15
+BLANK = "?"
+_SEP = ALPHAGRAM_SEPARATOR.encode()
+
+
+@dataclass(frozen=True)
+class Match:
+    key: str  # lexicon key
+    blanks: tuple[str, ...] = ()  # tiles a blank stands for (anagrams)
+
+
+def words_of_length(lex: Lexicon, n: int) -> list[str]:
+    """Keys of exactly ``n`` tiles, in key order."""
+    if not 1 <= n <= MAX_QUERY_TILES:
+        raise QueryError(f"length must be between 1 and {MAX_QUERY_TILES}")
+    return [m.key for m in match_pattern(lex, [None] * n)]
+
+
+def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
+    """``?`` is any one tile, ``*`` any run of tiles, the rest is spelled like a word (any notation).
+
+    Returns a list of keys characters, ``None`` for ``?`` and ``"*"`` for ``*``.
+    """
+    if not text or len(text) > 64:
+        raise QueryError("a pattern has 1 to 64 characters")
+    parts: list[str | None] = []
+    for piece in re.split(r"([?*])", text):
+        if piece == "?":
+            parts.append(None)
+        elif piece == "*":
+            if parts and parts[-1] == "*":
+                continue
+            parts.append("*")
+        elif piece:
+            try:
+                parts += list(spell(piece, lex.edition).key)
+            except SpellingError as e:
+                raise QueryError(f"pattern {text!r}: {e.reason}") from None
+    if sum(1 for p in parts if p != "*") > MAX_QUERY_TILES:
+        raise QueryError(f"a pattern has at most {MAX_QUERY_TILES} tiles")
+    return parts
+
+
+def match_pattern(lex: Lexicon, pattern: list[str | None]) -> Iterator[Match]:
+    """Every key matching a parsed pattern, in key order (depth-first over the word DAWG)."""
+    dct = lex.words.dct
+    codes = sorted(t.code for t in lex.edition.tiles)
+    code_bytes = {c: c.encode() for c in codes}
+
+    def walk(index: int, pos: int, prefix: str) -> Iterator[Match]:
+        if pos == len(pattern):
+            if prefix and dct.has_value(index):
+                yield Match(prefix)
+            return
+        part = pattern[pos]
+        if part == "*":
+            yield from walk(index, pos + 1, prefix)  # the star matches nothing more
+            if len(prefix) >= MAX_QUERY_TILES:
+                return
+            for c in codes:  # or one more tile, staying on the star
+                nxt = dct.follow_bytes(code_bytes[c], index)
+                if nxt is not None:
+                    yield from walk(nxt, pos, prefix + c)
+            return
+        for c in codes if part is None else (part,):
+            nxt = dct.follow_bytes(code_bytes[c], index)
+            if nxt is not None:
+                yield from walk(nxt, pos + 1, prefix + c)
+
+    seen: set[str] = set()
+    for m in walk(dct.ROOT, 0, ""):
+        if m.key not in seen:  # two stars can reach one word twice
+            seen.add(m.key)
+            yield m
+
+
+def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
+    """A rack → (known tile keys, number of blanks); ``?`` is a blank, tiles in any notation."""
+    blanks = text.count(BLANK)
+    known = text.replace(BLANK, "")
+    key = ""
+    if known.strip():
+        try:
+            key = spell(known, lex.edition).key
+        except SpellingError as e:
+            raise QueryError(f"rack {text!r}: {e.reason}") from None
+    if not key and not blanks:
+        raise QueryError("empty rack")
+    if len(key) + blanks > MAX_QUERY_TILES:
+        raise QueryError(f"a rack has at most {MAX_QUERY_TILES} tiles")
+    return key, blanks
+
+
+def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_length: int = 2) -> list[Match]:
+    """Words using every tile of the rack (or, with ``sub``, any of them, at least ``min_length``).
+
+    ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
+    letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
+    """
+    dct = lex.anagrams.dct
+    codes = sorted(t.code for t in lex.edition.tiles)
+    code_bytes = {c: c.encode() for c in codes}
+    size = len(rack) + blanks
+    found: list[tuple[str, tuple[str, ...]]] = []
+
+    def walk(index: int, pos: int, left: Counter[str], blanks_left: int, alpha: str, used: tuple[str, ...]) -> None:
+        depth = len(alpha)
+        if depth >= max(min_length, 1) and (sub or depth == size):
+            end = dct.follow_bytes(_SEP, index)
+            if end is not None:
+                found.append((alpha, used))
+        if depth == size:
+            return
+        last = len(codes) - 1
+        if not sub:  # a rack tile skipped now could never be placed later: stop at the smallest one
+            last = next((j for j in range(pos, len(codes)) if left[codes[j]]), last)
+        for i in range(pos, last + 1):
+            c = codes[i]
+            if left[c]:
+                nxt = dct.follow_bytes(code_bytes[c], index)
+                if nxt is not None:
+                    left[c] -= 1
+                    walk(nxt, i, left, blanks_left, alpha + c, used)
+                    left[c] += 1
+            elif blanks_left:
+                nxt = dct.follow_bytes(code_bytes[c], index)
+                if nxt is not None:
+                    walk(nxt, i, left, blanks_left - 1, alpha + c, (*used, c))
+
+    walk(dct.ROOT, 0, Counter(rack), blanks, "", ())
+    matches = []
+    for alpha, used in found:
+        for entry in lex.anagrams.iterkeys(alpha + ALPHAGRAM_SEPARATOR):
+            key = entry[len(alpha) + 1 :]
+            matches.append(Match(key, tuple(lex.edition.by_code[c].label for c in used)))
+    return matches
+
+
+def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
+    """``alpha`` (by spelling) or ``probability`` (likeliest draw first, where counts are known)."""
+    if order == "alpha":
+        return sorted(keys, key=lex.edition.spelling)
+    if order == "probability":
+        ed = lex.edition
+        return sorted(keys, key=lambda k: (-ed.probability(ed.decode(k)), ed.spelling(k)))
+    raise QueryError(f"unknown order {order!r}: use alpha or probability")
+
+
+def export_order(lex: Lexicon) -> Iterator[str]:
+    """Every key, in plain-spelling order (what word-list readers expect)."""
+    return iter(sorted(lex.keys(), key=lex.edition.spelling))

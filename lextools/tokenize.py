@@ -1,0 +1,120 @@
+"""Tokenisation: spelling → tiles, and tiles → any of the three notations of REFERENCE §3.
+
+Input may be written in any notation, even mixed:
+
+- plain spelling, ``CHIQUILLO`` — digraph tiles are implied by the edition's rules;
+- FISE's digit notation, ``1IQUI2O`` — 1 = CH, 2 = LL, 3 = RR (the tile's ``code``);
+- bracketed tokens, ``[CH]IQUI[LL]O`` — the notation wolges' ``buildlex`` reads for Spanish.
+
+A digit or a bracket names a tile, so it must be a tile of the edition: ``[CH]`` in es-na103, which
+spells CH with C+H, is refused. Plain letters are split greedily into the edition's tiles; because
+every multi-letter tile we ship is obligatory (FISE art. 11), greedy longest-match is the rule
+itself, not a heuristic: CALLE is C·A·LL·E in es-fise and es-na103, C·A·L·L·E in es-mattel2021.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from lextools.edition import Edition
+from lextools.errors import SpellingError
+from lextools.normalize import MAX_INPUT_CHARS, normalize
+
+Notation = Literal["plain", "digits", "brackets"]
+NOTATIONS: tuple[Notation, ...] = ("plain", "digits", "brackets")
+
+#: What FISE's digit notation means, so we can say which tile an edition lacks.
+FISE_DIGITS = {"1": "CH", "2": "LL", "3": "RR"}
+
+_TOKEN = re.compile(r"\[([^\[\]]*)\]|(\d)|([^\[\]\d]+)|(.)", re.DOTALL)
+
+#: The board has 15 squares.
+MAX_TILES = 15
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """A word as an edition sees it."""
+
+    input: str
+    word: str  # plain spelling, upper case, diacritics dropped: CHIQUILLO
+    tiles: tuple[str, ...]  # tile labels: ('CH', 'I', 'Q', 'U', 'I', 'LL', 'O')
+    key: str  # lexicon key, one character per tile: '1IQUI2O'
+
+
+def spell(text: str, edition: Edition) -> Spelling:
+    """Read a word in any notation and return its tiles, or raise :class:`SpellingError`.
+
+    >>> from lextools import load_edition
+    >>> spell("calle", load_edition("es-fise")).tiles
+    ('C', 'A', 'LL', 'E')
+    >>> spell("1IQUI2O", load_edition("es-fise")).word
+    'CHIQUILLO'
+    >>> spell("calle", load_edition("es-mattel2021")).tiles
+    ('C', 'A', 'L', 'L', 'E')
+    """
+    if not isinstance(text, str):
+        raise SpellingError(repr(text), "not a string", "malformed")
+    if len(text) > MAX_INPUT_CHARS:
+        raise SpellingError(text[:20] + "…", f"longer than {MAX_INPUT_CHARS} characters", "malformed")
+    if not text.strip():
+        raise SpellingError(text, "empty word", "empty")
+    tiles: list[str] = []
+    for bracketed, digit, letters, stray in _TOKEN.findall(text):
+        if letters:
+            tiles += split_tiles(normalize(letters, edition), edition)
+        elif digit:
+            tiles.append(_named_tile(text, digit, edition))
+        elif stray:
+            raise SpellingError(text, f"unbalanced bracket {stray!r}", "malformed")
+        else:
+            tiles.append(_named_tile(text, bracketed, edition))
+    if len(tiles) > MAX_TILES:
+        raise SpellingError(text, f"{len(tiles)} tiles: longer than the {MAX_TILES}-square board", "too-long")
+    return Spelling(input=text, word="".join(tiles), tiles=tuple(tiles), key=edition.encode(tiles))
+
+
+def _named_tile(text: str, token: str, edition: Edition) -> str:
+    """A tile named by a digit (FISE notation) or by a bracketed label."""
+    if token.isdigit():
+        tile = edition.by_code.get(token)
+        if tile is not None and len(tile.label) > 1:
+            return tile.label
+        if token in FISE_DIGITS:
+            label = FISE_DIGITS[token]
+            raise SpellingError(text, f"{token} is the {label} tile, and {edition.name} has no {label} tile")
+        raise SpellingError(text, f"the digit {token} names no tile", "cannot-spell")
+    label = normalize(token, edition) if token.strip() else ""
+    if label not in edition.by_label:
+        raise SpellingError(text, f"[{token}] is not a tile of {edition.name}")
+    return label
+
+
+def split_tiles(letters: str, edition: Edition) -> list[str]:
+    """Split normalised letters into tiles, longest tile first (digraph tiles are obligatory)."""
+    longest = max(len(t.label) for t in edition.tiles)
+    tiles: list[str] = []
+    i = 0
+    while i < len(letters):
+        for size in range(min(longest, len(letters) - i), 0, -1):
+            piece = letters[i : i + size]
+            if piece in edition.by_label:
+                tiles.append(piece)
+                i += size
+                break
+        else:  # normalize() let through only letters of the edition, so this is a bug
+            raise SpellingError(letters, f"{letters[i]!r} is not a tile of {edition.name}")
+    return tiles
+
+
+def write(tiles: tuple[str, ...] | list[str], edition: Edition, notation: Notation = "plain") -> str:
+    """Write tiles in a notation: ``plain`` CHIQUILLO, ``digits`` 1IQUI2O, ``brackets`` [CH]IQUI[LL]O."""
+    if notation == "plain":
+        return "".join(tiles)
+    if notation == "digits":
+        return edition.encode(tiles)
+    if notation == "brackets":
+        return "".join(f"[{t}]" if len(t) > 1 else t for t in tiles)
+    raise ValueError(f"unknown notation {notation!r}; use one of {', '.join(NOTATIONS)}")

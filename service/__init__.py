@@ -1,0 +1,1 @@
+"""The word-validation service (Flask, served by gunicorn)."""
