@@ -118,6 +118,9 @@ class Lexicon:
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and key in self.words
 
+    def __iter__(self) -> Iterator[str]:
+        return self.words.iterkeys()
+
     def keys(self, prefix: str = "") -> Iterator[str]:
         """Lexicon keys in key order (see the module docstring)."""
         return self.words.iterkeys(prefix)

@@ -91,11 +91,12 @@ def match_pattern(lex: Lexicon, pattern: list[str | None]) -> Iterator[Match]:
             if nxt is not None:
                 yield from walk(nxt, pos + 1, prefix + c)
 
-    seen: set[str] = set()
-    for m in walk(dct.ROOT, 0, ""):
-        if m.key not in seen:  # two stars can reach one word twice
-            seen.add(m.key)
-            yield m
+    if "*" not in pattern:  # one path per word, found in key order
+        yield from walk(dct.ROOT, 0, "")
+        return
+    # A star may match here or one tile later, so words come out of order, some twice: sort them.
+    for key in sorted({m.key for m in walk(dct.ROOT, 0, "")}):
+        yield Match(key)
 
 
 def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:

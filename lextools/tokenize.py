@@ -82,10 +82,10 @@ def _named_tile(text: str, token: str, edition: Edition) -> str:
         tile = edition.by_code.get(token)
         if tile is not None and len(tile.label) > 1:
             return tile.label
-        if token in FISE_DIGITS:
+        if token in FISE_DIGITS and edition.language == "es":
             label = FISE_DIGITS[token]
             raise SpellingError(text, f"{token} is the {label} tile, and {edition.name} has no {label} tile")
-        raise SpellingError(text, f"the digit {token} names no tile", "cannot-spell")
+        raise SpellingError(text, f"the digit {token} cannot be spelled with {edition.name} tiles", "cannot-spell")
     label = normalize(token, edition) if token.strip() else ""
     if label not in edition.by_label:
         raise SpellingError(text, f"[{token}] is not a tile of {edition.name}")

@@ -1,0 +1,48 @@
+"""Shared fixtures: small lexicons built through the real pipeline from the lists in tests/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lextools.compile import compile_words, write_lexicon
+from lextools.edition import load_edition
+from lextools.filters import SourceWord, rules_named
+from lextools.lexicon import Lexicon, load_lexicon
+from lextools.wordlist import read_words
+
+DATA = Path(__file__).parent / "data"
+
+#: Which test list each edition is built from.
+SMALL_LISTS = {
+    "es-fise": "es-small.txt",
+    "es-na103": "es-small.txt",
+    "es-mattel2021": "es-small.txt",
+    "en": "en-small.txt",
+    "fr": "fr-small.txt",
+}
+
+
+def build_small(home: Path, edition_name: str, words: list[str] | None = None) -> dict:
+    """Build one small lexicon into ``home`` the way ``lextools build --source`` does."""
+    edition = load_edition(edition_name)
+    if words is None:
+        words = list(read_words(DATA / SMALL_LISTS[edition_name]))
+    rules = rules_named(["one-tile", "proper-noun"])
+    keys, report = compile_words((SourceWord(w, source="test") for w in words), edition, rules)
+    return write_lexicon(home, edition, keys, report, [{"name": "test", "licence": "test data"}], rules)
+
+
+@pytest.fixture(scope="session")
+def lexicon_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A lexicon directory with all five editions built from the small test lists."""
+    home = tmp_path_factory.mktemp("lexicons")
+    for name in SMALL_LISTS:
+        build_small(home, name)
+    return home
+
+
+@pytest.fixture(scope="session")
+def es(lexicon_home: Path) -> Lexicon:
+    return load_lexicon("es-fise", lexicon_home)

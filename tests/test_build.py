@@ -1,0 +1,172 @@
+"""Build: reading lists, the report, metadata, atomic writes, refusing corrupt files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dawg
+import pytest
+from conftest import build_small
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lextools import CorruptLexiconError, LexiconNotFoundError, load_edition
+from lextools import compile as compile_mod
+from lextools.compile import compile_words, write_lexicon
+from lextools.filters import SourceWord, rules_named
+from lextools.lexicon import FORMAT_VERSION, load_lexicon
+from lextools.wordlist import read_words
+
+
+@pytest.mark.parametrize("newline", [b"\n", b"\r", b"\r\n"])
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1", "utf-8-sig"])
+def test_word_lists_in_any_encoding_and_line_end(tmp_path: Path, encoding: str, newline: bytes) -> None:
+    lines = ["# comment", "canción", "", "  ñandú  ", "pingüino 123", "# año"]
+    path = tmp_path / "list.txt"
+    path.write_bytes((newline.decode().join(lines) + newline.decode()).encode(encoding))
+    assert list(read_words(path)) == ["canción", "ñandú", "pingüino"]
+
+
+def test_gzip_list(tmp_path: Path) -> None:
+    import gzip
+
+    path = tmp_path / "list.txt.gz"
+    path.write_bytes(gzip.compress(b"casa\ncosa\n"))
+    assert list(read_words(path)) == ["casa", "cosa"]
+
+
+def test_report_counts_every_rule_with_examples() -> None:
+    words = ["casa", "CASA", "casá", "kilo", "Madrid", "a", "casa-cuna", "wifi"]
+    keys, report = compile_words(
+        (SourceWord(w) for w in words), load_edition("es-fise"), rules_named(["one-tile", "proper-noun"])
+    )
+    assert keys == ["CASA"]
+    assert report.read == 8 and report.kept == 1 and report.duplicates == 2
+    ex = report.exclusions()
+    assert ex["letter-without-tile"]["count"] == 2 and ex["letter-without-tile"]["examples"] == ["kilo", "wifi"]
+    assert ex["proper-noun"] == {"description": ex["proper-noun"]["description"], "count": 1, "examples": ["Madrid"]}
+    assert ex["one-tile"]["count"] == 1 and ex["cannot-spell"]["count"] == 1
+
+
+def test_a_word_kept_by_any_form_is_kept() -> None:
+    # "Casa" is dropped as a proper noun, "casa" keeps the word: homographs survive filters.
+    keys, report = compile_words(
+        [SourceWord("Casa"), SourceWord("casa")], load_edition("es-fise"), rules_named(["proper-noun"])
+    )
+    assert keys == ["CASA"] and report.dropped["proper-noun"].count == 0
+
+
+def test_metadata_and_exclusion_report(lexicon_home: Path) -> None:
+    meta = json.loads((lexicon_home / "es-fise.json").read_text("utf-8"))
+    assert meta["format_version"] == FORMAT_VERSION and meta["edition"] == "es-fise"
+    assert meta["words"] == len(load_lexicon("es-fise", lexicon_home))
+    assert meta["counts"]["dropped"]["letter-without-tile"] == 5
+    assert set(meta["tools"]) >= {"lextools", "dawg2", "DAWG-Python", "PyICU", "ICU", "python"}
+    assert meta["checksum"] == meta["files"]["words"]["sha256"]
+    report = json.loads((lexicon_home / "es-fise.exclusions.json").read_text("utf-8"))
+    assert "KILO" in [w.upper() for w in report["rules"]["letter-without-tile"]["examples"]]
+
+
+def test_dawg_is_readable_by_dawg2_too(lexicon_home: Path) -> None:
+    meta = json.loads((lexicon_home / "es-fise.json").read_text("utf-8"))
+    d = dawg.CompletionDAWG().load(str(lexicon_home / meta["files"]["words"]["name"]))
+    assert "1IQUI2O" in d and "CA2E" in d
+
+
+def test_missing_lexicon(tmp_path: Path) -> None:
+    with pytest.raises(LexiconNotFoundError, match="lextools build es-fise"):
+        load_lexicon("es-fise", tmp_path)
+
+
+def _words_file(home: Path) -> Path:
+    meta = json.loads((home / "es-fise.json").read_text("utf-8"))
+    return home / meta["files"]["words"]["name"]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]),  # truncated
+        lambda p: p.write_bytes(bytes([p.read_bytes()[0] ^ 1]) + p.read_bytes()[1:]),  # one bit flipped
+        lambda p: p.write_bytes(b""),
+    ],
+    ids=["truncated", "bit-flip", "empty"],
+)
+def test_corrupt_dawg_is_refused(tmp_path: Path, damage) -> None:
+    build_small(tmp_path, "es-fise")
+    damage(_words_file(tmp_path))
+    with pytest.raises(CorruptLexiconError, match="checksum"):
+        load_lexicon("es-fise", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda m: m.update(format_version=99), "format version 99"),
+        (lambda m: m.update(edition="en"), "describes edition"),
+        (lambda m: m.pop("files"), "does not name"),
+        (lambda m: m["files"]["words"].update(name="../../etc/passwd"), "not a file of the lexicon directory"),
+    ],
+)
+def test_bad_metadata_is_refused(tmp_path: Path, edit, message: str) -> None:
+    build_small(tmp_path, "es-fise")
+    path = tmp_path / "es-fise.json"
+    meta = json.loads(path.read_text("utf-8"))
+    edit(meta)
+    path.write_text(json.dumps(meta), "utf-8")
+    with pytest.raises(CorruptLexiconError, match=message):
+        load_lexicon("es-fise", tmp_path)
+
+
+def test_half_written_metadata_is_refused(tmp_path: Path) -> None:
+    build_small(tmp_path, "es-fise")
+    path = tmp_path / "es-fise.json"
+    path.write_bytes(path.read_bytes()[:40])
+    with pytest.raises(CorruptLexiconError, match="not valid JSON"):
+        load_lexicon("es-fise", tmp_path)
+
+
+def test_interrupted_build_leaves_the_previous_lexicon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_small(tmp_path, "es-fise", ["casa", "cosa"])
+    before = load_lexicon("es-fise", tmp_path).checksum
+    real = compile_mod.atomic_write
+    calls = []
+
+    def failing(path: Path, data: bytes) -> None:
+        calls.append(path.name)
+        if len(calls) == 2:  # after the words DAWG, while writing the anagram index
+            raise KeyboardInterrupt
+        real(path, data)
+
+    monkeypatch.setattr(compile_mod, "atomic_write", failing)
+    with pytest.raises(KeyboardInterrupt):
+        build_small(tmp_path, "es-fise", ["casa", "cosa", "perro"])
+    lex = load_lexicon("es-fise", tmp_path)
+    assert lex.checksum == before and "PE3O" not in lex
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_rebuild_swaps_and_removes_old_generations(tmp_path: Path) -> None:
+    for words in (["casa"], ["casa", "cosa"], ["casa", "cosa", "perro"]):
+        build_small(tmp_path, "es-fise", words)
+    assert len(load_lexicon("es-fise", tmp_path)) == 3
+    # the current build and the one it replaced stay; older ones are removed
+    assert len(list(tmp_path.glob("es-fise-*.anagrams.dawg"))) == 2
+
+
+ALPHABET = ["A", "E", "O", "N", "Ñ", "CH", "LL", "RR", "C", "L", "R", "S"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sets(st.lists(st.sampled_from(ALPHABET), min_size=2, max_size=8).map(tuple), max_size=60))
+def test_round_trip_word_set_to_dawg_and_back(tmp_path_factory: pytest.TempPathFactory, words: set) -> None:
+    """Any set of tile sequences survives DAWG → load → iteration (Ñ and digraph tiles included)."""
+    fise = load_edition("es-fise")
+    home = tmp_path_factory.mktemp("rt")
+    keys = sorted(fise.encode(w) for w in words)
+    _, report = compile_words([], fise, [])
+    write_lexicon(home, fise, keys, report)
+    lex = load_lexicon("es-fise", home)
+    assert {lex.edition.decode(k) for k in lex} == words
+    assert all(fise.encode(w) in lex for w in words) and len(lex) == len(words)

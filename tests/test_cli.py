@@ -1,0 +1,119 @@
+"""The command line, through Typer's test runner, on lexicons built by the CLI itself."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lextools.cli import app, main
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def run(runner: CliRunner, *args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def test_editions_lists_five_with_totals(runner: CliRunner) -> None:
+    result = run(runner, "editions", "--json")
+    data = {e["name"]: e["total_tiles"] for e in json.loads(result.stdout)}
+    assert data == {"en": 100, "es-fise": 100, "es-mattel2021": None, "es-na103": 103, "fr": 102}
+    table = run(runner, "editions").stdout
+    for name, total in [("es-fise", "100"), ("es-na103", "103"), ("en", "100"), ("fr", "102")]:
+        assert name in table and total in table
+    assert "unverified" in table
+
+
+def test_build_then_check_the_acceptance_example(runner: CliRunner, tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("CHIQUILLO\ncanción\nkilo\n", "utf-8")
+    out = tmp_path / "D"
+    result = run(runner, "build", "es-fise", "--source", str(words), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    result = run(runner, "check", "es-fise", "chiquillo", "canción", "kilo", "--json", "--lexicons", str(out))
+    assert result.exit_code == 1
+    chiquillo, cancion, kilo = json.loads(result.stdout)
+    assert chiquillo["valid"] and len(chiquillo["tiles"]) == 7 and chiquillo["score"] == 22
+    assert cancion["valid"] and cancion["word"] == "CANCION"
+    assert not kilo["valid"] and "K" in kilo["reason"]
+    assert set(chiquillo) >= {"input", "word", "tiles", "valid", "score", "reason"} and chiquillo["reason"] is None
+    assert run(runner, "check", "es-fise", "chiquillo", "--lexicons", str(out)).exit_code == 0
+
+
+def test_lexicons_from_environment(runner: CliRunner, lexicon_home: Path) -> None:
+    result = runner.invoke(app, ["check", "es-fise", "casa"], env={"LEXTOOLS_HOME": str(lexicon_home)})
+    assert result.exit_code == 0
+
+
+def test_errors_exit_2_with_a_message(monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path) -> None:
+    for argv in (["check", "es-xx", "casa"], ["check", "es-fise", "casa", "--lexicons", str(tmp_path)]):
+        monkeypatch.setattr("sys.argv", ["lextools", *argv])
+        with pytest.raises(SystemExit) as e:
+            main()
+        assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "unknown edition 'es-xx'" in err and "lextools build es-fise" in err
+
+
+def test_usage_error_exits_2(runner: CliRunner) -> None:
+    assert runner.invoke(app, ["check"]).exit_code == 2
+
+
+def test_queries(runner: CliRunner, lexicon_home: Path) -> None:
+    L = ["--lexicons", str(lexicon_home)]
+    hooks = json.loads(run(runner, "hooks", "es-fise", "ama", "--json", *L).stdout)[0]
+    assert set(hooks["front"]) == {"C", "LL"}
+    two = json.loads(run(runner, "two-tile", "es-fise", "--json", *L).stdout)
+    assert {"CHA", "CHE", "CHO", "LLE"} <= set(two)
+    ana = json.loads(run(runner, "anagram", "es-fise", "SAC?", "--json", *L).stdout)
+    assert {"word": "CASA", "blanks": ["A"]} in ana
+    pat = run(runner, "pattern", "es-fise", "CH*", *L).stdout.split()
+    assert pat == ["CHA", "CHAPA", "CHAPAS", "CHE", "CHIQUILLO", "CHO"]
+    score = json.loads(run(runner, "score", "es-fise", "chiquillo", "--blank", "1", "--json").stdout)
+    assert score["score"] == 17 and score["tiles"][0] == {"tile": "CH", "blank": True, "value": 0}
+
+
+@pytest.mark.parametrize(
+    ("notation", "line"), [("plain", "CHIQUILLO"), ("digits", "1IQUI2O"), ("brackets", "[CH]IQUI[LL]O")]
+)
+def test_export_notations(runner: CliRunner, lexicon_home: Path, tmp_path: Path, notation: str, line: str) -> None:
+    out = tmp_path / "x.txt"
+    L = ["--lexicons", str(lexicon_home)]
+    run(runner, "export", "es-fise", "--format", "txt", "--notation", notation, "--output", str(out), *L)
+    lines = out.read_text("utf-8").splitlines()
+    assert line in lines
+    assert len(lines) == json.loads((lexicon_home / "es-fise.json").read_text())["words"]
+    # what we export, we read back: rebuilding from the export gives the same lexicon
+    again = tmp_path / "again"
+    run(runner, "build", "es-fise", "--source", str(out), "--out", str(again))
+    assert (
+        json.loads((again / "es-fise.json").read_text())["checksum"]
+        == json.loads((lexicon_home / "es-fise.json").read_text())["checksum"]
+    )
+
+
+def test_compare_and_diff(runner: CliRunner, lexicon_home: Path, tmp_path: Path) -> None:
+    ref = tmp_path / "ref.txt"
+    ref.write_text("casa\ncasas\nchiquillo\ncha\nzapato\n", "utf-8")
+    L = ["--lexicons", str(lexicon_home)]
+    rows = json.loads(run(runner, "compare", "es-fise", str(ref), "--json", *L).stdout)
+    by_len = {r["length"]: r for r in rows}
+    assert by_len[2] == {
+        "length": 2,
+        "built": by_len[2]["built"],
+        "reference": 1,
+        "common": 1,
+        "precision": 1 / by_len[2]["built"],
+        "recall": 1.0,
+    }
+    assert by_len[6]["recall"] == 0.0  # ZAPATO is missing
+    d = json.loads(run(runner, "diff", "es-fise", "es-na103", "--json", *L).stdout)
+    assert {"KILO", "KIWI", "WIFI", "WHISKY", "KA"} == set(d["added"]) and d["removed"] == []
+    table = run(runner, "diff", "es-fise", "es-na103", *L).stdout
+    assert "KILO" in table
