@@ -60,16 +60,19 @@ class Edition:
     sources: tuple[str, ...] = ()
     by_label: dict[str, Tile] = field(init=False, repr=False)
     by_code: dict[str, Tile] = field(init=False, repr=False)
+    #: Single letters a word may be spelled with (digraph tiles are made of these).
+    letters: frozenset[str] = field(init=False, repr=False)
+    #: Letters in the longest tile (2 where there are digraph tiles).
+    longest_tile: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        # Derived once: normalisation and tokenisation read these for every character.
         object.__setattr__(self, "by_label", {t.label: t for t in self.tiles})
         object.__setattr__(self, "by_code", {t.code: t for t in self.tiles})
+        object.__setattr__(self, "letters", frozenset(t.label for t in self.tiles if len(t.label) == 1))
+        object.__setattr__(self, "longest_tile", max(len(t.label) for t in self.tiles))
 
     # -- facts derived from the tile table -------------------------------------------------------
-    @property
-    def letters(self) -> frozenset[str]:
-        """Single letters a word may be spelled with (digraph tiles are made of these)."""
-        return frozenset(t.label for t in self.tiles if len(t.label) == 1)
 
     @property
     def digraphs(self) -> tuple[Tile, ...]:

@@ -53,16 +53,34 @@ def _one_tile(c: Candidate) -> bool:
 
 
 def _capitalised(c: Candidate) -> bool:
-    return c.raw[:1].isupper() and not c.raw.isupper()
+    return "proper-noun" in c.tags or (c.raw[:1].isupper() and not c.raw.isupper())
 
 
-def _all_capitals(c: Candidate) -> bool:
-    letters = [ch for ch in c.raw if ch.isalpha()]
-    return len(letters) >= 2 and c.raw.isupper() and "lowercase-list" in c.tags
+def _acronym(c: Candidate) -> bool:
+    """DVD, USB, pH: a capital after the first letter, in a source that writes words in lower case."""
+    return "acronym" in c.tags or ("lowercase-source" in c.tags and any(ch.isupper() for ch in c.raw[1:]))
 
 
-#: Rules every edition can use. Rules that need a source's provenance (enclitics, voseo) are
-#: registered by the modules that know that source.
+def _tagged(tag: str) -> Callable[[Candidate], bool]:
+    def drops(c: Candidate) -> bool:
+        return tag in c.tags
+
+    return drops
+
+
+def _enclitic(c: Candidate) -> bool:
+    # REFERENCE §2: a pronominal headword (arrepentirse) is valid as infinitive with SE; nothing else
+    # with a pronoun attached is.
+    return "enclitic" in c.tags and "pronominal-infinitive" not in c.tags
+
+
+def _voseo(c: Candidate) -> bool:
+    # Only the rioplatense present indicative and imperative (CONTÁS, CONTÁ) count.
+    return "voseo" in c.tags and "voseo-allowed" not in c.tags
+
+
+#: Every rule a recipe may name. Sources describe their forms with tags (see lextools.sources);
+#: the rules judge the tags, so a rule works for any source that knows the fact.
 RULES: dict[str, Rule] = {}
 
 
@@ -72,20 +90,21 @@ def register(rule: Rule) -> Rule:
 
 
 register(Rule("one-tile", "a single tile is not a play: words have at least two tiles", _one_tile))
+register(Rule("proper-noun", "proper nouns (capitalised in the source: Madrid, Pedro)", _capitalised))
+register(Rule("acronym", "acronyms and symbols written with capitals (DVD, USB, pH)", _acronym))
+register(
+    Rule("abbreviation", "abbreviations (written with a full stop in the source: etc., Sr.)", _tagged("abbreviation"))
+)
+register(Rule("affix", "prefixes, suffixes and combining forms standing alone (-ción, anti-)", _tagged("affix")))
+register(Rule("multiword", "pieces of multi-word expressions", _tagged("multiword")))
 register(
     Rule(
-        "proper-noun",
-        "capitalised in the source (Madrid, Pedro): proper nouns are not allowed",
-        _capitalised,
+        "enclitic",
+        "verbs with enclitic pronouns (DAME, AMARLE, COLARSE); pronominal infinitives (ARREPENTIRSE) stay",
+        _enclitic,
     )
 )
-register(
-    Rule(
-        "acronym",
-        "written in capitals in a lower-case source (DVD, USB): acronyms are not allowed",
-        _all_capitals,
-    )
-)
+register(Rule("voseo", "voseo forms other than present indicative and imperative", _voseo))
 
 
 def rules_named(names: Sequence[str]) -> list[Rule]:

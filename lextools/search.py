@@ -94,7 +94,17 @@ def match_pattern(lex: Lexicon, pattern: list[str | None]) -> Iterator[Match]:
     if "*" not in pattern:  # one path per word, found in key order
         yield from walk(dct.ROOT, 0, "")
         return
-    # A star may match here or one tile later, so words come out of order, some twice: sort them.
+    # A star makes the walk try every tile at every node it reaches, which is slow for a pattern
+    # starting with one (*CION); a regular expression over the keys that share the fixed prefix
+    # before the first star is faster, and yields them in key order.
+    before_star = pattern[: pattern.index("*")]
+    if all(p is not None for p in before_star) or all(p is None for p in before_star):
+        prefix = "".join(p for p in before_star if p is not None)
+        regex = re.compile("".join(".*" if p == "*" else "." if p is None else re.escape(p) for p in pattern))
+        for key in lex.words.iterkeys(prefix):
+            if regex.fullmatch(key):
+                yield Match(key)
+        return
     for key in sorted({m.key for m in walk(dct.ROOT, 0, "")}):
         yield Match(key)
 
@@ -102,13 +112,14 @@ def match_pattern(lex: Lexicon, pattern: list[str | None]) -> Iterator[Match]:
 def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
     """A rack → (known tile keys, number of blanks); ``?`` is a blank, tiles in any notation."""
     blanks = text.count(BLANK)
-    known = text.replace(BLANK, "")
     key = ""
-    if known.strip():
-        try:
-            key = spell(known, lex.edition).key
-        except SpellingError as e:
-            raise QueryError(f"rack {text!r}: {e.reason}") from None
+    # Spell the pieces between blanks apart: C?H is C, H and a blank, never the CH tile.
+    for piece in text.split(BLANK):
+        if piece.strip():
+            try:
+                key += spell(piece, lex.edition).key
+            except SpellingError as e:
+                raise QueryError(f"rack {text!r}: {e.reason}") from None
     if not key and not blanks:
         raise QueryError("empty rack")
     if len(key) + blanks > MAX_QUERY_TILES:
@@ -174,3 +185,104 @@ def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
 def export_order(lex: Lexicon) -> Iterator[str]:
     """Every key, in plain-spelling order (what word-list readers expect)."""
     return iter(sorted(lex.keys(), key=lex.edition.spelling))
+
+
+
+def find(
+    lex: Lexicon,
+    pattern: str | None = None,
+    length: int | None = None,
+    contains: str | None = None,
+    starts: str | None = None,
+    ends: str | None = None,
+) -> Iterator[str]:
+    """Keys meeting every given constraint, in key order: the service's ``search`` in one walk.
+
+    ``pattern`` is read by :func:`parse_pattern`; ``contains``, ``starts`` and ``ends`` are tiles in
+    any notation; ``length`` counts tiles. Constraints are tile-level, so in es-fise ``starts=C``
+    does not match CHICO (its first tile is CH). Bad constraints raise :class:`QueryError` at the
+    call, not on the first key read.
+
+    The pattern, ``starts`` and ``length`` prune the walk; ``contains`` and ``ends`` are checked on
+    each key found (a prefix and a suffix may overlap: CASA starts with CA and ends with AS). The
+    walk follows only the DAWG's existing edges, through its guide, keeping the set of pattern
+    positions still alive at each node — so ``*S`` or ``????????`` over a large lexicon cost about
+    one visit per node, where :func:`match_pattern` tries every tile at every node and recurses
+    through nested generators (about 15 times slower on ``*``).
+    """
+    if length is not None and not 1 <= length <= MAX_QUERY_TILES:
+        raise QueryError(f"length must be between 1 and {MAX_QUERY_TILES}")
+
+    def tiles_of(name: str, text: str | None) -> str:
+        if not text:
+            return ""
+        try:
+            return spell(text, lex.edition).key
+        except SpellingError as e:
+            raise QueryError(f"{name} {text!r}: {e.reason}") from None
+
+    prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
+    parts = parse_pattern(pattern, lex) if pattern else ["*"]
+    found = _walk_guided(lex, parts, prefix, length)
+    return (k for k in found if k.endswith(suffix) and infix in k)
+
+
+def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int | None) -> list[str]:
+    """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given."""
+    dct, guide = lex.words.dct, lex.words.guide
+    end = len(parts)
+    longest = length if length is not None else MAX_QUERY_TILES
+
+    def closure(positions: set[int]) -> frozenset[int]:  # a star may match no tile at all
+        out = set(positions)
+        for i in positions:
+            while i < end and parts[i] == "*":
+                i += 1
+                out.add(i)
+        return frozenset(out)
+
+    steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
+
+    def step(alive: frozenset[int], tile: str) -> frozenset[int]:
+        nxt = steps.get((alive, tile))
+        if nxt is None:
+            moved = set()
+            for i in alive:
+                part = parts[i] if i < end else ""
+                if part == "*":
+                    moved.add(i)
+                elif i < end and (part is None or part == tile):
+                    moved.add(i + 1)
+            nxt = steps[(alive, tile)] = closure(moved)
+        return nxt
+
+    found: list[str] = []
+
+    def visit(index: int, alive: frozenset[int], key: str, partial: bytes) -> None:
+        label = guide.child(index)
+        while label:
+            child = dct.follow_char(label, index)
+            if child is None:  # only in a damaged DAWG
+                return
+            label_bytes = partial + bytes((label,))
+            if label >= 0xC0 or (partial and len(label_bytes) < _utf8_length(label_bytes[0])):
+                visit(child, alive, key, label_bytes)  # the middle of a multi-byte character
+            else:
+                tile = label_bytes.decode()
+                depth = len(key)
+                if depth >= len(prefix) or prefix[depth] == tile:
+                    nxt = step(alive, tile)
+                    if nxt:
+                        word = key + tile
+                        if end in nxt and dct.has_value(child) and (length is None or len(word) == length):
+                            found.append(word)
+                        if len(word) < longest:
+                            visit(child, nxt, word, b"")
+            label = guide.sibling(child)
+
+    visit(dct.ROOT, closure({0}), "", b"")
+    return found
+
+
+def _utf8_length(lead: int) -> int:
+    return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4

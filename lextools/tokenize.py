@@ -94,7 +94,7 @@ def _named_tile(text: str, token: str, edition: Edition) -> str:
 
 def split_tiles(letters: str, edition: Edition) -> list[str]:
     """Split normalised letters into tiles, longest tile first (digraph tiles are obligatory)."""
-    longest = max(len(t.label) for t in edition.tiles)
+    longest = edition.longest_tile
     tiles: list[str] = []
     i = 0
     while i < len(letters):

@@ -129,3 +129,16 @@ def test_no_probability_order_without_counts(lexicon_home: Path) -> None:
     lex = load_lexicon("es-mattel2021", lexicon_home)
     with pytest.raises(QueryError, match="unverified"):
         ordered(lex, list(lex.keys()), "probability")
+
+
+def test_blanks_split_a_rack_into_pieces(es: Lexicon) -> None:
+    assert parse_rack("C?H", es) == ("CH", 1)  # C, H and a blank: never the CH tile
+    assert parse_rack("CH?", es) == ("1", 1)
+    assert parse_rack("[C][H]", es) == ("CH", 0)
+
+
+@pytest.mark.parametrize("pattern", ["*A", "?*S", "*LL*", "C*S", "??*"])
+def test_star_patterns_stream_in_key_order(es: Lexicon, pattern: str) -> None:
+    got = [m.key for m in match_pattern(es, parse_pattern(pattern, es))]
+    glob = "".join("?" if p is None else p for p in parse_pattern(pattern, es))
+    assert got == sorted(k for k in es if fnmatch.fnmatchcase(k, glob))

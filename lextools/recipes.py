@@ -1,0 +1,66 @@
+"""Build recipes: which sources, which rules, for each default lexicon (``build/<edition>.toml``).
+
+A recipe::
+
+    edition = "es-fise"
+    sources = ["rla-es"]                     # descriptors in sources/
+    rules = ["one-tile", "proper-noun", …]   # lextools.filters.RULES, applied in this order
+    notes = "why these choices"
+
+A house-rules build copies a recipe and leaves a rule out. Letters without a tile (K, W in es-fise)
+need no rule: the edition's tiles cannot spell them, and the report counts them as
+``letter-without-tile``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lextools.compile import compile_words, write_lexicon
+from lextools.edition import load_edition
+from lextools.errors import SourceError
+from lextools.filters import SourceWord, rules_named
+from lextools.sources import load_source, project_dir, read_source
+
+
+@dataclass(frozen=True)
+class Recipe:
+    edition: str
+    sources: tuple[str, ...]
+    rules: tuple[str, ...]
+    notes: str = ""
+
+
+def load_recipe(edition: str, path: Path | None = None) -> Recipe:
+    load_edition(edition)
+    path = path or project_dir("build") / f"{edition}.toml"
+    if not path.is_file():
+        raise SourceError(f"no default recipe for {edition} ({path}); build it from a list with --source")
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SourceError(f"{path}: {e}") from None
+    if data.get("edition") != edition:
+        raise SourceError(f"{path} is the recipe of {data.get('edition')!r}, not {edition}")
+    return Recipe(edition, tuple(data["sources"]), tuple(data["rules"]), data.get("notes", ""))
+
+
+def build_default(
+    edition_name: str, home: Path, progress: Callable[[int], None] | None = None, recipe: Recipe | None = None
+) -> dict[str, Any]:
+    """Build an edition's default lexicon from its recipe; returns the written metadata."""
+    recipe = recipe or load_recipe(edition_name)
+    edition = load_edition(recipe.edition)
+    rules = rules_named(recipe.rules)
+    sources = [load_source(n) for n in recipe.sources]
+
+    def words() -> Iterator[SourceWord]:
+        for source in sources:
+            yield from read_source(source)
+
+    keys, report = compile_words(words(), edition, rules, progress=progress)
+    return write_lexicon(home, edition, keys, report, [s.describe() for s in sources], rules)

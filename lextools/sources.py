@@ -1,0 +1,116 @@
+"""Word sources: descriptors in ``sources/`` and the readers that turn them into source words.
+
+One TOML file per source, e.g. ``sources/rla-es.toml``::
+
+    name = "rla-es"
+    title = "Spanish hunspell dictionary (RLA-ES), es_ES"
+    language = "es"
+    version = "2.8"
+    licence = "GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1"
+    origin = "where it comes from"
+    obtain = "how a fresh machine gets it: vendored in sources/vendor/..., or a package"
+    why = "why we use it, and what it is weak at"
+    format = "hunspell"                       # or "wordlist"
+    [files]                                   # paths relative to sources/, or absolute
+    dic = "vendor/rla-es/es_ES.dic.gz"
+    aff = "vendor/rla-es/es_ES.aff"
+    [sha256]                                  # checked before every build
+    dic = "…"
+    aff = "…"
+    [options]                                 # format-specific facts the filters use
+    enclitic_flags = ["…"]
+
+The descriptor is recorded (without ``options``) in each built lexicon's metadata, so a lexicon
+says which files, under which licence, it was made from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from lextools.errors import SourceError
+from lextools.filters import SourceWord
+from lextools.wordlist import read_words
+
+
+def project_dir(name: str) -> Path:
+    """``sources/`` or ``build/``: packaged in a wheel, else beside the package in a checkout."""
+    packaged = resources.files("lextools") / "_project" / name
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / name
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    format: str
+    files: dict[str, Path]
+    sha256: dict[str, str]
+    info: dict[str, Any]  # licence, origin, version, ... as written in the descriptor
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        """What a lexicon's metadata records about this source."""
+        return {
+            **self.info,
+            "name": self.name,
+            "format": self.format,
+            "files": {k: p.name for k, p in self.files.items()},
+            "sha256": dict(self.sha256),
+        }
+
+
+def source_names() -> list[str]:
+    return sorted(p.stem for p in project_dir("sources").glob("*.toml"))
+
+
+def load_source(name: str) -> Source:
+    path = project_dir("sources") / f"{name}.toml"
+    if not path.is_file():
+        raise SourceError(f"unknown source {name!r}; known: {', '.join(source_names()) or 'none'}")
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SourceError(f"{path}: {e}") from None
+    for key in ("name", "format", "files", "sha256", "licence", "origin"):
+        if key not in data:
+            raise SourceError(f"{path}: missing {key!r}")
+    base = path.parent
+    files = {k: (base / v if not Path(v).is_absolute() else Path(v)) for k, v in data["files"].items()}
+    info = {k: v for k, v in data.items() if k not in ("files", "sha256", "options", "format", "name")}
+    return Source(data["name"], data["format"], files, dict(data["sha256"]), info, data.get("options", {}))
+
+
+def verify(source: Source) -> None:
+    """Check every file exists and matches its recorded sha256."""
+    for part, path in source.files.items():
+        if not path.is_file():
+            raise SourceError(f"source {source.name}: {path} is missing ({source.info.get('obtain', '')})")
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != source.sha256.get(part):
+            raise SourceError(
+                f"source {source.name}: {path.name} has sha256 {digest[:16]}…, the descriptor says "
+                f"{str(source.sha256.get(part))[:16]}…; check the file, then update sources/{source.name}.toml"
+            )
+
+
+def read_source(source: Source) -> Iterator[SourceWord]:
+    """The source's words with their provenance; the files are verified first."""
+    verify(source)
+    if source.format == "wordlist":
+        for path in source.files.values():
+            for w in read_words(path):
+                yield SourceWord(w, source=source.name)
+    elif source.format == "hunspell":
+        from lextools.hunspell_source import read_hunspell
+
+        yield from read_hunspell(source)
+    else:
+        raise SourceError(f"source {source.name}: unknown format {source.format!r}")
