@@ -75,7 +75,7 @@ FlagMode = Literal["char", "long", "num", "UTF-8"]
 #: CIRCUMFIX; the others are kept in :attr:`AffixFile.special_flags` so that callers can
 #: look at them (e.g. KEEPCASE, NOSUGGEST) and so their flags are not reported as undefined.
 FLAG_DIRECTIVES: frozenset[str] = frozenset(
-    {
+    [
         "NEEDAFFIX",
         "PSEUDOROOT",
         "FORBIDDENWORD",
@@ -96,7 +96,15 @@ FLAG_DIRECTIVES: frozenset[str] = frozenset(
         "COMPOUNDPERMITFLAG",
         "COMPOUNDFORBIDFLAG",
         "COMPOUNDROOT",
-    }
+    ]
+)
+
+#: Directives that shape expansion (besides the flag directives in :data:`USED_FLAG_DIRECTIVES`).
+USED_DIRECTIVES: frozenset[str] = frozenset({"SET", "FLAG", "AF", "AM", "PFX", "SFX", "FULLSTRIP", "COMPLEXPREFIXES"})
+
+#: The flag directives the expander applies; the rest of :data:`FLAG_DIRECTIVES` is only recorded.
+USED_FLAG_DIRECTIVES: frozenset[str] = frozenset(
+    {"NEEDAFFIX", "PSEUDOROOT", "FORBIDDENWORD", "ONLYINCOMPOUND", "CIRCUMFIX"}
 )
 
 #: Directives that hunspell knows but that do not change which forms exist when affixing
@@ -104,7 +112,7 @@ FLAG_DIRECTIVES: frozenset[str] = frozenset(
 #: :attr:`Report.ignored_directives`; anything not known at all goes to
 #: :attr:`Report.unknown_directives`.
 IGNORED_DIRECTIVES: frozenset[str] = frozenset(
-    {
+    [
         "TRY",
         "KEY",
         "REP",
@@ -141,20 +149,10 @@ IGNORED_DIRECTIVES: frozenset[str] = frozenset(
         "SYLLABLENUM",
         "CHECKNUM",
         "ONLYUPCASE",
-        "FULLSTRIP",
-        "COMPLEXPREFIXES",
-        "SET",
-        "FLAG",
-        "AF",
-        "AM",
-        "PFX",
-        "SFX",
-        "LEMMA_PRESENT",
         "HU_KOTOHANGZO",
-        "SUBSTANDARD",
         "CHECKCOMPOUNDFORBIDFLAG",
-    }
-)
+    ]
+) | (FLAG_DIRECTIVES - USED_FLAG_DIRECTIVES)
 
 # hunspell(5) "SET encoding": the names hunspell accepts, mapped to Python codec names.
 _ENCODINGS: Mapping[str, str] = {
@@ -594,7 +592,7 @@ def read_aff(path: str | Path) -> AffixFile:
         if key == "COMPLEXPREFIXES":
             complexprefixes = True
             continue
-        if key not in IGNORED_DIRECTIVES:
+        if key not in IGNORED_DIRECTIVES and key not in USED_DIRECTIVES:
             unknown[key] += 1
 
     return AffixFile(
@@ -761,6 +759,8 @@ class _Matcher:
 
 
 class _Expander:
+    """Generates the forms of dictionary entries for one affix file (rule caches are shared)."""
+
     def __init__(self, aff: AffixFile) -> None:
         self.aff = aff
         self.pfx = {f: _Matcher(r, False, aff.fullstrip) for f, r in aff.prefixes.items()}
@@ -804,6 +804,12 @@ class _Expander:
                 yield rule.apply(word), rule
 
     def forms(self, entry: DicEntry) -> Iterator[Form]:
+        """Every form of ``entry``: see the module docstring for what is generated.
+
+        Order: the bare stem, then for each inner chain (no affix, one suffix, twofold
+        suffixes) the chain itself followed by the chain with each possible prefix.  Flags
+        are visited in sorted order, so the output is deterministic.
+        """
         w, flags = entry.word, entry.flags
         if self.bad_cont and not self.bad_cont.isdisjoint(flags):
             return
@@ -904,7 +910,7 @@ def expand(dic_path: str | Path, aff_path: str | Path | AffixFile) -> tuple[list
         before = len(out)
         out = [f for f in out if f.word not in forbidden_words]
         skipped["forbidden_forms_removed"] = before - len(out)
-    ignored = {k: v for k, v in aff.directive_counts.items() if k in IGNORED_DIRECTIVES and k not in ("PFX", "SFX")}
+    ignored = {k: v for k, v in aff.directive_counts.items() if k in IGNORED_DIRECTIVES}
     report = Report(
         aff_path=str(aff.path),
         dic_path=str(dic_path),
