@@ -398,6 +398,19 @@ def diff(
         out.print("removed: " + " ".join(removed[:show]) + (" …" if len(removed) > show else ""))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port (0: any free port, logged at start).")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, help="gunicorn worker processes; each loads the lexicons once.")] = 2,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted."""
+    from service.server import serve as run_server  # the CLI works without the service's imports
+
+    run_server(host=host, port=port, workers=workers, lexicons=_home(lexicons))
+
+
 def main() -> None:
     """Entry point: library errors become a message and exit code 2."""
     try:

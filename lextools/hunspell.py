@@ -49,7 +49,7 @@ import gzip
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -854,6 +854,11 @@ class _Expander:
                         chain2 = (r4, r3)
                         if self._valid(flags, chain2):
                             yield make(w5, w, (r4.flag, r3.flag), flags, chain2)
+
+
+def entry_expander(aff: AffixFile) -> Callable[[DicEntry], Iterator[Form]]:
+    """A function expanding entries with one shared rule cache (use it for many entries)."""
+    return _Expander(aff).forms
 
 
 def expand_entry(entry: DicEntry, aff: AffixFile) -> Iterator[Form]:

@@ -105,7 +105,7 @@ def read_source(source: Source) -> Iterator[SourceWord]:
     """The source's words with their provenance; the files are verified first."""
     verify(source)
     if source.format == "wordlist":
-        for path in source.files.values():
+        for path in _list_files(source):
             for w in read_words(path):
                 yield SourceWord(w, source=source.name)
     elif source.format == "hunspell":
@@ -114,3 +114,26 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         yield from read_hunspell(source)
     else:
         raise SourceError(f"source {source.name}: unknown format {source.format!r}")
+
+
+def _list_files(source: Source) -> list[Path]:
+    """The lists of a ``wordlist`` source: its files, or those a checksummed manifest names.
+
+    A manifest is a ``sha256sum`` file (``<sha256>  <name>`` per line, ``#`` comments); its own
+    checksum is in the descriptor, and each list it names in ``options.list_dir`` is checked.
+    """
+    if "manifest" not in source.files:
+        return list(source.files.values())
+    folder = source.files["manifest"].parent / source.options.get("list_dir", ".")
+    paths = []
+    for line in source.files["manifest"].read_text("utf-8").splitlines():
+        parts = line.split()
+        if len(parts) < 2 or line.startswith("#") or not (folder / parts[1]).is_file():
+            continue
+        path = folder / parts[1]
+        if hashlib.sha256(path.read_bytes()).hexdigest() != parts[0]:
+            raise SourceError(f"source {source.name}: {path} does not match its manifest checksum")
+        paths.append(path)
+    if not paths:
+        raise SourceError(f"source {source.name}: the manifest names no list present in {folder}")
+    return paths

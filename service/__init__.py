@@ -1,1 +1,70 @@
-"""The word-validation service (Flask, served by gunicorn)."""
+"""The word-validation service: JSON over HTTP under /v1, a Flask app served by gunicorn.
+
+Layout (Flask tutorial style): :func:`create_app` builds an app from config; the routes live in
+blueprints — ``meta`` (health, editions, OpenAPI), ``words`` (validity, check, challenge, hooks,
+score), ``study`` (two-tile words, anagrams, search), ``export``; ``errors`` gives every failure one
+JSON shape; ``lexicons`` keeps the lexicons a worker has loaded; ``server`` runs it under gunicorn.
+The library (``lextools``) never imports this package.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, request
+
+from lextools.lexicon import default_home
+
+#: GET routes may be called from any web page; POST routes (check, challenge) only same-origin.
+_CORS_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``),
+    ``MAX_BATCH`` (words per check or challenge), ``MAX_CONTENT_LENGTH`` (body bytes),
+    ``SEARCH_LIMIT`` / ``SEARCH_MAX_LIMIT`` (words per search page), ``MAX_RACK_BLANKS``."""
+    from service import errors, export, meta, pages, study, words
+    from service.inputs import require_utf8_path
+    from service.lexicons import EXTENSION, LexiconCache
+
+    app = Flask(__name__, static_folder=None)
+    app.config.from_mapping(
+        LEXICONS=None,
+        MAX_BATCH=1000,
+        # 1000 words of at most 64 characters, each written as \uXXXX at worst, fit with room to spare.
+        MAX_CONTENT_LENGTH=512 * 1024,
+        SEARCH_LIMIT=100,
+        SEARCH_MAX_LIMIT=1000,
+        MAX_RACK_BLANKS=2,  # as many as any verified bag holds
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.config["LEXICONS"] = Path(app.config["LEXICONS"] or default_home())
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # CANCIÓN, not CANCI\u00d3N
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # fields in the documented order
+    app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"])
+
+    service_log = logging.getLogger("lextools.service")
+    if service_log.level == logging.NOTSET:
+        service_log.setLevel(logging.INFO)  # the challenge record is INFO
+
+    errors.register(app)
+    app.before_request(require_utf8_path)
+    app.after_request(_cors)
+    for module in (meta, words, study, export):
+        app.register_blueprint(module.bp)
+    app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
+    return app
+
+
+def _cors(response: Response) -> Response:
+    if request.method in _CORS_METHODS:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Expose-Headers"] = "ETag"
+        if request.method == "OPTIONS":  # a preflight: say only GET is open to other origins
+            response.headers["Access-Control-Allow-Methods"] = "GET, HEAD"
+            response.headers["Access-Control-Allow-Headers"] = "If-None-Match"
+            response.headers["Access-Control-Max-Age"] = "86400"
+    return response

@@ -46,3 +46,21 @@ def lexicon_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def es(lexicon_home: Path) -> Lexicon:
     return load_lexicon("es-fise", lexicon_home)
+
+
+# -- the service (service/): a Flask app over the small lexicons, and its test client -------------
+
+from flask import Flask  # noqa: E402  (appended with the service fixtures)
+from flask.testing import FlaskClient  # noqa: E402
+
+from service import create_app  # noqa: E402
+
+
+@pytest.fixture()
+def app(lexicon_home: Path) -> Flask:
+    return create_app({"LEXICONS": lexicon_home, "TESTING": True})
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()

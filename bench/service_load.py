@@ -1,0 +1,360 @@
+"""Benchmark (not a test): the service under gunicorn on 127.0.0.1, against a bare WSGI app.
+
+Run from the repository root with the project's venv, against any built lexicon directory::
+
+    python bench/service_load.py --lexicons /tmp/big            # es-fise, 10 s per measurement
+    python bench/service_load.py --lexicons /tmp/big --duration 5 --rounds 1 --json figures.json
+
+What is measured, in one run, on one machine:
+
+1. single-word validity — ``GET /v1/{edition}/words/{word}`` (lookup, tiles, score and hooks) —
+   served by the Flask app, and by a bare WSGI app doing the same lookup and writing the same JSON,
+   both under the same gunicorn settings as ``lextools serve`` (``service.server.Server``): requests
+   per second and p99 latency, rounds alternating between the two so drift hits both alike; the
+   figure that matters is the ratio (target: Flask within 30% of the bare app, ratio >= 0.70);
+2. batch check — ``POST /v1/{edition}/check`` with 1000 words per request: words per second.
+
+The words are a seeded sample of the lexicon's own words in plain spelling (URL-encoded UTF-8), one
+in ten altered so it is not a word. The load generator is wrk (installed with apt-get when missing
+and this runs as root; ``--no-install`` skips that); without wrk, a Python client with keep-alive
+connections in threads, which needs a core of its own and so understates both servers alike.
+Servers listen on 127.0.0.1 with port 0 (the port gunicorn logs) and are stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from lextools.lexicon import default_home, load_lexicon
+from service.server import DEFAULTS
+
+TARGET_RATIO = 0.70  # "the Flask route within 30% of the bare WSGI app"
+
+
+# -- the two servers --------------------------------------------------------------------------------
+
+
+def bare_app(home: Path, edition: str) -> Callable[..., Any]:
+    """The same lookup as ``GET /v1/{edition}/words/{word}``, with nothing but WSGI around it."""
+    from service.lexicons import LexiconCache
+
+    cache = LexiconCache(home)
+    prefix = f"/v1/{edition}/words/"
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        path = environ["PATH_INFO"].encode("latin-1").decode("utf-8", "replace")
+        if path == "/healthz":
+            body, status = b'{"status":"ok"}', "200 OK"
+        elif path.startswith(prefix):
+            lex = cache.get(edition)
+            result = lex.lookup(path[len(prefix) :])
+            h = lex.hooks(lex.edition.encode(result.tiles))
+            data = {
+                **result.as_dict(),
+                "hooks": {"front": list(h.front), "back": list(h.back), "front_inner": h.front_inner,
+                          "back_inner": h.back_inner},
+            }  # fmt: skip
+            body, status = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), "200 OK"
+        else:
+            body, status = b'{"error":{"code":"not_found","message":"not found"}}', "404 Not Found"
+        start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        return [body]
+
+    return app
+
+
+def serve(kind: str, home: Path, edition: str, options: dict[str, Any]) -> None:
+    """Child process: run one of the two apps under ``service.server.Server`` on a free port."""
+    from service import create_app
+    from service.server import Server
+
+    factory = (lambda: create_app({"LEXICONS": home})) if kind == "flask" else (lambda: bare_app(home, edition))
+    Server(factory, {"bind": "127.0.0.1:0", **options}).run()
+
+
+@contextmanager
+def server(kind: str, args: argparse.Namespace) -> Iterator[int]:
+    """Start a server in a child process, wait until it answers, yield its port, stop it."""
+    cmd = [sys.executable, __file__, "--serve", kind, "--lexicons", str(args.lexicons), "--edition", args.edition,
+           "--workers", str(args.workers), "--threads", str(args.threads),
+           "--worker-class", args.worker_class]  # fmt: skip
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    try:
+        port = _port_of(proc)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                status, _ = request(port, "GET", "/healthz")
+                if status == 200:
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield port
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _port_of(proc: subprocess.Popen[str]) -> int:
+    assert proc.stderr is not None
+    found: list[int] = []
+    seen: list[str] = []
+
+    def read() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if not found and (m := re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", line)):
+                found.append(int(m.group(1)))
+            elif not found:
+                seen.append(line)
+            # keep draining so the child never blocks on a full pipe
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + 30
+    while not found:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("server did not start:\n" + "".join(seen))
+        time.sleep(0.05)
+    return found[0]
+
+
+def request(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, path, body=body)
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
+
+
+# -- load generators -------------------------------------------------------------------------------
+
+
+def find_wrk(install: bool) -> str | None:
+    wrk = shutil.which("wrk")
+    if wrk or not install or os.geteuid() != 0 or not shutil.which("apt-get"):
+        return wrk
+    print("wrk not found: installing it with apt-get ...", file=sys.stderr)
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    if subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], **quiet).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], **quiet)
+        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], **quiet)
+    return shutil.which("wrk")
+
+
+def run_wrk(wrk: str, port: int, paths: Sequence[str], args: argparse.Namespace, body: str | None = None) -> dict:
+    """wrk with a Lua script cycling through the paths (or POSTing one body); its own latency percentiles."""
+    if body is None:
+        lua = "local paths = {" + ",".join(json.dumps(p) for p in paths) + "}\nlocal i = 0\n"
+        lua += 'request = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n'
+    else:
+        lua = f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}\nwrk.headers["Content-Type"] = "application/json"\n'
+        lua += f"request = function() return wrk.format(nil, {json.dumps(paths[0])}) end\n"
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(lua)
+    try:
+        out = subprocess.run(
+            [wrk, "-t1", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", f.name,
+             f"http://127.0.0.1:{port}"],
+            capture_output=True, text=True, check=True, timeout=args.duration + 60,
+        ).stdout  # fmt: skip
+    finally:
+        os.unlink(f.name)
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _wrk_time(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": rps, "p99_ms": p99, "non_2xx": int(bad.group(1)) if bad else 0,
+            "socket_errors": errors.group(1) if errors else None, "client": "wrk"}  # fmt: skip
+
+
+def _wrk_time(text: str) -> float:
+    """wrk's 1.20ms / 635.91us / 1.02s → milliseconds."""
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
+    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+
+
+def run_python(port: int, paths: Sequence[str], args: argparse.Namespace, body: str | None = None) -> dict:
+    """Threads with one keep-alive connection each, for ``duration`` seconds; p99 from every request."""
+    stop = time.monotonic() + args.duration
+    latencies: list[list[float]] = [[] for _ in range(args.connections)]
+    failures = [0] * args.connections
+    payload = body.encode() if body is not None else None
+
+    def worker(n: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        i = n
+        while time.monotonic() < stop:
+            path = paths[i % len(paths)]
+            i += 1
+            t = time.perf_counter()
+            conn.request("GET" if payload is None else "POST", path, body=payload)
+            r = conn.getresponse()
+            r.read()
+            latencies[n].append(time.perf_counter() - t)
+            failures[n] += r.status >= 300
+        conn.close()
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(args.connections)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - start
+    every = sorted(x for per in latencies for x in per)
+    return {"rps": len(every) / elapsed, "p99_ms": every[int(0.99 * (len(every) - 1))] * 1000,
+            "non_2xx": sum(failures), "socket_errors": None, "client": "python"}  # fmt: skip
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+
+def sample_words(home: Path, edition: str, n: int, seed: int) -> list[str]:
+    """Words of the lexicon in plain spelling, one in ten altered (most then are not words)."""
+    lex = load_lexicon(edition, home)
+    rng = random.Random(seed)
+    keys = list(lex.keys())
+    letters = sorted(lex.edition.letters)
+    words = []
+    for key in rng.sample(keys, min(n, len(keys))):
+        word = lex.edition.spelling(key).lower()
+        if rng.random() < 0.1:
+            i = rng.randrange(len(word))
+            word = word[:i] + rng.choice(letters).lower() + word[i + 1 :]
+        words.append(word)
+    return words
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lexicons", type=Path, default=None, help="lexicon directory [default: $LEXTOOLS_HOME ...]")
+    ap.add_argument("--edition", default="es-fise", help="edition to query (default es-fise)")
+    ap.add_argument("--duration", type=int, default=10, help="seconds per measurement (default 10)")
+    ap.add_argument("--rounds", type=int, default=2, help="alternating Flask/bare rounds; medians reported (default 2)")
+    ap.add_argument("--connections", type=int, default=16, help="concurrent connections (default 16)")
+    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers per server (default 2)")
+    ap.add_argument("--threads", type=int, default=DEFAULTS["threads"], help="threads per worker (as lextools serve)")
+    ap.add_argument(
+        "--worker-class", default=DEFAULTS["worker_class"], help="gunicorn worker class (as lextools serve)"
+    )
+    ap.add_argument("--client", choices=("auto", "wrk", "python"), default="auto", help="load generator")
+    ap.add_argument("--no-install", action="store_true", help="do not apt-get install wrk when it is missing")
+    ap.add_argument("--seed", type=int, default=7, help="random seed for the word sample (default 7)")
+    ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    ap.add_argument("--serve", choices=("flask", "bare"), help=argparse.SUPPRESS)  # child process mode
+    args = ap.parse_args(argv)
+    args.lexicons = (args.lexicons or default_home()).resolve()
+
+    if args.serve:
+        serve(args.serve, args.lexicons, args.edition,
+              {"workers": args.workers, "threads": args.threads, "worker_class": args.worker_class})  # fmt: skip
+        return 0
+
+    wrk = None if args.client == "python" else find_wrk(install=not args.no_install)
+    if args.client == "wrk" and wrk is None:
+        ap.error("wrk is not installed")
+
+    def load(port: int, paths: Sequence[str], body: str | None = None) -> dict:
+        return run_wrk(wrk, port, paths, args, body) if wrk else run_python(port, paths, args, body)
+
+    words = sample_words(args.lexicons, args.edition, 2000, args.seed)
+    paths = [f"/v1/{args.edition}/words/{quote(w)}" for w in words]
+    setup = (
+        f"{len(words)} words of {args.edition} from {args.lexicons}; client {'wrk' if wrk else 'python'}, "
+        f"{args.connections} connections, {args.workers} workers x {args.threads} threads, {args.duration} s each"
+    )
+    print(setup, file=sys.stderr)
+
+    single: dict[str, list[dict]] = {"flask": [], "bare": []}
+    for r in range(args.rounds):
+        for kind in ("flask", "bare") if r % 2 == 0 else ("bare", "flask"):
+            with server(kind, args) as port:
+                for p in paths[:200]:  # warm up: every worker loads the lexicon on its first request
+                    request(port, "GET", p)
+                figures = load(port, paths)
+            single[kind].append(figures)
+            print(
+                f"  round {r + 1} {kind:5}: {figures['rps']:9.0f} req/s  p99 {figures['p99_ms']:6.2f} ms",
+                file=sys.stderr,
+            )
+
+    batch_words = (words * (1000 // len(words) + 1))[:1000]  # a small lexicon's words repeat
+    batch_body = json.dumps({"words": batch_words})  # ASCII only: Lua 5.1 strings have no \\u escapes
+    with server("flask", args) as port:
+        request(port, "POST", f"/v1/{args.edition}/check", batch_body.encode())
+        batch = load(port, [f"/v1/{args.edition}/check"], batch_body)
+
+    flask_rps = statistics.median(f["rps"] for f in single["flask"])
+    bare_rps = statistics.median(f["rps"] for f in single["bare"])
+    result = {
+        "edition": args.edition,
+        "lexicon_words": load_lexicon(args.edition, args.lexicons).metadata["words"],
+        "client": "wrk" if wrk else "python",
+        "connections": args.connections,
+        "workers": args.workers,
+        "threads": args.threads,
+        "worker_class": args.worker_class,
+        "duration_s": args.duration,
+        "single_word": {
+            "flask": {"rps": flask_rps, "p99_ms": statistics.median(f["p99_ms"] for f in single["flask"])},
+            "bare_wsgi": {"rps": bare_rps, "p99_ms": statistics.median(f["p99_ms"] for f in single["bare"])},
+            "ratio": flask_rps / bare_rps,
+            "ratio_per_round": [f["rps"] / b["rps"] for f, b in zip(single["flask"], single["bare"], strict=True)],
+            "target_ratio": TARGET_RATIO,
+            "met": flask_rps / bare_rps >= TARGET_RATIO,
+            "rounds": single,
+        },
+        "batch_check": {
+            "words_per_request": 1000,
+            "rps": batch["rps"],
+            "words_per_s": batch["rps"] * 1000,
+            "p99_ms": batch["p99_ms"],
+            "non_2xx": batch["non_2xx"],
+        },
+    }
+    s = result["single_word"]
+    verdict = "met" if s["met"] else "NOT met"
+    per_round = " ".join(f"{x:.2f}" for x in s["ratio_per_round"])
+    print(
+        f"\nsingle word  Flask {s['flask']['rps']:8.0f} req/s  p99 {s['flask']['p99_ms']:6.2f} ms\n"
+        f"             bare  {s['bare_wsgi']['rps']:8.0f} req/s  p99 {s['bare_wsgi']['p99_ms']:6.2f} ms\n"
+        f"             Flask/bare = {s['ratio']:.2f} (target >= {TARGET_RATIO:.2f}: {verdict}); by round: {per_round}\n"
+        f"batch check  {result['batch_check']['words_per_s']:8.0f} words/s  "
+        f"({batch['rps']:.1f} req/s of 1000 words, p99 {batch['p99_ms']:.1f} ms)"
+    )
+    bad = sum(f["non_2xx"] for fs in single.values() for f in fs) + batch["non_2xx"]
+    if bad:
+        print(f"warning: {bad} responses were not 2xx", file=sys.stderr)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""Every failure the service reports, in one JSON shape: ``{"error": {"code": ..., "message": ...}}``.
+
+The mapping from library errors to HTTP statuses lives here and nowhere else (``STATUS``). User input
+can only ever produce a 4xx: a malformed request is 400, an unknown edition 404, a body or batch
+that is too large 413, a word that the edition cannot spell 422. A missing or corrupt lexicon is
+the server's problem, not the client's, and says so with 503; anything else that escapes a view is a
+bug, logged with its traceback and answered with a bare 500 that leaks nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+
+from lextools.errors import (
+    CorruptLexiconError,
+    EditionDataError,
+    LexiconError,
+    LexiconNotFoundError,
+    QueryError,
+    SpellingError,
+    UnknownEditionError,
+)
+
+log = logging.getLogger("lextools.service")
+
+#: HTTP status of each library error; a subclass not listed takes its nearest listed base class.
+STATUS: dict[type[LexiconError], int] = {
+    LexiconError: 400,  # "every error a user can cause" (lextools.errors)
+    QueryError: 400,
+    UnknownEditionError: 404,
+    SpellingError: 422,
+    LexiconNotFoundError: 503,  # the edition exists but nobody built its lexicon here (yet)
+    CorruptLexiconError: 503,
+    EditionDataError: 500,  # a shipped edition file is inconsistent: our bug
+}
+
+
+class ServiceError(Exception):
+    """A request the service refuses for a reason of its own (not the library's): bad body, too many words."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def bad_request(message: str) -> ServiceError:
+    return ServiceError(400, "bad_request", message)
+
+
+def error_response(status: int, code: str, message: str) -> tuple[Response, int]:
+    """The one error shape."""
+    return jsonify(error={"code": code, "message": message}), status
+
+
+def status_of(error: LexiconError) -> int:
+    return next(STATUS[cls] for cls in type(error).__mro__ if cls in STATUS)
+
+
+def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
+    status = status_of(e)
+    if status >= 500:
+        log.error("%s: %s", e.code, e)
+    return error_response(status, e.code, str(e))
+
+
+def _on_service_error(e: ServiceError) -> tuple[Response, int]:
+    return error_response(e.status, e.code, e.message)
+
+
+def _on_http_error(e: HTTPException) -> Response | HTTPException:
+    """Werkzeug's own errors (404 no such route, 405, 413 body too large) in our shape.
+
+    The response werkzeug built is kept for its headers (``Allow`` on a 405); only the body changes.
+    """
+    if e.code is None:
+        return e
+    response = e.get_response()
+    code = (e.name or "error").lower().replace(" ", "_")
+    body, _ = error_response(e.code, code, e.description or e.name)
+    response.set_data(body.get_data())
+    response.content_type = "application/json"
+    return response
+
+
+def _on_unexpected(e: Exception) -> tuple[Response, int]:
+    log.exception("unexpected error")
+    return error_response(500, "internal_error", "internal error; the service log has the details")
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(LexiconError, _on_lexicon_error)
+    app.register_error_handler(ServiceError, _on_service_error)
+    app.register_error_handler(HTTPException, _on_http_error)
+    app.register_error_handler(Exception, _on_unexpected)

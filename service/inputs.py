@@ -1,0 +1,105 @@
+"""Reading what a client sends — path, query string, JSON body — into checked values.
+
+Every helper raises :class:`~service.errors.ServiceError` (400 or 413) for input it cannot use, so
+a view never meets a value of the wrong type and no odd input can reach the last-resort 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request
+
+from service.errors import ServiceError, bad_request
+
+_TRUE = {"true", "1", "yes"}
+_FALSE = {"false", "0", "no"}
+
+
+def require_utf8_path() -> None:
+    """Refuse a path whose percent-decoded bytes are not UTF-8 (``/words/%FF``) with a 400.
+
+    Werkzeug would decode such bytes to U+FFFD, which would then read as an unspellable word (422)
+    when the truth is that the client sent no text at all. WSGI hands over the raw bytes as a
+    latin-1 string (PEP 3333), so they can be checked here.
+    """
+    raw = request.environ.get("PATH_INFO", "")
+    try:
+        raw.encode("latin-1").decode("utf-8")
+    except UnicodeEncodeError:
+        return  # not a PEP 3333 byte string: the server decoded it already
+    except UnicodeDecodeError:
+        raise bad_request("the URL path is not valid percent-encoded UTF-8") from None
+
+
+def json_body() -> dict[str, Any]:
+    """The body as a JSON object, whatever the Content-Type (``curl -d`` sends a form type)."""
+    body = request.get_json(force=True, silent=True)  # a body over MAX_CONTENT_LENGTH still raises 413
+    if not isinstance(body, dict):
+        raise bad_request('the body must be a JSON object such as {"words": ["casa"]}')
+    return body
+
+
+def words_of(body: dict[str, Any], *, allow_empty: bool) -> list[str]:
+    """The ``words`` list of a body: strings only, at most ``MAX_BATCH`` of them."""
+    words = body.get("words")
+    if not isinstance(words, list):
+        raise bad_request('"words" must be a list of strings')
+    limit = current_app.config["MAX_BATCH"]
+    if len(words) > limit:
+        raise ServiceError(413, "too_many_words", f"{len(words)} words: at most {limit} per request")
+    if not words and not allow_empty:
+        raise bad_request('"words" must name at least one word')
+    for i, w in enumerate(words):
+        if not isinstance(w, str):
+            raise bad_request(f'"words"[{i}] is not a string')
+        try:
+            w.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate written as "\ud800"
+            raise bad_request(f'"words"[{i}] is not valid Unicode') from None
+    return words
+
+
+def flag(body: dict[str, Any], name: str, default: bool) -> bool:
+    value = body.get(name, default)
+    if not isinstance(value, bool):
+        raise bad_request(f'"{name}" must be true or false')
+    return value
+
+
+def text_arg(name: str) -> str | None:
+    """A query parameter, None when absent or empty."""
+    value = request.args.get(name, "")
+    return value or None
+
+
+def bool_arg(name: str, default: bool = False) -> bool:
+    value = request.args.get(name, "").lower()
+    if not value:
+        return default
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise bad_request(f"{name} must be true or false")
+
+
+def int_arg(name: str, low: int, high: int) -> int | None:
+    """A whole number in ``[low, high]``, None when absent (callers give the default)."""
+    value = request.args.get(name, "")
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError:  # also a number of more than 4300 digits
+        raise bad_request(f"{name} must be a whole number") from None
+    if not low <= number <= high:
+        raise bad_request(f"{name} must be between {low} and {high}")
+    return number
+
+
+def choice_arg(name: str, choices: tuple[str, ...], default: str) -> str:
+    value = request.args.get(name, "") or default
+    if value not in choices:
+        raise bad_request(f"{name} must be one of {', '.join(choices)}")
+    return value

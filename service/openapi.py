@@ -1,0 +1,461 @@
+"""The OpenAPI 3 document of the service, built from a dict so shared parts are written once.
+
+``tests/test_service_openapi.py`` validates it with openapi-spec-validator and checks that every
+route of the app is described, so a route added without its description fails the tests.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from lextools import __version__
+from lextools.edition import edition_names
+from lextools.search import MAX_QUERY_TILES
+
+Schema = dict[str, Any]
+
+
+def _ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _nullable(type_: str) -> Schema:
+    return {"type": type_, "nullable": True}
+
+
+def _strings() -> Schema:
+    return {"type": "array", "items": {"type": "string"}}
+
+
+def _object(required: list[str], **properties: Schema) -> Schema:
+    schema: Schema = {"type": "object", "properties": properties}
+    if required:  # OpenAPI 3.0 refuses an empty list
+        schema["required"] = required
+    return schema
+
+
+def _json(schema: Schema, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
+
+
+def _query(name: str, schema: Schema, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+
+
+EDITION = {"$ref": "#/components/parameters/edition"}
+WORD = {"$ref": "#/components/parameters/word"}
+
+SCHEMAS: dict[str, Schema] = {
+    "Error": _object(
+        ["error"], error=_object(["code", "message"], code={"type": "string"}, message={"type": "string"})
+    ),
+    "Tile": _object(
+        ["label", "value", "count", "code"],
+        label={"type": "string"},
+        value=_nullable("integer"),
+        count=_nullable("integer"),
+        code={"type": "string", "description": "one character: FISE digit for CH/LL/RR (1, 2, 3)"},
+    ),
+    "LexiconMetadata": {
+        **_object(
+            ["checksum", "words", "sources", "built"],
+            checksum={"type": "string", "description": "sha256 of the words DAWG; the export ETag"},
+            words={"type": "integer"},
+            built={"type": "string", "format": "date-time"},
+            sources={"type": "array", "items": {"type": "object", "additionalProperties": True}},
+            counts={"type": "object", "additionalProperties": True},
+            files={"type": "object", "additionalProperties": True},
+            tools={"type": "object", "additionalProperties": True},
+        ),
+        "additionalProperties": True,
+    },
+    "Edition": _object(
+        ["name", "title", "language", "tiles", "challenge", "lexicon"],
+        name={"type": "string"},
+        title={"type": "string"},
+        language={"type": "string"},
+        total_tiles=_nullable("integer"),
+        blanks=_nullable("integer"),
+        tiles={"type": "array", "items": _ref("Tile")},
+        letters_without_tile=_strings(),
+        digraph_tiles=_strings(),
+        digraphs_obligatory={"type": "boolean"},
+        challenge={"type": "object", "additionalProperties": True},
+        unverified=_nullable("string"),
+        sources=_strings(),
+        lexicon={"allOf": [_ref("LexiconMetadata")], "nullable": True},
+        lexicon_error=_object(["code", "message"], code={"type": "string"}, message={"type": "string"}),
+    ),
+    "WordResult": _object(
+        ["input", "word", "tiles", "valid", "score", "reason"],
+        input={"type": "string"},
+        word={**_nullable("string"), "description": "plain spelling; null when the word cannot be spelled"},
+        tiles=_strings(),
+        valid={"type": "boolean"},
+        score={**_nullable("integer"), "description": "null where tile values are unverified"},
+        reason=_nullable("string"),
+    ),
+    "Hooks": _object(
+        ["front", "back", "front_inner", "back_inner"],
+        front=_strings(),
+        back=_strings(),
+        front_inner={"type": "boolean"},
+        back_inner={"type": "boolean"},
+    ),
+    "WordAnswer": {"allOf": [_ref("WordResult"), _object(["hooks"], hooks=_ref("Hooks"))]},
+    "HooksAnswer": {
+        "allOf": [
+            _ref("Hooks"),
+            _object(
+                ["input", "word", "tiles", "valid"],
+                input={"type": "string"},
+                word={"type": "string"},
+                tiles=_strings(),
+                valid={"type": "boolean"},
+            ),
+        ]
+    },
+    "Words": _object(["words"], words={"type": "array", "items": {"type": "string"}, "maxItems": 1000}),
+    "Ruling": _object(
+        ["rules", "play_stands", "outcome", "challenger_penalty"],
+        rules=_nullable("string"),
+        play_stands={"type": "boolean"},
+        outcome=_nullable("string"),
+        challenger_penalty={**_nullable("string"), "description": "null when the challenger is not penalised"},
+        source=_nullable("string"),
+    ),
+    "Entry": _object(["word", "tiles"], word={"type": "string"}, tiles=_strings()),
+}
+
+RESPONSES = {
+    "E400": _json(_ref("Error"), "Malformed input (body, parameters, pattern, rack or cursor)"),
+    "E404": _json(_ref("Error"), "Unknown edition or route"),
+    "E413": _json(_ref("Error"), "Body over the size limit, or more than 1000 words"),
+    "E422": _json(_ref("Error"), "The word cannot be spelled with the edition's tiles; the message says why"),
+    "E503": _json(_ref("Error"), "No usable lexicon for the edition on this server"),
+}
+
+SEARCH_PARAMS = [
+    _query("pattern", {"type": "string", "maxLength": 64}, "? is one tile, * any run of tiles; tiles in any notation"),
+    _query("length", {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES}, "length in tiles"),
+    _query("contains", {"type": "string"}, "tiles the word contains"),
+    _query("starts", {"type": "string"}, "tiles the word starts with"),
+    _query("ends", {"type": "string"}, "tiles the word ends with"),
+    _query("order", {"type": "string", "enum": ["alpha", "probability"], "default": "alpha"}, "result order"),
+    _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}, "words per page"),
+    _query("cursor", {"type": "string"}, "next_cursor of the previous page"),
+]
+
+
+def _paths() -> dict[str, Any]:
+    words_body = {
+        "required": True,
+        "content": {"application/json": {"schema": _ref("Words")}},
+        "description": "Read as JSON whatever the Content-Type.",
+    }
+    challenge_body = {
+        "required": True,
+        "description": "Read as JSON whatever the Content-Type.",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "allOf": [
+                        _ref("Words"),
+                        _object(
+                            [], reveal={"type": "boolean", "default": False, "description": "include per-word results"}
+                        ),
+                    ]
+                }
+            }
+        },
+    }
+    return {
+        "/healthz": {
+            "get": {
+                "summary": "Liveness",
+                "operationId": "healthz",
+                "responses": {"200": _json(_object(["status"], status={"type": "string"}), "Alive")},
+            }
+        },
+        "/v1/openapi.json": {
+            "get": {
+                "summary": "This document",
+                "operationId": "openapi",
+                "responses": {"200": _json({"type": "object"}, "OpenAPI 3 document")},
+            }
+        },
+        "/v1/editions": {
+            "get": {
+                "summary": "Every edition: tile table and lexicon metadata",
+                "operationId": "listEditions",
+                "responses": {
+                    "200": _json(
+                        _object(["editions"], editions={"type": "array", "items": _ref("Edition")}), "Editions"
+                    )
+                },
+            }
+        },
+        "/v1/editions/{edition}": {
+            "get": {
+                "summary": "One edition: tile table and lexicon metadata (word count, sources, build date, checksum)",
+                "operationId": "getEdition",
+                "parameters": [EDITION],
+                "responses": {"200": _json(_ref("Edition"), "The edition"), **_errors(404)},
+            }
+        },
+        "/v1/{edition}/words/{word}": {
+            "get": {
+                "summary": "Validity, tiles, score and hooks of one word",
+                "operationId": "getWord",
+                "parameters": [EDITION, WORD],
+                "responses": {"200": _json(_ref("WordAnswer"), "The word"), **_errors(400, 404, 422, 503)},
+            }
+        },
+        "/v1/{edition}/check": {
+            "post": {
+                "summary": "Validity of up to 1000 words, one result per word in order",
+                "operationId": "check",
+                "parameters": [EDITION],
+                "requestBody": words_body,
+                "responses": {
+                    "200": _json(
+                        _object(
+                            ["edition", "results"],
+                            edition={"type": "string"},
+                            results={"type": "array", "items": _ref("WordResult")},
+                        ),
+                        "Results",
+                    ),
+                    **_errors(400, 404, 413, 503),
+                },
+            }
+        },
+        "/v1/{edition}/challenge": {
+            "post": {
+                "summary": "Judge a challenged play; per-word results only with reveal (else only in the service log)",
+                "operationId": "challenge",
+                "parameters": [EDITION],
+                "requestBody": challenge_body,
+                "responses": {
+                    "200": _json(
+                        _object(
+                            ["edition", "words", "acceptable", "ruling"],
+                            edition={"type": "string"},
+                            words={"type": "integer"},
+                            acceptable={"type": "boolean"},
+                            ruling=_ref("Ruling"),
+                            results={"type": "array", "items": _ref("WordResult")},
+                        ),
+                        "The judgement",
+                    ),
+                    **_errors(400, 404, 413, 503),
+                },
+            }
+        },
+        "/v1/{edition}/hooks/{word}": {
+            "get": {
+                "summary": "Front and back hook tiles, and inner-hook flags",
+                "operationId": "getHooks",
+                "parameters": [EDITION, WORD],
+                "responses": {"200": _json(_ref("HooksAnswer"), "Hooks"), **_errors(400, 404, 422, 503)},
+            }
+        },
+        "/v1/{edition}/score/{word}": {
+            "get": {
+                "summary": "Score tile by tile (no board premiums)",
+                "operationId": "getScore",
+                "parameters": [
+                    EDITION,
+                    WORD,
+                    {
+                        "name": "blank",
+                        "in": "query",
+                        "required": False,
+                        "style": "form",
+                        "explode": True,
+                        "schema": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                        "description": "1-based position of a tile played with a blank (repeatable)",
+                    },
+                ],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            ["input", "word", "tiles", "score", "verified"],
+                            input={"type": "string"},
+                            word={"type": "string"},
+                            tiles={
+                                "type": "array",
+                                "items": _object(
+                                    ["tile", "blank", "value"],
+                                    tile={"type": "string"},
+                                    blank={"type": "boolean"},
+                                    value=_nullable("integer"),
+                                ),
+                            },
+                            score=_nullable("integer"),
+                            verified={"type": "boolean"},
+                        ),
+                        "The score",
+                    ),
+                    **_errors(400, 404, 422),
+                },
+            }
+        },
+        "/v1/{edition}/two-tile-words": {
+            "get": {
+                "summary": "Words of two tiles (es-fise: includes CHA, CHE, CHO, LLE)",
+                "operationId": "twoTileWords",
+                "parameters": [EDITION],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            ["edition", "count", "words"],
+                            edition={"type": "string"},
+                            count={"type": "integer"},
+                            words={"type": "array", "items": _ref("Entry")},
+                        ),
+                        "Words",
+                    ),
+                    **_errors(404, 503),
+                },
+            }
+        },
+        "/v1/{edition}/anagrams/{rack}": {
+            "get": {
+                "summary": "Anagrams of a rack; ? (sent as %3F) is a blank",
+                "operationId": "anagrams",
+                "parameters": [
+                    EDITION,
+                    {
+                        "name": "rack",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                        "description": "tiles in any notation, ? for a blank",
+                    },
+                    _query("sub", {"type": "boolean", "default": False}, "subanagrams too"),
+                    _query(
+                        "min_length",
+                        {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES, "default": 2},
+                        "shortest word, in tiles",
+                    ),
+                ],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            ["edition", "rack", "blanks", "sub", "min_length", "count", "words"],
+                            edition={"type": "string"},
+                            rack={"type": "string"},
+                            blanks={"type": "integer"},
+                            sub={"type": "boolean"},
+                            min_length={"type": "integer"},
+                            count={"type": "integer"},
+                            words={
+                                "type": "array",
+                                "items": {"allOf": [_ref("Entry"), _object(["blanks"], blanks=_strings())]},
+                            },
+                        ),
+                        "Anagrams, longest first",
+                    ),
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
+        "/v1/{edition}/search": {
+            "get": {
+                "summary": "Words by pattern, length, contained tiles, start and end; paged",
+                "operationId": "search",
+                "parameters": [EDITION, *SEARCH_PARAMS],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            ["edition", "order", "total", "count", "words", "next_cursor"],
+                            edition={"type": "string"},
+                            order={"type": "string"},
+                            total={"type": "integer"},
+                            count={"type": "integer"},
+                            words={"type": "array", "items": _ref("Entry")},
+                            next_cursor=_nullable("string"),
+                        ),
+                        "A page",
+                    ),
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
+        "/v1/{edition}/export": {
+            "get": {
+                "summary": "The whole word list, streamed; ETag is the lexicon checksum",
+                "operationId": "export",
+                "parameters": [
+                    EDITION,
+                    _query(
+                        "format",
+                        {"type": "string", "enum": ["txt", "dawg"], "default": "txt"},
+                        "txt: one word per line; dawg: the words DAWG as built (digit-notation keys)",
+                    ),
+                    _query(
+                        "notation",
+                        {"type": "string", "enum": ["plain", "digits", "brackets"], "default": "plain"},
+                        "txt only: CHIQUILLO, 1IQUI2O or [CH]IQUI[LL]O",
+                    ),
+                    {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The list",
+                        "headers": {"ETag": {"schema": {"type": "string"}}},
+                        "content": {
+                            "text/plain": {"schema": {"type": "string"}},
+                            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+                        },
+                    },
+                    "304": {
+                        "description": "Unchanged since the ETag sent in If-None-Match",
+                        "headers": {"ETag": {"schema": {"type": "string"}}},
+                    },
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
+    }
+
+
+@cache
+def document() -> dict[str, Any]:
+    """The document (built once per process: it depends only on the code and the shipped editions)."""
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "lextools word-validation service",
+            "version": __version__,
+            "description": "Scrabble lexicons per edition over HTTP. Errors share one shape, "
+            '{"error": {"code", "message"}}. GET routes allow any origin (CORS).',
+        },
+        "servers": [{"url": "/"}],
+        "paths": _paths(),
+        "components": {
+            "schemas": SCHEMAS,
+            "responses": RESPONSES,
+            "parameters": {
+                "edition": {
+                    "name": "edition",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "enum": edition_names()},
+                },
+                "word": {
+                    "name": "word",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string"},
+                    "description": "URL-encoded UTF-8, any notation: CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O",
+                },
+            },
+        },
+    }

@@ -1,0 +1,83 @@
+"""Running the app under gunicorn, from Python: ``lextools serve`` and the benchmark use this.
+
+:class:`Server` is a ``gunicorn.app.base.BaseApplication`` that takes a WSGI app factory instead of
+a module path, so the same arbiter, workers and settings serve the Flask app or, in the benchmark,
+a bare WSGI app. The factory runs in each worker after the fork (no ``preload_app``): every worker
+builds its own app and loads each lexicon once, on the first request that needs it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gunicorn.app.base import BaseApplication
+
+from lextools.edition import edition_names
+from lextools.errors import LexiconError
+from lextools.lexicon import default_home, read_metadata
+
+WSGIApp = Callable[..., Any]
+
+#: gthread workers keep connections alive (arbiters and apps send many small requests). Lookups are
+#: CPU-bound and hold the GIL, so more threads only queue them (in bench/service_load.py 4 threads
+#: gave fewer requests/s and a higher p99 than 1 or 2); two per worker let one slow export not stall
+#: the lookups behind it.
+DEFAULTS: dict[str, Any] = {
+    "worker_class": "gthread",
+    "threads": 2,
+    "timeout": 30,
+    "keepalive": 5,
+    "accesslog": None,
+    "errorlog": "-",
+    "loglevel": "info",
+    "proc_name": "lextools",
+    "control_socket_disable": True,  # gunicorn 24+: one fixed socket path would clash between servers
+}
+
+
+class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hints
+    """gunicorn with our settings, serving whatever ``factory()`` returns (called once per worker)."""
+
+    def __init__(self, factory: Callable[[], WSGIApp], options: dict[str, Any]) -> None:
+        self.factory = factory
+        self.options = {**DEFAULTS, **options}
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            if key in self.cfg.settings:  # a setting this gunicorn version lacks is skipped
+                self.cfg.set(key, value)
+
+    def load(self) -> WSGIApp:
+        # The service's loggers (the challenge record among them) write where gunicorn's error log does.
+        gunicorn_log = logging.getLogger("gunicorn.error")
+        service_log = logging.getLogger("lextools.service")
+        service_log.handlers = list(gunicorn_log.handlers)
+        service_log.propagate = False
+        return self.factory()
+
+
+def lexicon_summary(home: Path) -> str:
+    """One line for the start-up log: which editions this directory can serve."""
+    parts = []
+    for name in edition_names():
+        try:
+            parts.append(f"{name} ({read_metadata(home, name).get('words', '?')} words)")
+        except LexiconError:
+            parts.append(f"{name} (not built)")
+    return f"lexicons in {home}: " + ", ".join(parts)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, lexicons: Path | None = None) -> None:
+    """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully)."""
+    from service import create_app
+
+    home = Path(lexicons) if lexicons is not None else default_home()
+    summary = lexicon_summary(home)
+    Server(
+        lambda: create_app({"LEXICONS": home}),
+        {"bind": f"{host}:{port}", "workers": workers, "on_starting": lambda arbiter: arbiter.log.info(summary)},
+    ).run()

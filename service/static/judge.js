@@ -1,0 +1,133 @@
+// The Word Judge: number of words, then the words, Enter; the verdict is for the whole play only.
+//
+// It calls POST /v1/{edition}/challenge with reveal: false, so the reply says only whether the play
+// is acceptable: nothing on this page, in its memory or in the network reply, can tell which word
+// failed. Like a tournament judge box it refuses overlong input and swallows every key while it
+// judges and while the verdict shows, so a stray key cannot start the next challenge early.
+import { api, edition, onEditionChange, t, tIn } from "./common.js";
+
+const form = document.getElementById("judge");
+const count = document.getElementById("count");
+const words = document.getElementById("words");
+const message = document.getElementById("message");
+const verdict = document.getElementById("verdict");
+const [verdictMain, verdictSub, verdictRuling] = verdict.querySelectorAll("p");
+
+const MAX_WORDS = Number(form.dataset.maxWords);
+const MAX_LETTERS = Number(form.dataset.maxLetters);
+const MAX_CHARS = words.maxLength;
+
+// "input": typing a play; "busy": waiting for the server; "verdict": showing it until it clears.
+let state = "input";
+
+// Capture phase, on window: runs before any field sees the key, so nothing typed now lands anywhere.
+window.addEventListener(
+  "keydown",
+  (event) => {
+    if (state !== "input") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  },
+  true,
+);
+
+function say(text) {
+  message.textContent = text;
+}
+
+// Coming back to the count selects it, so the one digit typed replaces it (the field holds one).
+count.addEventListener("focus", () => count.select());
+
+// The count is one digit; a valid one moves straight on to the words, as on a judge box.
+count.addEventListener("input", () => {
+  const digit = count.value.trim().slice(-1);
+  if (/^[1-9]$/.test(digit) && Number(digit) <= MAX_WORDS) {
+    count.value = digit;
+    say("");
+    words.focus();
+  } else {
+    count.value = "";
+    say(t("msg_count"));
+  }
+});
+
+/** The words of a play as typed: separated by spaces or commas. */
+function splitPlay(text) {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/** Why this play cannot be sent as it is (and which field to fix), or null when it can. */
+function refusal(announced, text) {
+  if (!/^[1-9]$/.test(announced) || Number(announced) > MAX_WORDS) return [t("msg_count"), count];
+  const play = splitPlay(text);
+  if (play.length === 0) return [t("msg_words"), words];
+  if (text.length > MAX_CHARS) return [t("msg_too_long", { max: MAX_CHARS }), words];
+  if (play.length > MAX_WORDS) return [t("msg_too_many", { max: MAX_WORDS }), words];
+  // Counted in characters (not UTF-16 units); generous enough for 15 tiles written with digraphs.
+  if (play.some((word) => [...word].length > MAX_LETTERS)) return [t("msg_word_too_long", { max: MAX_LETTERS }), words];
+  // A mismatch is the arbiter's typing slip or a miscount: say so and send nothing.
+  if (play.length !== Number(announced)) return [t("msg_mismatch", { count: announced, typed: play.length }), words];
+  return null;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (state !== "input") return;
+  const problem = refusal(count.value.trim(), words.value.trim());
+  if (problem) {
+    const [text, field] = problem;
+    say(text);
+    field.focus();
+    return;
+  }
+  state = "busy";
+  say(t("judging"));
+  const play = splitPlay(words.value.trim());
+  const result = await api(`${encodeURIComponent(edition().name)}/challenge`, { json: { words: play, reveal: false } });
+  if (!result.ok || typeof result.body?.acceptable !== "boolean") {
+    // Only a generic message: a server's error text could quote the input.
+    state = "input";
+    if (result.status === 503) say(t("msg_no_lexicon"));
+    else if (result.status === 0) say(t("msg_offline"));
+    else say(t("msg_error", { status: result.status }));
+    return;
+  }
+  showVerdict(result.body);
+});
+
+function showVerdict(reply) {
+  state = "verdict";
+  // Clear the play first: the verdict screen shows nothing of what was typed.
+  count.value = "";
+  words.value = "";
+  say("");
+  form.inert = true;
+  document.activeElement?.blur();
+
+  const { lang } = edition();
+  const key = reply.acceptable ? "verdict_ok" : "verdict_bad";
+  verdict.dataset.verdict = reply.acceptable ? "acceptable" : "not-acceptable";
+  verdict.hidden = false;
+  verdictMain.textContent = t(key);
+  // Tournament screens are read by players of any language: the English verdict under any other.
+  verdictSub.textContent = lang === "en" ? "" : tIn("en", key);
+  // The edition's ruling for the outcome, in the page's language when the edition gives it.
+  const ruling = reply.ruling ?? {};
+  verdictRuling.textContent = ruling[`outcome_${lang}`] ?? (lang === "en" ? ruling.outcome ?? "" : "");
+
+  // Read at each verdict, so a test (or a club) can change the attribute on a page already open.
+  const clearMs = Number(form.dataset.clearMs) || 4000;
+  setTimeout(clearVerdict, clearMs);
+}
+
+function clearVerdict() {
+  verdict.hidden = true;
+  verdict.dataset.verdict = "";
+  for (const p of [verdictMain, verdictSub, verdictRuling]) p.textContent = "";
+  form.inert = false;
+  state = "input";
+  count.focus();
+}
+
+onEditionChange(() => say(""));

@@ -1,0 +1,381 @@
+"""The pages in a real browser: Debian's headless chromium, driven by Selenium through chromedriver.
+
+The service runs for real (werkzeug's server on a free port of 127.0.0.1, in a thread) over the
+small test lexicons. Nothing here is ever skipped: when chromium or chromedriver is missing the
+tests fail and say to run ``scripts/install-browser`` (``scripts/test`` runs it). Screenshots go to
+each test's ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lextools import search
+from lextools.lexicon import Lexicon
+from service import create_app
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.remote.webelement import WebElement
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError as e:  # not a skip: the test extra installs selenium (scripts/setup)
+    raise ImportError(f"{e}: install the test extra with scripts/setup (pip install -e '.[test]')") from e
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = Path(os.environ.get("LEXTOOLS_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("LEXTOOLS_CHROMEDRIVER", "/usr/bin/chromedriver"))
+
+#: Headless, and quiet: no sandbox (root in CI), no GPU, nothing fetched from the network by chromium itself.
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+]
+
+#: A spy on window.fetch: what the page sent and what it got back, for the judge's blindness.
+FETCH_SPY = """
+window.__calls = [];
+const original = window.fetch;
+window.fetch = async (input, init) => {
+  const response = await original(input, init);
+  const reply = await response.clone().text();
+  window.__calls.push({url: String(input), body: (init && init.body) || null, reply});
+  return response;
+};
+"""
+
+
+# -- the server and the browser -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def base_url(lexicon_home: Path) -> Iterator[str]:
+    from werkzeug.serving import make_server
+
+    app = create_app({"LEXICONS": lexicon_home})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="lextools-test-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        pytest.fail(
+            f"the browser tests need Debian's chromium and chromedriver; missing: {', '.join(missing)}. "
+            "Run scripts/install-browser (as root), which scripts/test does.",
+            pytrace=False,
+        )
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in [*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console errors: see console_errors()
+    # The driver named explicitly: Selenium Manager never looks for (or downloads) one.
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def wait_for(driver: WebDriver, condition: Callable[[WebDriver], Any], what: str, timeout: float = 10) -> Any:
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+    except TimeoutException:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+def open_page(driver: WebDriver, url: str) -> None:
+    """Load a page and wait until its module script has run (it wires the edition selector)."""
+    driver.get(url)
+    wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page to load")
+
+
+def type_keys(driver: WebDriver, text: str) -> None:
+    """Type at whatever has the focus: the judge is used from the keyboard alone."""
+    driver.switch_to.active_element.send_keys(text)
+
+
+def focused_id(driver: WebDriver) -> str:
+    return str(driver.execute_script("return document.activeElement && document.activeElement.id"))
+
+
+def by_id(driver: WebDriver, element_id: str) -> WebElement:
+    return driver.find_element(By.ID, element_id)
+
+
+def verdict_of(driver: WebDriver) -> str:
+    return str(by_id(driver, "verdict").get_attribute("data-verdict") or "")
+
+
+def console_errors(driver: WebDriver) -> list[str]:
+    """Errors the pages logged since the last call: a script exception, a CSP refusal, a failed load."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def calls(driver: WebDriver) -> list[dict[str, Any]]:
+    return list(driver.execute_script("return window.__calls"))
+
+
+def open_judge(driver: WebDriver, base_url: str, edition: str, clear_ms: int = 3000) -> None:
+    open_page(driver, f"{base_url}/judge?edition={edition}&clear_ms={clear_ms}")
+    wait_for(driver, lambda d: focused_id(d) == "count", "the judge to focus the word count")
+    driver.execute_script(FETCH_SPY)
+
+
+def judge_play(driver: WebDriver, count: str, play: str) -> str:
+    """Type the count and the play, Enter, and return the verdict once it shows."""
+    type_keys(driver, count)
+    assert focused_id(driver) == "words", "a valid count moves straight on to the words"
+    type_keys(driver, play + Keys.ENTER)
+    return str(wait_for(driver, verdict_of, "the verdict"))
+
+
+def wait_until_cleared(driver: WebDriver) -> None:
+    wait_for(driver, lambda d: verdict_of(d) == "" and focused_id(d) == "count", "the verdict to clear")
+    assert not by_id(driver, "verdict").is_displayed()
+
+
+# -- the Word Judge ---------------------------------------------------------------------------------
+
+
+def test_judge_casa_dame_is_not_acceptable_and_names_no_word(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
+    open_judge(browser, base_url, "es-fise")
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "es"
+    assert "¿Cuántas palabras" in browser.find_element(By.CSS_SELECTOR, "label[for=count]").text
+
+    assert judge_play(browser, "2", "casa dame") == "not-acceptable"
+    browser.save_screenshot(str(tmp_path / "judge-es-fise-not-acceptable.png"))
+
+    verdict = by_id(browser, "verdict")
+    assert verdict.is_displayed()
+    assert "NO ACEPTABLE" in verdict.text and "NOT ACCEPTABLE" in verdict.text
+    page_text = browser.find_element(By.TAG_NAME, "body").text
+    assert "NOT ACCEPTABLE" in page_text
+    assert "DAME" not in page_text.upper() and "DAME" not in browser.page_source.upper()
+    assert by_id(browser, "count").get_property("value") == ""
+    assert by_id(browser, "words").get_property("value") == ""
+
+    # The browser never even received which word failed: one blind challenge, no per-word results.
+    [call] = calls(browser)
+    assert call["url"].endswith("/v1/es-fise/challenge")
+    assert json.loads(call["body"]) == {"words": ["casa", "dame"], "reveal": False}
+    reply = json.loads(call["reply"])
+    assert reply["acceptable"] is False and "results" not in reply
+    assert "DAME" not in call["reply"].upper()
+
+    # Stray keys while the verdict shows are swallowed: nothing typed, nothing sent, verdict stays.
+    type_keys(browser, "3casa" + Keys.ENTER)
+    assert verdict_of(browser) == "not-acceptable"
+    assert by_id(browser, "count").get_property("value") == ""
+    assert by_id(browser, "words").get_property("value") == ""
+    assert len(calls(browser)) == 1
+
+    wait_until_cleared(browser)
+    assert browser.find_element(By.TAG_NAME, "body").text.count("NOT ACCEPTABLE") == 0
+
+
+def test_judge_acceptable_play_and_the_refusals(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
+    open_judge(browser, base_url, "es-fise", clear_ms=500)
+    assert judge_play(browser, "2", "chiquillo, calle") == "acceptable"
+    verdict = by_id(browser, "verdict")
+    assert verdict.text.startswith("ACEPTABLE") and "ACCEPTABLE" in verdict.text and "NO " not in verdict.text
+    assert "La jugada se mantiene" in verdict.text  # the edition's ruling, in Spanish
+    browser.save_screenshot(str(tmp_path / "judge-es-fise-acceptable.png"))
+    wait_until_cleared(browser)
+
+    message = by_id(browser, "message")
+    # A count that does not match the words typed: a message, and no request.
+    type_keys(browser, "3")
+    type_keys(browser, "casa cosa" + Keys.ENTER)
+    wait_for(browser, lambda d: "anunciadas: 3" in message.text, "the word-count message")
+    assert "escritas: 2" in message.text
+    assert verdict_of(browser) == ""
+    assert len(calls(browser)) == 1  # only the acceptable play above
+
+    # Refused client-side: more than 8 words, a word past 20 letters; the field holds at most 150 characters.
+    words = by_id(browser, "words")
+    words.clear()  # (clearing blurs the field: type into it by name from here)
+    words.send_keys(" ".join(["casa"] * 9) + Keys.ENTER)
+    wait_for(browser, lambda d: "como mucho 8 palabras" in message.text, "the too-many-words message")
+    words.clear()
+    words.send_keys("a" * 21 + " casa cosa" + Keys.ENTER)
+    wait_for(browser, lambda d: "como mucho 20 letras" in message.text, "the word-too-long message")
+    words.clear()
+    words.send_keys("casa " * 40)
+    assert len(words.get_property("value")) == 150
+    assert len(calls(browser)) == 1
+
+    # A count that is not 1 to 8 is not taken.
+    count = by_id(browser, "count")
+    count.click()
+    type_keys(browser, "9")
+    assert count.get_property("value") == "" and "del 1 al 8" in message.text
+
+
+def test_judge_in_english_and_french(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
+    open_judge(browser, base_url, "en", clear_ms=500)
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+    assert judge_play(browser, "1", "cats") == "acceptable"
+    assert by_id(browser, "verdict").text.splitlines()[0] == "ACCEPTABLE"
+    wait_until_cleared(browser)
+    assert judge_play(browser, "2", "cats,dogs") == "not-acceptable"
+    assert by_id(browser, "verdict").text.splitlines()[0] == "NOT ACCEPTABLE"
+    wait_until_cleared(browser)
+
+    # Picking another edition relabels the page in its language, and the next play goes to it.
+    Select(by_id(browser, "edition")).select_by_value("fr")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr", "French labels")
+    assert "Combien de mots" in browser.find_element(By.CSS_SELECTOR, "label[for=count]").text
+    assert "edition=fr" in browser.current_url  # a reload keeps the edition
+    by_id(browser, "count").click()
+    assert judge_play(browser, "1", "œufs") == "acceptable"
+    assert by_id(browser, "verdict").text.splitlines()[:2] == ["VALABLE", "ACCEPTABLE"]
+    assert calls(browser)[-1]["url"].endswith("/v1/fr/challenge")
+    browser.save_screenshot(str(tmp_path / "judge-fr-acceptable.png"))
+    wait_until_cleared(browser)
+
+
+# -- the study page ---------------------------------------------------------------------------------
+
+
+def answers_of(es: Lexicon, alphagram: str) -> list[str]:
+    """The words a rack of the drill has, from the library (tile labels, space-separated)."""
+    key = es.edition.encode(alphagram.split())
+    return sorted(es.edition.spelling(m.key) for m in search.anagrams(es, key))
+
+
+def test_anagram_drill_round(browser: WebDriver, base_url: str, es: Lexicon, tmp_path: Path) -> None:
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    browser.execute_script("localStorage.clear()")
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    assert Select(by_id(browser, "drill-length")).first_selected_option.text == "4"
+
+    rack = by_id(browser, "drill-rack")
+    by_id(browser, "drill-start").send_keys(Keys.ENTER)
+    first = wait_for(browser, lambda d: rack.get_attribute("data-alphagram"), "the first rack")
+    answers = answers_of(es, first)
+    assert len(answers) >= 2, f"the likeliest 4-tile rack of the test list has several words: {first}"
+    assert "probabilidad" in by_id(browser, "drill-order").text
+    assert f"Palabras por encontrar: {len(answers)}" in by_id(browser, "drill-to-find").text
+    assert focused_id(browser) == "drill-answer"
+
+    # One right (typed in lower case), one wrong, then Enter on the empty box shows the rest.
+    marks = by_id(browser, "drill-marks")
+    type_keys(browser, answers[0].lower() + Keys.ENTER)
+    wait_for(browser, lambda d: len(marks.find_elements(By.TAG_NAME, "li")) == 1, "the first mark")
+    type_keys(browser, "zorro" + Keys.ENTER)
+    wait_for(browser, lambda d: len(marks.find_elements(By.TAG_NAME, "li")) == 2, "the second mark")
+    right, wrong = marks.find_elements(By.TAG_NAME, "li")
+    assert right.get_attribute("class") == "right" and answers[0] in right.text
+    assert wrong.get_attribute("class") == "wrong" and "ZORRO" in wrong.text
+    type_keys(browser, Keys.ENTER)
+    missed = by_id(browser, "drill-missed")
+    wait_for(browser, lambda d: missed.text, "the answers")
+    assert all(w in missed.text for w in answers[1:]) and answers[0] not in missed.text
+    score = by_id(browser, "drill-score").text
+    assert score == f"Alfagramas resueltos: 0 de 1 · Palabras encontradas: 1 de {len(answers)}"
+    browser.save_screenshot(str(tmp_path / "study-drill-round.png"))
+
+    # Progress is kept in localStorage: a reload shows the score, and Start goes on to the next rack.
+    stored = json.loads(browser.execute_script("return localStorage.getItem('lextools.drill.v1')"))
+    assert stored["es-fise:4"] == {"next": 1, "rounds": 1, "solved": 0, "words": len(answers), "found": 1}
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    assert by_id(browser, "drill-score").text == score
+    rack = by_id(browser, "drill-rack")
+    by_id(browser, "drill-start").click()
+    second = wait_for(browser, lambda d: rack.get_attribute("data-alphagram"), "the second rack")
+    assert second != first
+    assert "Alfagrama 2" in by_id(browser, "drill-rack-label").text
+    # Every answer found ends the round by itself.
+    for word in answers_of(es, second):
+        type_keys(browser, word + Keys.ENTER)
+    wait_for(browser, lambda d: "Todas encontradas" in d.find_element(By.ID, "drill-missed").text, "all found")
+    assert by_id(browser, "drill-score").text.startswith("Alfagramas resueltos: 1 de 2")
+    assert focused_id(browser) == "drill-next"
+
+
+def test_study_lookup_and_two_tile_words(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    result = by_id(browser, "lookup-result")
+
+    def look_up(word: str) -> str:
+        field = by_id(browser, "lookup-word")
+        field.clear()
+        field.send_keys(word + Keys.ENTER)
+        return str(wait_for(browser, lambda d: word.upper() in result.text.upper() and result.text, f"lookup {word}"))
+
+    text = look_up("calle")
+    assert "CALLE — Válida (es-fise)" in text
+    tiles = result.find_element(By.CSS_SELECTOR, "[role=img]")
+    assert tiles.get_attribute("aria-label") == "Fichas: C 3, A 1, LL 8, E 1"  # four tiles: LL is one
+    assert "Puntos: 13" in text and "Ganchos detrás: S (CALLES)" in text
+    browser.save_screenshot(str(tmp_path / "study-lookup.png"))
+
+    assert "DAME — No válida" in look_up("dame")
+    assert "No se puede jugar" in look_up("kilo")  # es-fise has no K tile
+
+    by_id(browser, "two-show").click()
+    two = by_id(browser, "two-result")
+    wait_for(browser, lambda d: two.text, "the two-tile list")
+    listed = [li.text for li in two.find_elements(By.TAG_NAME, "li")]
+    assert {"CHA", "CHE", "CHO", "LLE", "AS", "DA"} <= set(listed)
+    assert f"Palabras de dos fichas en es-fise: {len(listed)}" in two.text
+
+
+def test_pages_fit_a_phone(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
+    browser.set_window_size(390, 844)
+    try:
+        for page in ("study", "judge"):
+            open_page(browser, f"{base_url}/{page}?edition=es-fise")
+            overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"/{page} scrolls sideways on a phone by {overflow}px"
+            browser.save_screenshot(str(tmp_path / f"phone-{page}.png"))
+        wait_for(browser, lambda d: focused_id(d) == "count", "the judge to focus the word count")
+        assert judge_play(browser, "2", "casa dame") == "not-acceptable"
+        browser.save_screenshot(str(tmp_path / "phone-judge-verdict.png"))
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_no_page_logs_an_error(browser: WebDriver, base_url: str) -> None:
+    console_errors(browser)  # forget what earlier tests left
+    for page in ("", "judge", "study"):
+        for edition in ("es-fise", "en", "fr", "es-mattel2021"):
+            open_page(browser, f"{base_url}/{page}?edition={edition}")
+    by_id(browser, "drill-start").click()  # es-mattel2021: no probability order, alphabetical instead
+    order = by_id(browser, "drill-order")
+    wait_for(browser, lambda d: "alfabético" in order.text, "the alphabetical-order note")
+    wait_for(browser, lambda d: by_id(d, "drill-rack").get_attribute("data-alphagram"), "a rack")
+    assert console_errors(browser) == []

@@ -1,0 +1,154 @@
+"""The default lexicons built from the open sources (build/ recipes), against REFERENCE §2.
+
+Building es-fise from RLA-ES takes about half a minute, so it is built once per session.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lextools import load_edition
+from lextools.errors import SourceError
+from lextools.filters import RULES
+from lextools.lexicon import Lexicon, load_lexicon
+from lextools.recipes import build_default, load_recipe
+from lextools.search import words_of_length
+from lextools.sources import load_source, source_names, verify
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def default_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("defaults")
+    build_default("es-fise", home)
+    return home
+
+
+@pytest.fixture(scope="session")
+def fise(default_home: Path) -> Lexicon:
+    return load_lexicon("es-fise", default_home)
+
+
+def valid(lex: Lexicon, word: str) -> bool:
+    return lex.lookup(word).valid
+
+
+# REFERENCE §2, word by word.
+ENCLITIC_OUT = [
+    "DAME",
+    "AMARLE",
+    "COLARSE",
+    "AMAOS",
+    "BÁÑATE",
+    "COMPRÁNDOLA",
+    "CÓMETELA",
+    "ENTRÉGUESELO",
+    "ENVÍESE",
+    "PÉGALE",
+    "DADME",
+    "HAZLO",
+    "DÍMELO",
+    "IROS",
+    "DIGNÁNDOSE",
+]
+PLAIN_IN = ["DA", "AMAR", "COLAR", "AMAD", "BAÑA", "COMPRANDO", "COME", "ENTREGUE", "ENVÍE", "PEGA", "DIGNANDO"]
+
+
+@pytest.mark.parametrize("word", ENCLITIC_OUT)
+def test_enclitic_forms_are_out(fise: Lexicon, word: str) -> None:
+    assert not valid(fise, word)
+
+
+@pytest.mark.parametrize("word", PLAIN_IN)
+def test_plain_verb_forms_are_in(fise: Lexicon, word: str) -> None:
+    assert valid(fise, word)
+
+
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [("ARREPENTIR", True), ("ARREPENTIRSE", True), ("DIGNARSE", True), ("JACTAR", True), ("JACTARSE", False)],
+)
+def test_pronominal_infinitive_exception(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "AMASE",
+        "AMASEN",
+        "COMIESE",
+        "VELOS",
+        "TELA",
+        "PALOS",
+        "ACABOSE",
+        "SABELOTODO",
+        "CORREVEIDILE",
+        "CONTÁS",
+        "CONTÁ",
+        "ACERTÁS",
+        "ACERTÁ",
+    ],
+)
+def test_subjunctive_homographs_lexicalised_and_voseo_are_in(fise: Lexicon, word: str) -> None:
+    assert valid(fise, word)
+
+
+@pytest.mark.parametrize("word", ["Madrid", "DVD", "USB", "pH", "etc", "km", "cm", "KILO", "WEB"])
+def test_proper_nouns_abbreviations_acronyms_and_k_w_are_out(fise: Lexicon, word: str) -> None:
+    assert not valid(fise, word)
+
+
+def test_two_tile_words(fise: Lexicon) -> None:
+    two = {fise.edition.spelling(k) for k in words_of_length(fise, 2)}
+    assert {"CHA", "CHE", "CHO", "LLE", "DA", "DE", "YA", "ÑU"} <= two
+    assert not any(w in two for w in ("CM", "KM", "AD", "ET"))
+
+
+def test_no_k_or_w_words(fise: Lexicon) -> None:
+    assert not any(c in key for key in fise for c in "KW")
+
+
+def test_exclusion_report_and_metadata(default_home: Path, fise: Lexicon) -> None:
+    report = json.loads((default_home / "es-fise.exclusions.json").read_text("utf-8"))["rules"]
+    for rule in ("enclitic", "proper-noun", "acronym", "abbreviation", "multiword", "letter-without-tile"):
+        assert report[rule]["count"] > 0 and report[rule]["examples"], rule
+    for rule in ("affix", "voseo"):  # applied, though RLA-ES has nothing for them to drop
+        assert rule in report
+    assert report["enclitic"]["count"] > 50_000
+    sources = {s["name"]: s for s in fise.metadata["sources"]}
+    assert set(sources) == {"rla-es", "es-supplement"}
+    for s in sources.values():
+        assert s["licence"] and s["origin"] and s["sha256"]
+    assert len(fise) > 400_000
+
+
+def test_every_recipe_names_known_sources_and_rules() -> None:
+    for edition in ("es-fise", "es-na103", "es-mattel2021", "en", "fr"):
+        recipe = load_recipe(edition)
+        assert set(recipe.rules) <= set(RULES)
+        for name in recipe.sources:
+            verify(load_source(name))  # files present and matching their sha256
+    assert set(source_names()) >= {"rla-es", "scowl", "dicollecte-fr", "es-supplement"}
+
+
+def test_a_changed_source_file_is_refused(tmp_path: Path) -> None:
+    source = load_source("es-supplement")
+    copy = tmp_path / "list.txt"
+    copy.write_text("casa\n", "utf-8")
+    changed = type(source)(source.name, source.format, {"list": copy}, source.sha256, source.info)
+    with pytest.raises(SourceError, match="sha256"):
+        verify(changed)
+
+
+def test_house_rules_build_can_leave_a_rule_out(tmp_path: Path) -> None:
+    from lextools.recipes import Recipe
+
+    recipe = Recipe("es-fise", ("es-supplement",), ("one-tile",))
+    meta = build_default("es-fise", tmp_path, recipe=recipe)
+    assert meta["filters"] == ["one-tile"] and meta["words"] == 6
+    assert load_edition("es-fise").name == meta["edition"]

@@ -1,0 +1,128 @@
+"""A real gunicorn (`lextools serve`) on 127.0.0.1: started, queried over HTTP, stopped."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+class Gunicorn:
+    """`lextools serve` in a child process, with its log read line by line as it comes."""
+
+    def __init__(self, lexicons: Path) -> None:
+        cmd = [sys.executable, "-c", "from lextools.cli import main; main()", "serve",
+               "--port", "0", "--workers", "1", "--lexicons", str(lexicons)]  # fmt: skip
+        self.proc = subprocess.Popen(
+            cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
+        self.log: list[str] = []
+        self._lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        # Port 0: the OS picks a free port and gunicorn logs the one it got.
+        self.port = int(self.wait_for(r"Listening at: http://127\.0\.0\.1:(\d+)").group(1))
+
+    def _pump(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self._lines.put(line)
+
+    def wait_for(self, pattern: str, timeout: float = 30) -> re.Match[str]:
+        """The first log line (already seen or still to come) matching ``pattern``."""
+        for line in self.log:
+            if m := re.search(pattern, line):
+                return m
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self._lines.get(timeout=0.5)
+            except queue.Empty:
+                assert self.proc.poll() is None, "gunicorn exited:\n" + "".join(self.log)
+                continue
+            self.log.append(line)
+            if m := re.search(pattern, line):
+                return m
+        raise AssertionError(f"no log line matching {pattern!r}:\n" + "".join(self.log))
+
+    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, dict[str, str], Any]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request(method, path, body=body)  # the path goes out byte for byte, %FF included
+            r = conn.getresponse()
+            data = r.read()
+            is_json = r.getheader("Content-Type", "").startswith("application/json")
+            return r.status, dict(r.getheaders()), json.loads(data) if is_json else data
+        finally:
+            conn.close()
+
+    def stop(self) -> int:
+        """SIGTERM: gunicorn stops its workers gracefully and exits 0."""
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+
+
+@pytest.fixture()
+def gunicorn(lexicon_home: Path) -> Iterator[Gunicorn]:
+    server = Gunicorn(lexicon_home)
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # the worker boots after the master listens
+            try:
+                if server.request("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield server
+    finally:
+        if server.proc.poll() is None:
+            assert server.stop() == 0, "".join(server.log)
+
+
+def test_real_gunicorn_serves_validates_challenges_and_stops(gunicorn: Gunicorn) -> None:
+    status, headers, body = gunicorn.request("GET", "/v1/es-fise/words/chiquillo")
+    assert status == 200 and headers["Server"].startswith("gunicorn")
+    assert body["valid"] is True and len(body["tiles"]) == 7
+
+    # As `curl -d` sends it: no application/json Content-Type.
+    status, _, body = gunicorn.request("POST", "/v1/es-fise/challenge", b'{"words":["casa","dame"],"reveal":false}')
+    assert status == 200 and body["acceptable"] is False and "results" not in body
+    assert "DAME" not in json.dumps(body).upper()
+    # ...while the log, the arbiter's record, names it.
+    gunicorn.wait_for(r'challenge edition=es-fise acceptable=false reveal=false results=.*"DAME".*"valid": false')
+
+    # Raw bytes the Flask test client cannot send: invalid UTF-8 and broken percent-encoding.
+    status, _, body = gunicorn.request("GET", "/v1/es-fise/words/%FF")
+    assert status == 400 and body["error"]["code"] == "bad_request"
+    status, _, body = gunicorn.request("GET", "/v1/es-fise/words/%zz")
+    assert status == 422 and body["error"]["code"] == "unspellable"
+    status, _, body = gunicorn.request("GET", "/v1/es-fise/words/%C3%B1and%C3%BA")
+    assert status == 200 and body["word"] == "ÑANDU"
+    assert gunicorn.request("GET", "/v1/..%2F..%2Fetc/words/x")[0] == 404
+
+    status, headers, _ = gunicorn.request("GET", "/v1/es-fise/export")
+    assert status == 200 and headers["Transfer-Encoding"] == "chunked"  # streamed
+    assert len(headers["ETag"]) == 66  # "sha256"
+
+    assert gunicorn.stop() == 0
+    assert "Traceback" not in "".join(gunicorn.log)
