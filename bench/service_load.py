@@ -91,8 +91,8 @@ def serve(kind: str, home: Path, edition: str, options: dict[str, Any]) -> None:
 
 
 @contextmanager
-def server(kind: str, args: argparse.Namespace) -> Iterator[int]:
-    """Start a server in a child process, wait until it answers, yield its port, stop it."""
+def server(kind: str, args: argparse.Namespace) -> Iterator[tuple[int, int]]:
+    """Start a server in a child process, wait until it answers, yield (port, pid), stop it."""
     cmd = [sys.executable, __file__, "--serve", kind, "--lexicons", str(args.lexicons), "--edition", args.edition,
            "--workers", str(args.workers), "--threads", str(args.threads),
            "--worker-class", args.worker_class]  # fmt: skip
@@ -109,7 +109,7 @@ def server(kind: str, args: argparse.Namespace) -> Iterator[int]:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        yield port
+        yield port, proc.pid
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -140,6 +140,29 @@ def _port_of(proc: subprocess.Popen[str]) -> int:
             raise RuntimeError("server did not start:\n" + "".join(seen))
         time.sleep(0.05)
     return found[0]
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) of a gunicorn master and its workers so far; None without /proc.
+
+    Unlike requests/s, CPU time per request hardly moves when other programs compete for the cores,
+    so it is the steadier way to compare the two apps on a busy machine.
+    """
+    ticks = 0
+    try:
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = Path(entry.path, "stat").read_text()
+            except OSError:  # the process ended meanwhile
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (name) ": state, ppid, ...
+            if int(entry.name) == pid or int(fields[1]) == pid:
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    except OSError:
+        return None
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
@@ -189,7 +212,8 @@ def run_wrk(wrk: str, port: int, paths: Sequence[str], args: argparse.Namespace,
     p99 = _wrk_time(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
-    return {"rps": rps, "p99_ms": p99, "non_2xx": int(bad.group(1)) if bad else 0,
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    return {"rps": rps, "p99_ms": p99, "requests": requests, "non_2xx": int(bad.group(1)) if bad else 0,
             "socket_errors": errors.group(1) if errors else None, "client": "wrk"}  # fmt: skip
 
 
@@ -229,7 +253,7 @@ def run_python(port: int, paths: Sequence[str], args: argparse.Namespace, body: 
     elapsed = time.monotonic() - start
     every = sorted(x for per in latencies for x in per)
     return {"rps": len(every) / elapsed, "p99_ms": every[int(0.99 * (len(every) - 1))] * 1000,
-            "non_2xx": sum(failures), "socket_errors": None, "client": "python"}  # fmt: skip
+            "requests": len(every), "non_2xx": sum(failures), "socket_errors": None, "client": "python"}  # fmt: skip
 
 
 # -- the run ---------------------------------------------------------------------------------------
@@ -294,24 +318,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     single: dict[str, list[dict]] = {"flask": [], "bare": []}
     for r in range(args.rounds):
         for kind in ("flask", "bare") if r % 2 == 0 else ("bare", "flask"):
-            with server(kind, args) as port:
+            with server(kind, args) as (port, pid):
                 for p in paths[:200]:  # warm up: every worker loads the lexicon on its first request
                     request(port, "GET", p)
+                before = cpu_seconds(pid)
                 figures = load(port, paths)
+                after = cpu_seconds(pid)
+            cpu = None if before is None or after is None else (after - before) / figures["requests"] * 1e6
+            figures["server_cpu_us_per_request"] = cpu
             single[kind].append(figures)
             print(
-                f"  round {r + 1} {kind:5}: {figures['rps']:9.0f} req/s  p99 {figures['p99_ms']:6.2f} ms",
+                f"  round {r + 1} {kind:5}: {figures['rps']:9.0f} req/s  p99 {figures['p99_ms']:6.2f} ms"
+                + (f"  server CPU {cpu:5.0f} us/request" if cpu is not None else ""),
                 file=sys.stderr,
             )
 
     batch_words = (words * (1000 // len(words) + 1))[:1000]  # a small lexicon's words repeat
     batch_body = json.dumps({"words": batch_words})  # ASCII only: Lua 5.1 strings have no \\u escapes
-    with server("flask", args) as port:
+    with server("flask", args) as (port, _):
         request(port, "POST", f"/v1/{args.edition}/check", batch_body.encode())
         batch = load(port, [f"/v1/{args.edition}/check"], batch_body)
 
     flask_rps = statistics.median(f["rps"] for f in single["flask"])
     bare_rps = statistics.median(f["rps"] for f in single["bare"])
+    cpu_known = all(f["server_cpu_us_per_request"] is not None for fs in single.values() for f in fs)
+    flask_cpu = statistics.median(f["server_cpu_us_per_request"] for f in single["flask"]) if cpu_known else None
+    bare_cpu = statistics.median(f["server_cpu_us_per_request"] for f in single["bare"]) if cpu_known else None
     result = {
         "edition": args.edition,
         "lexicon_words": load_lexicon(args.edition, args.lexicons).metadata["words"],
@@ -322,8 +354,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "worker_class": args.worker_class,
         "duration_s": args.duration,
         "single_word": {
-            "flask": {"rps": flask_rps, "p99_ms": statistics.median(f["p99_ms"] for f in single["flask"])},
-            "bare_wsgi": {"rps": bare_rps, "p99_ms": statistics.median(f["p99_ms"] for f in single["bare"])},
+            "flask": {
+                "rps": flask_rps,
+                "p99_ms": statistics.median(f["p99_ms"] for f in single["flask"]),
+                "server_cpu_us_per_request": flask_cpu,
+            },
+            "bare_wsgi": {
+                "rps": bare_rps,
+                "p99_ms": statistics.median(f["p99_ms"] for f in single["bare"]),
+                "server_cpu_us_per_request": bare_cpu,
+            },
+            "cpu_ratio": bare_cpu / flask_cpu if flask_cpu and bare_cpu else None,
             "ratio": flask_rps / bare_rps,
             "ratio_per_round": [f["rps"] / b["rps"] for f, b in zip(single["flask"], single["bare"], strict=True)],
             "target_ratio": TARGET_RATIO,
@@ -345,7 +386,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"\nsingle word  Flask {s['flask']['rps']:8.0f} req/s  p99 {s['flask']['p99_ms']:6.2f} ms\n"
         f"             bare  {s['bare_wsgi']['rps']:8.0f} req/s  p99 {s['bare_wsgi']['p99_ms']:6.2f} ms\n"
         f"             Flask/bare = {s['ratio']:.2f} (target >= {TARGET_RATIO:.2f}: {verdict}); by round: {per_round}\n"
-        f"batch check  {result['batch_check']['words_per_s']:8.0f} words/s  "
+        + (
+            f"             server CPU per request: Flask {flask_cpu:.0f} us, bare {bare_cpu:.0f} us "
+            f"(bare/Flask = {s['cpu_ratio']:.2f}: the throughput ratio on otherwise idle cores)\n"
+            if flask_cpu and bare_cpu
+            else ""
+        )
+        + f"batch check  {result['batch_check']['words_per_s']:8.0f} words/s  "
         f"({batch['rps']:.1f} req/s of 1000 words, p99 {batch['p99_ms']:.1f} ms)"
     )
     bad = sum(f["non_2xx"] for fs in single.values() for f in fs) + batch["non_2xx"]

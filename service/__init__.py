@@ -59,12 +59,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+#: Sent on every GET, and on preflights (OPTIONS), where they also say only GET is open to other origins.
+_CORS = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
+_PREFLIGHT = [
+    ("Access-Control-Allow-Methods", "GET, HEAD"),
+    ("Access-Control-Allow-Headers", "If-None-Match"),
+    ("Access-Control-Max-Age", "86400"),
+]
+
+
 def _cors(response: Response) -> Response:
     if request.method in _CORS_METHODS:
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        response.headers["Access-Control-Expose-Headers"] = "ETag"
-        if request.method == "OPTIONS":  # a preflight: say only GET is open to other origins
-            response.headers["Access-Control-Allow-Methods"] = "GET, HEAD"
-            response.headers["Access-Control-Allow-Headers"] = "If-None-Match"
-            response.headers["Access-Control-Max-Age"] = "86400"
+        for name, value in _CORS if request.method != "OPTIONS" else _CORS + _PREFLIGHT:
+            response.headers[name] = value
     return response

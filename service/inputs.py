@@ -24,6 +24,8 @@ def require_utf8_path() -> None:
     latin-1 string (PEP 3333), so they can be checked here.
     """
     raw = request.environ.get("PATH_INFO", "")
+    if raw.isascii():  # the usual case, and cheap: every request passes here
+        return
     try:
         raw.encode("latin-1").decode("utf-8")
     except UnicodeEncodeError:

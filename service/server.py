@@ -66,8 +66,8 @@ def lexicon_summary(home: Path) -> str:
     for name in edition_names():
         try:
             parts.append(f"{name} ({read_metadata(home, name).get('words', '?')} words)")
-        except LexiconError:
-            parts.append(f"{name} (not built)")
+        except LexiconError as e:  # lexicon_not_found, corrupt_lexicon
+            parts.append(f"{name} ({e.code})")
     return f"lexicons in {home}: " + ", ".join(parts)
 
 
