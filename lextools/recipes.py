@@ -14,7 +14,6 @@ need no rule: the edition's tiles cannot spell them, and the report counts them 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from lextools.compile import compile_words, write_lexicon
 from lextools.edition import load_edition
 from lextools.errors import SourceError
 from lextools.filters import SourceWord, rules_named
-from lextools.sources import load_source, project_dir, read_source
+from lextools.sources import load_source, project_dir, read_source, read_toml
 
 
 @dataclass(frozen=True)
@@ -40,10 +39,7 @@ def load_recipe(edition: str, path: Path | None = None) -> Recipe:
     path = path or project_dir("build") / f"{edition}.toml"
     if not path.is_file():
         raise SourceError(f"no default recipe for {edition} ({path}); build it from a list with --source")
-    try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise SourceError(f"{path}: {e}") from None
+    data = read_toml(path)
     if data.get("edition") != edition:
         raise SourceError(f"{path} is the recipe of {data.get('edition')!r}, not {edition}")
     return Recipe(edition, tuple(data["sources"]), tuple(data["rules"]), data.get("notes", ""))

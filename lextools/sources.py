@@ -71,14 +71,19 @@ def source_names() -> list[str]:
     return sorted(p.stem for p in project_dir("sources").glob("*.toml"))
 
 
+def read_toml(path: Path) -> dict[str, Any]:
+    """A descriptor or recipe; a syntax error becomes a :class:`SourceError` naming the file."""
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SourceError(f"{path}: {e}") from None
+
+
 def load_source(name: str) -> Source:
     path = project_dir("sources") / f"{name}.toml"
     if not path.is_file():
         raise SourceError(f"unknown source {name!r}; known: {', '.join(source_names()) or 'none'}")
-    try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise SourceError(f"{path}: {e}") from None
+    data = read_toml(path)
     for key in ("name", "format", "files", "sha256", "licence", "origin"):
         if key not in data:
             raise SourceError(f"{path}: missing {key!r}")
