@@ -6,6 +6,7 @@ data errors (unknown edition, missing or corrupt lexicon, unreadable list) with 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -122,9 +123,9 @@ def build(
             _report_build(meta, home)
         return
     chosen = rules_named([r for r in rules.split(",") if r])
+    sources_meta = [_user_source(p) for p in source]
     for name in names:
         edition = load_edition(name)
-        sources_meta = [_user_source(p) for p in source]
 
         def words() -> Iterator[SourceWord]:
             for p in source or ():
@@ -138,13 +139,12 @@ def build(
 
 
 def _user_source(path: Path) -> dict[str, Any]:
-    import hashlib
-
-    data = read_bytes(path)
+    data = read_bytes(path)  # raises SourceError for an unreadable list, before any build work
+    raw = path.read_bytes()
     return {
         "name": path.name,
         "path": str(path.resolve()),
-        "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+        "sha256": hashlib.sha256(raw).hexdigest(),
         "bytes": len(data),
         "licence": None,
         "origin": "supplied by the user",
