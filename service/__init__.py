@@ -24,7 +24,9 @@ _CORS_METHODS = ("GET", "HEAD", "OPTIONS")
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``),
     ``MAX_BATCH`` (words per check or challenge), ``MAX_CONTENT_LENGTH`` (body bytes),
-    ``SEARCH_LIMIT`` / ``SEARCH_MAX_LIMIT`` (words per search page), ``MAX_RACK_BLANKS``."""
+    ``SEARCH_LIMIT`` / ``SEARCH_MAX_LIMIT`` (words per search page), ``MAX_RACK_BLANKS``,
+    ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
+    None never; see service/lexicons.py)."""
     from service import errors, export, meta, pages, study, words
     from service.inputs import require_utf8_path
     from service.lexicons import EXTENSION, LexiconCache
@@ -38,13 +40,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEARCH_LIMIT=100,
         SEARCH_MAX_LIMIT=1000,
         MAX_RACK_BLANKS=2,  # as many as any verified bag holds
+        RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
     )
     if test_config:
         app.config.update(test_config)
     app.config["LEXICONS"] = Path(app.config["LEXICONS"] or default_home())
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # CANCIÓN, not CANCI\u00d3N
     app.json.sort_keys = False  # type: ignore[attr-defined]  # fields in the documented order
-    app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"])
+    app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:
@@ -60,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 #: Sent on every GET, and on preflights (OPTIONS), where they also say only GET is open to other origins.
-_CORS = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
+_CORS = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, X-Lexicon-Checksum")]
 _PREFLIGHT = [
     ("Access-Control-Allow-Methods", "GET, HEAD"),
     ("Access-Control-Allow-Headers", "If-None-Match"),
