@@ -270,19 +270,28 @@ def preflight(port: int, mix: Sequence[tuple[str, str]]) -> dict[str, Any]:
 
 
 def wrk_load(wrk: str, port: int, paths: Sequence[str], *, connections: int, duration: int, threads: int = 1,
-             timeout: float = 2) -> dict[str, Any]:  # fmt: skip
-    """Run wrk with ``bench/wrk_paths.lua`` over ``paths``; its figures as a dict (latencies in ms)."""
+             timeout: float = 2, started: list[subprocess.Popen[str]] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Run wrk with ``bench/wrk_paths.lua`` over ``paths``; its figures as a dict (latencies in ms).
+
+    ``started`` receives the wrk process, so a caller running this in a thread can kill it.
+    """
     with tempfile.NamedTemporaryFile("w", suffix=".paths", delete=False) as f:
         f.write("\n".join(paths) + "\n")
     cmd = [wrk, f"-t{threads}", f"-c{connections}", f"-d{duration}s", f"--timeout={timeout}s", "-s", str(WRK_SCRIPT),
            f"http://127.0.0.1:{port}", "--", f.name]  # fmt: skip
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=duration + 60)
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            if started is not None:
+                started.append(proc)
+            try:
+                stdout, stderr = proc.communicate(timeout=duration + 60)
+            finally:
+                proc.kill()  # no-op once it has ended; stops it on a timeout or Ctrl-C
     finally:
         os.unlink(f.name)
-    m = re.search(r"^WRK_JSON (.*)$", proc.stdout, re.M)
+    m = re.search(r"^WRK_JSON (.*)$", stdout, re.M)
     if proc.returncode != 0 or not m:
-        raise RuntimeError(f"wrk failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+        raise RuntimeError(f"wrk failed ({proc.returncode}):\n{stdout}\n{stderr}")
     raw = json.loads(m.group(1))
     errors = raw["errors"]
     socket_errors = {k: errors[k] for k in ("connect", "read", "write", "timeout")}
