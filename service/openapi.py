@@ -163,14 +163,12 @@ def _paths() -> dict[str, Any]:
         "description": "Read as JSON whatever the Content-Type.",
         "content": {
             "application/json": {
-                "schema": {
-                    "allOf": [
-                        _ref("Words"),
-                        _object(
-                            [], reveal={"type": "boolean", "default": False, "description": "include per-word results"}
-                        ),
-                    ]
-                }
+                "schema": _object(
+                    ["words"],
+                    # a challenge is of a play, so of one word at least (check takes an empty list)
+                    words={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 1000},
+                    reveal={"type": "boolean", "default": False, "description": "include per-word results"},
+                )
             }
         },
     }
