@@ -414,6 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Unavailable as e:
         print(f"load: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("load: interrupted; everything it started is stopped", file=sys.stderr)
+        return 130
     print(report(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")

@@ -319,6 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Unavailable as e:
         print(f"scale-out: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("scale-out: interrupted; everything it started is stopped", file=sys.stderr)
+        return 130
     print(report(result))
     if not result["ok"]:
         print(f"replica B's log ends:\n{result['replica_b_log_tail']}", file=sys.stderr)
