@@ -210,6 +210,11 @@ def atomic_write(path: Path, data: bytes) -> None:
     """Write through a temporary file in the same directory and ``os.replace`` it into place."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes the file private (0600); a lexicon is read by other users (a service account,
+        # a container's runtime user), so give it the mode an ordinary file would get under the umask.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

@@ -16,7 +16,10 @@ that :mod:`lextools.filters` judges:
     ``pronominal_verbs``, or written in the dictionary as a bare "-rse" entry (ABSENTARSE).
     REFERENCE §2 keeps these (ARREPENTIRSE) while dropping every other enclitic form.
 ``proper-noun``, ``abbreviation``, ``affix``, ``multiword``, ``acronym``
-    from morphological fields (``morph_tags``: Dicollecte marks ``po:npr``), from the spelling
+    from morphological fields (``morph_tags``: Dicollecte marks ``po:npr``), from flags
+    (``symbol_flags``: Dicollecte marks symbols KEEPCASE, ``||``: FT, LB, PX; ``unit_symbol_flags``:
+    its SI-prefix class makes KM, CD, HS from M, CD, S, while a bare unit with a vowel, MOL or RAD,
+    stays a word), from the spelling
     (a full stop, a leading or trailing hyphen, a space, no vowel at all where
     ``vowelless_is_abbreviation``), or from curated lists in the descriptor.
 
@@ -63,6 +66,8 @@ class _Tagger:
         self.morph_tags: dict[str, str] = dict(options.get("morph_tags", {}))
         self.vowelless = bool(options.get("vowelless_is_abbreviation", False))
         self.clitic_check = bool(options.get("flagless_clitic_check", False))
+        self.unit_flags = set(options.get("unit_symbol_flags", []))
+        self.symbol_flags = set(options.get("symbol_flags", []))
         self.verb_forms: set[str] = set()
 
     def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
@@ -139,10 +144,15 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
 
     for entry in iter_dic(dic, aff):
         morph_tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
+        if _plain(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
+            morph_tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
         flagless = not entry.flags
+        unit = bool(entry.flags & tagger.unit_flags)
         for form in expand_entry(entry):
             pieces, tags = tagger.spelling_tags(form.word)
             tags |= morph_tags | tagger.rule_tags(entry.word, form.rules)
+            if unit and (form.affixes or not any(c in "aeiouy" for c in _plain(form.word))):
+                tags.add("abbreviation")  # KM, CD, HS: a unit symbol, bare or with an SI prefix
             if flagless and tagger.clitic_check and tagger.is_written_out_enclitic(form.word):
                 tags.add("enclitic")
             for piece in pieces:

@@ -110,9 +110,12 @@ def read_source(source: Source) -> Iterator[SourceWord]:
     """The source's words with their provenance; the files are verified first."""
     verify(source)
     if source.format == "wordlist":
+        # A list that writes common words in lower case (SCOWL's "words" categories) marks OK and pH
+        # as acronyms by their capitals; a list in capitals (a user's) cannot.
+        tags = frozenset({"lowercase-source"}) if source.options.get("lowercase_source") else frozenset()
         for path in _list_files(source):
             for w in read_words(path):
-                yield SourceWord(w, source=source.name)
+                yield SourceWord(w, source=source.name, tags=tags)
     elif source.format == "hunspell":
         from lextools.hunspell_source import read_hunspell
 

@@ -170,3 +170,32 @@ def test_round_trip_word_set_to_dawg_and_back(tmp_path_factory: pytest.TempPathF
     lex = load_lexicon("es-fise", home)
     assert {lex.edition.decode(k) for k in lex} == words
     assert all(fise.encode(w) in lex for w in words) and len(lex) == len(words)
+
+
+def test_a_lowercase_wordlist_source_marks_capitals_as_acronyms(tmp_path: Path) -> None:
+    """SCOWL writes words in lower case, so OK and pH are acronyms there (en drops them)."""
+    import hashlib
+
+    from lextools.sources import Source, read_source
+
+    words = tmp_path / "w.txt"
+    words.write_text("cat\nOK\npH\n")
+    digest = hashlib.sha256(words.read_bytes()).hexdigest()
+    en = load_edition("en")
+    for lowercase, expected in ((True, ["CAT"]), (False, ["CAT", "OK", "PH"])):
+        source = Source("w", "wordlist", {"list": words}, {"list": digest}, {}, {"lowercase_source": lowercase})
+        keys, _ = compile_words(read_source(source), en, rules_named(["acronym"]))
+        assert [en.spelling(k) for k in keys] == expected
+
+
+def test_built_files_get_the_umask_mode_not_mkstemps_0600(tmp_path: Path) -> None:
+    """A service account or a container user reads lexicons it did not build."""
+    import os
+
+    old = os.umask(0o022)
+    try:
+        build_small(tmp_path, "es-fise", ["casa", "chiquillo"])
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+    assert len(modes) == 4 and set(modes.values()) == {0o644}, modes

@@ -290,3 +290,21 @@ def test_rla_es_full_expansion() -> None:
     assert not report.unknown_directives and not report.warnings
     assert dict(report.undefined_flags) == {"/": 1}  # "rosar/RED/" in the source
     assert elapsed < 60
+
+
+def test_symbols_and_prefixed_units_are_tagged_abbreviations(tmp_path: Path) -> None:
+    """Dicollecte's conventions, as the fr descriptor names them: KEEPCASE ``||`` symbols and SI prefixes."""
+    from lextools.hunspell_source import read_hunspell
+    from lextools.sources import Source
+
+    aff = tmp_path / "t.aff"
+    aff.write_text("SET UTF-8\nFLAG long\nKEEPCASE ||\nPFX U. Y 1\nPFX U. 0 k .\nSFX S. Y 1\nSFX S. 0 s .\n")
+    dic = tmp_path / "t.dic"
+    dic.write_text("5\nft/||--\nbar/S.\nbar/||--\nm/U.\nmol/U.\n")
+    options = {"symbol_flags": ["||"], "unit_symbol_flags": ["U."]}
+    source = Source("t", "hunspell", {"aff": aff, "dic": dic}, {}, {}, options)
+    tagged = {(w.raw, "abbreviation" in w.tags) for w in read_hunspell(source)}
+    assert tagged == {
+        ("ft", True), ("bar", True), ("bar", False), ("bars", False),  # BAR the word has its own entry
+        ("m", True), ("km", True), ("mol", False), ("kmol", True),
+    }
