@@ -26,8 +26,18 @@ from lextools.edition import Edition
 from lextools.errors import SpellingError
 
 #: Longest input we try to read as a word: the board is 15 squares, so anything much longer is
-#: not a word and only costs time.
+#: not a word and only costs time. Counted in NFC, so a word typed decomposed is not "longer".
 MAX_INPUT_CHARS = 64
+#: Canonical decomposition turns one character into at most four (U+1FAF): input longer than this
+#: is over the limit in any normalisation form, and is refused without normalising it.
+_MAX_DECOMPOSED = 4 * MAX_INPUT_CHARS
+
+
+def too_long(text: str) -> bool:
+    """Is the text over :data:`MAX_INPUT_CHARS` once composed (NFC)? NFC and NFD input agree."""
+    if len(text) <= MAX_INPUT_CHARS:
+        return False
+    return len(text) > _MAX_DECOMPOSED or len(unicodedata.normalize("NFC", text)) > MAX_INPUT_CHARS
 
 
 @cache
@@ -64,7 +74,7 @@ def normalize(text: str, edition: Edition) -> str:
     >>> normalize("œuf", load_edition("fr"))
     'OEUF'
     """
-    if len(text) > MAX_INPUT_CHARS:
+    if too_long(text):
         raise SpellingError(text[:20] + "…", f"longer than {MAX_INPUT_CHARS} characters", "malformed")
     word = fold(text, edition)
     if not word:

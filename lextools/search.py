@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
+from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.tokenize import spell
 
 #: Longest rack or pattern we search with.
@@ -45,8 +46,8 @@ def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
 
     Returns a list of keys characters, ``None`` for ``?`` and ``"*"`` for ``*``.
     """
-    if not text or len(text) > 64:
-        raise QueryError("a pattern has 1 to 64 characters")
+    if not text or too_long(text):  # counted in NFC, as words are
+        raise QueryError(f"a pattern has 1 to {MAX_INPUT_CHARS} characters")
     parts: list[str | None] = []
     for piece in re.split(r"([?*])", text):
         if piece == "?":
@@ -117,7 +118,7 @@ def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
     for piece in text.split(BLANK):
         if piece.strip():
             try:
-                key += spell(piece, lex.edition).key
+                key += spell(piece, lex.edition, obligatory=False).key
             except SpellingError as e:
                 raise QueryError(f"rack {text!r}: {e.reason}") from None
     if not key and not blanks:

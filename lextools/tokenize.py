@@ -20,7 +20,7 @@ from typing import Literal
 
 from lextools.edition import Edition
 from lextools.errors import SpellingError
-from lextools.normalize import MAX_INPUT_CHARS, normalize
+from lextools.normalize import MAX_INPUT_CHARS, normalize, too_long
 
 Notation = Literal["plain", "digits", "brackets"]
 NOTATIONS: tuple[Notation, ...] = ("plain", "digits", "brackets")
@@ -44,8 +44,13 @@ class Spelling:
     key: str  # lexicon key, one character per tile: '1IQUI2O'
 
 
-def spell(text: str, edition: Edition) -> Spelling:
+def spell(text: str, edition: Edition, *, obligatory: bool = True) -> Spelling:
     """Read a word in any notation and return its tiles, or raise :class:`SpellingError`.
+
+    A word has one spelling in tiles: a digit or a bracket may name a digraph tile but may not split
+    one (``C[H]ICO``, ``L2`` are refused in es-fise), so every notation of a spelling reads back as
+    the same tiles and a lexicon never holds a key that plain spelling cannot reach. A rack is not a
+    word and may hold C and H apart: :func:`lextools.search.parse_rack` passes ``obligatory=False``.
 
     >>> from lextools import load_edition
     >>> spell("calle", load_edition("es-fise")).tiles
@@ -57,12 +62,13 @@ def spell(text: str, edition: Edition) -> Spelling:
     """
     if not isinstance(text, str):
         raise SpellingError(repr(text), "not a string", "malformed")
-    if len(text) > MAX_INPUT_CHARS:
+    if too_long(text):
         raise SpellingError(text[:20] + "…", f"longer than {MAX_INPUT_CHARS} characters", "malformed")
     if not text.strip():
         raise SpellingError(text, "empty word", "empty")
     tiles: list[str] = []
-    for bracketed, digit, letters, stray in _TOKEN.findall(text):
+    tokens = _TOKEN.findall(text)
+    for bracketed, digit, letters, stray in tokens:
         if letters:
             tiles += split_tiles(normalize(letters, edition), edition)
         elif digit:
@@ -73,6 +79,15 @@ def spell(text: str, edition: Edition) -> Spelling:
             tiles.append(_named_tile(text, bracketed, edition))
     if len(tiles) > MAX_TILES:
         raise SpellingError(text, f"{len(tiles)} tiles: longer than the {MAX_TILES}-square board", "too-long")
+    if obligatory and len(tokens) > 1 and edition.longest_tile > 1:  # one run of letters is split right
+        implied = split_tiles("".join(tiles), edition)
+        if implied != tiles:
+            raise SpellingError(
+                text,
+                f"{write(tiles, edition, 'brackets')} splits a digraph tile: {edition.name} spells it "
+                f"{write(implied, edition, 'brackets')} (digraph tiles are obligatory)",
+                "malformed",
+            )
     return Spelling(input=text, word="".join(tiles), tiles=tuple(tiles), key=edition.encode(tiles))
 
 
