@@ -32,6 +32,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from service.lexicons import EXTENSION, LexiconCache
 
     app = Flask(__name__, static_folder=None)
+    # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
+    # path with an HTML body: an API client would follow it, and "..//" would become "../".
+    app.url_map.merge_slashes = False
     app.config.from_mapping(
         LEXICONS=None,
         MAX_BATCH=1000,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.errors import ServiceError, bad_request
 
@@ -36,10 +37,31 @@ def require_utf8_path() -> None:
 
 def json_body() -> dict[str, Any]:
     """The body as a JSON object, whatever the Content-Type (``curl -d`` sends a form type)."""
-    body = request.get_json(force=True, silent=True)  # a body over MAX_CONTENT_LENGTH still raises 413
+    _refuse_a_cut_body()
+    try:
+        body = request.get_json(force=True, silent=True)  # a body over MAX_CONTENT_LENGTH still raises 413
+    except RecursionError:  # [[[[…]]]] a few thousand deep: silent= only covers ValueError
+        raise bad_request("the body is nested too deeply to be a JSON object of words") from None
     if not isinstance(body, dict):
         raise bad_request('the body must be a JSON object such as {"words": ["casa"]}')
     return body
+
+
+def _refuse_a_cut_body() -> None:
+    """A body sent without Content-Length (chunked) that goes on past ``MAX_CONTENT_LENGTH`` is a 413.
+
+    Where the server ends the input itself (``wsgi.input_terminated``: gunicorn always does, and a
+    chunked body has no length to go by) werkzeug reads up to the limit and stops there without a
+    word, so the JSON would only look truncated (400) — or, cut at the right place, be read as a
+    shorter body than was sent. One byte more from the raw input tells a body of exactly the limit
+    from a longer one; that read cannot block, since the server ends the input. A declared length
+    over the limit is refused by werkzeug before any read.
+    """
+    limit = request.max_content_length
+    if limit is None or "wsgi.input_terminated" not in request.environ:
+        return
+    if len(request.get_data(cache=True)) >= limit and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge(f"the body is over {limit} bytes")
 
 
 def words_of(body: dict[str, Any], *, allow_empty: bool) -> list[str]:

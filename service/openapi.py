@@ -133,7 +133,9 @@ SCHEMAS: dict[str, Schema] = {
 }
 
 RESPONSES = {
-    "E400": _json(_ref("Error"), "Malformed input (body, parameters, pattern, rack or cursor)"),
+    "E400": _json(
+        _ref("Error"), "Malformed input (body, parameters, pattern, rack or cursor; a path that is not UTF-8)"
+    ),
     "E404": _json(_ref("Error"), "Unknown edition or route"),
     "E413": _json(_ref("Error"), "Body over the size limit, or more than 1000 words"),
     "E422": _json(_ref("Error"), "The word cannot be spelled with the edition's tiles; the message says why"),
@@ -203,7 +205,7 @@ def _paths() -> dict[str, Any]:
                 "summary": "One edition: tile table and lexicon metadata (word count, sources, build date, checksum)",
                 "operationId": "getEdition",
                 "parameters": [EDITION],
-                "responses": {"200": _json(_ref("Edition"), "The edition"), **_errors(404)},
+                "responses": {"200": _json(_ref("Edition"), "The edition"), **_errors(400, 404)},
             }
         },
         "/v1/{edition}/words/{word}": {
@@ -319,7 +321,7 @@ def _paths() -> dict[str, Any]:
                         ),
                         "Words",
                     ),
-                    **_errors(404, 503),
+                    **_errors(400, 404, 503),
                 },
             }
         },
