@@ -35,6 +35,7 @@ import hashlib
 import io
 import json
 import os
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,10 +172,10 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
         try:
             words = _read_dawg(home, metadata, "words")
             anagrams = _read_dawg(home, metadata, "anagrams")
-        except FileNotFoundError:
+        except FileNotFoundError as e:
             if attempt == 2:
                 raise CorruptLexiconError(
-                    f"{edition_name}: a file named in {metadata_path(home, edition_name)} is missing; "
+                    f"{edition_name}: {e.filename}, named in {metadata_path(home, edition_name)}, is missing; "
                     f"rebuild with `lextools build {edition_name}`"
                 ) from None
             continue
@@ -208,6 +209,13 @@ def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
         isinstance(files.get(k), dict) and {"name", "sha256"} <= files[k].keys() for k in ("words", "anagrams")
     ):
         raise CorruptLexiconError(f"{path} does not name its DAWG files; rebuild the lexicon")
+    # The checksum is the lexicon's identity (the service's ETag and search cursors): it must be the
+    # words DAWG's, which _read_dawg verifies. The word count must be one (len(lexicon) reads it).
+    if metadata.get("checksum") != files["words"]["sha256"]:
+        raise CorruptLexiconError(f"{path}: its checksum is not its words DAWG's; rebuild the lexicon")
+    words = metadata.get("words")
+    if not isinstance(words, int) or isinstance(words, bool) or words < 0:
+        raise CorruptLexiconError(f"{path}: its word count {words!r} is not a count; rebuild the lexicon")
     return metadata
 
 
@@ -219,7 +227,8 @@ def _read_dawg(home: Path, metadata: dict[str, Any], part: str) -> Any:
     data = (home / name).read_bytes()
     if hashlib.sha256(data).hexdigest() != entry["sha256"]:
         raise CorruptLexiconError(
-            f"{home / name} does not match its checksum: the file is truncated or altered; rebuild the lexicon"
+            f"{home / name} does not match its checksum in {metadata_path(home, str(metadata['edition'])).name}: "
+            "the file is truncated or altered; rebuild the lexicon"
         )
     dawg = dawg_python.CompletionDAWG()
     dawg.dct = dawg_python.wrapper.Dictionary()
@@ -228,6 +237,6 @@ def _read_dawg(home: Path, metadata: dict[str, Any], part: str) -> Any:
         with io.BytesIO(data) as fp:
             dawg.dct.read(fp)
             dawg.guide.read(fp)
-    except (EOFError, ValueError, OSError) as e:  # checksum matched but the content is not a DAWG
-        raise CorruptLexiconError(f"{home / name} is not a DAWG file ({e})") from None
+    except (EOFError, ValueError, OSError, struct.error) as e:  # checksum matched, but the content is no DAWG
+        raise CorruptLexiconError(f"{home / name} is not a DAWG file ({e}); rebuild the lexicon") from None
     return dawg
