@@ -186,11 +186,30 @@ class Poller:
     def __init__(self, server: Server, path: str) -> None:
         self.server, self.path = server, path
         self.workers = server.workers()
-        self.probes = [self._connect() for _ in range(POLL_CONNECTIONS)]
+        self.probes = self._spread()
         self.requests = 0
         self.failures: list[str] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _spread(self) -> list[Probe]:
+        """``POLL_CONNECTIONS`` probes, an equal share on each worker where /proc says which is which.
+
+        A new connection goes to whichever worker accepts first — often the same one — so open more
+        than needed and close those of a worker that already has its share.
+        """
+        share = max(1, POLL_CONNECTIONS // max(1, len(self.workers)))
+        probes: list[Probe] = []
+        for _ in range(POLL_CONNECTIONS * 25):
+            if len(probes) == POLL_CONNECTIONS:
+                break
+            probe = self._connect()
+            if probe.worker is None or sum(p.worker == probe.worker for p in probes) < share:
+                probes.append(probe)
+            else:
+                probe.conn.close()
+                time.sleep(0.01)
+        return probes
 
     def _connect(self) -> Probe:
         conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=10)
@@ -338,13 +357,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             for p in paths[:100]:  # every worker loads the lexicon before the clock starts
                 request(server.port, "GET", p)
-            poller = Poller(server, f"/v1/{EDITION}/words/{quote(toggled)}")
-            poller.start()
-            before = poller.current()
             print(f"serving on port {server.port}, workers {server.workers()}; "
                   f"{args.seconds} s of load with {args.connections} connections", file=sys.stderr)  # fmt: skip
             with wrk_running(wrk, server.port, paths, args.seconds, args.connections) as load:
                 end = time.monotonic() + args.seconds
+                # Probes connect under load, when either worker may be the one to accept.
+                poller = Poller(server, f"/v1/{EDITION}/words/{quote(toggled)}")
+                poller.start()
+                before = poller.current()
                 time.sleep(min(2.0, args.seconds / 10))  # a stretch of plain load first
                 k = 0
                 estimate = first["build_s"]

@@ -90,6 +90,7 @@ class LexiconCache:
         self.check_seconds = check_seconds
         self.clock = clock
         self._loaded: dict[str, _Loaded] = {}
+        self._metadata_files: dict[str, str] = {}  # E.json paths, built once: pathlib costs more than stat
         self._lock = threading.Lock()  # two threads asking for one cold edition load it once
         self._reload_lock = threading.Lock()  # one reload at a time; others serve what they have
 
@@ -130,8 +131,11 @@ class LexiconCache:
         return True
 
     def _stamp(self, edition: str) -> Stamp | None:
+        path = self._metadata_files.get(edition)
+        if path is None:
+            path = self._metadata_files[edition] = str(metadata_path(self.home, edition))
         try:
-            st = os.stat(metadata_path(self.home, edition))
+            st = os.stat(path)
         except OSError:
             return None
         return (st.st_mtime_ns, st.st_ino, st.st_size)
