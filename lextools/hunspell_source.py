@@ -29,6 +29,7 @@ capital after the first letter marks an acronym (pH, DVD).
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -68,6 +69,7 @@ class _Tagger:
         self.clitic_check = bool(options.get("flagless_clitic_check", False))
         self.unit_flags = set(options.get("unit_symbol_flags", []))
         self.symbol_flags = set(options.get("symbol_flags", []))
+        self.skip_flags = frozenset(options.get("skip_flags", []))
         self.verb_forms: set[str] = set()
 
     def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
@@ -124,8 +126,15 @@ class _Tagger:
 
 def read_hunspell(source: Source) -> Iterator[SourceWord]:
     """Every form of a hunspell dictionary, with tags (see the module docstring)."""
-    aff = read_aff(source.files["aff"])
     tagger = _Tagger(source.options)
+    aff = read_aff(source.files["aff"])
+    if tagger.skip_flags:  # L'AMOUR, QU'IL: forms no game plays are never made
+        skip = tagger.skip_flags
+        aff = dataclasses.replace(
+            aff,
+            prefixes={f: r for f, r in aff.prefixes.items() if f not in skip},
+            suffixes={f: r for f, r in aff.suffixes.items() if f not in skip},
+        )
     dic = source.files["dic"]
     expand_entry = entry_expander(aff)
 

@@ -156,3 +156,29 @@ def test_house_rules_build_can_leave_a_rule_out(tmp_path: Path) -> None:
     meta = build_default("es-fise", tmp_path, recipe=recipe)
     assert meta["filters"] == ["one-tile"] and meta["words"] == 6
     assert load_edition("es-fise").name == meta["edition"]
+
+
+@pytest.fixture(scope="session")
+def fr(tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+    """The French default (about 20 s: the elided forms L'AMOUR, QU'IL are never generated)."""
+    home = tmp_path_factory.mktemp("fr")
+    build_default("fr", home)
+    return load_lexicon("fr", home)
+
+
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Titles are words (Dicollecte's po:titr marks MAMAN and MONSIEUR too); their abbreviations are capitalised.
+        ("maman", True), ("monsieur", True), ("maître", True), ("docteur", True), ("Mme", False),
+        # Unit symbols (REFERENCE §1: no abbreviations or symbols); a unit written as a word stays.
+        ("km", False), ("cd", False), ("ft", False), ("ppm", False), ("mol", True), ("bar", True),
+        ("œuf", True), ("amour", True), ("Bruxelles", False),
+    ],
+)  # fmt: skip
+def test_french_default(fr: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fr, word) is kept
+
+
+def test_french_report_has_no_elided_forms(fr: Lexicon) -> None:
+    assert fr.metadata["counts"]["dropped"]["cannot-spell"] < 20_000 and len(fr) > 400_000
