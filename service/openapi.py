@@ -426,6 +426,25 @@ def _paths() -> dict[str, Any]:
     }
 
 
+#: Sent with every answer about one edition, so a client sees a rebuilt lexicon swapped in.
+_CHECKSUM_HEADERS = {
+    "X-Lexicon-Checksum": {
+        "description": "checksum of the lexicon that answered (changes when a rebuild is swapped in)",
+        "schema": {"type": "string"},
+    }
+}
+
+
+def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
+    for path, operations in paths.items():
+        if "{edition}" in path:
+            for operation in operations.values():
+                for status, response in operation["responses"].items():
+                    if status in ("200", "304"):
+                        response["headers"] = {**response.get("headers", {}), **_CHECKSUM_HEADERS}
+    return paths
+
+
 @cache
 def document() -> dict[str, Any]:
     """The document (built once per process: it depends only on the code and the shipped editions)."""
@@ -438,7 +457,7 @@ def document() -> dict[str, Any]:
             '{"error": {"code", "message"}}. GET routes allow any origin (CORS).',
         },
         "servers": [{"url": "/"}],
-        "paths": _paths(),
+        "paths": _with_checksum_header(_paths()),
         "components": {
             "schemas": SCHEMAS,
             "responses": RESPONSES,

@@ -32,3 +32,16 @@ def test_openapi_lists_every_api_route_with_its_methods(app: Flask, client: Flas
 def test_openapi_names_the_shipped_editions(client: FlaskClient) -> None:
     doc = client.get("/v1/openapi.json").json
     assert "es-fise" in doc["components"]["parameters"]["edition"]["schema"]["enum"]
+
+
+def test_every_edition_answer_documents_and_sends_the_lexicon_checksum(client: FlaskClient) -> None:
+    """Hot reload is visible to clients: the header the document promises is on the wire."""
+    paths = client.get("/v1/openapi.json").json["paths"]
+    edition_paths = [p for p in paths if "{edition}" in p]
+    assert len(edition_paths) >= 8
+    for path in edition_paths:
+        for operation in paths[path].values():
+            assert "X-Lexicon-Checksum" in operation["responses"]["200"]["headers"], path
+    checksum = client.get("/v1/editions/es-fise").json["lexicon"]["checksum"]
+    for url in ("/v1/es-fise/words/casa", "/v1/es-fise/two-tile-words", "/v1/editions/es-fise"):
+        assert client.get(url).headers["X-Lexicon-Checksum"] == checksum, url
