@@ -173,10 +173,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 events["end"] = time.time()
             log = read_access_log(prefix / "access.log", events["start"])
             b_log = replicas["B"].log_tail(8)
+            error_log = (prefix / "error.log").read_text(errors="replace").splitlines()
+            nginx_errors = [line for line in error_log if "[error]" in line]
         finally:
             for svc in replicas.values():
                 stop_service(svc)
-    return summarise(args, figures, log, ports, events, killed, b_log)
+    result = summarise(args, figures, log, ports, events, killed, b_log)
+    result["nginx_errors"] = nginx_errors  # what nginx saw go wrong upstream (the retries' causes)
+    return result
 
 
 def chaos(args: argparse.Namespace, replicas: dict[str, Service], home: Path, prefix: Path,
@@ -325,6 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(report(result))
     if not result["ok"]:
         print(f"replica B's log ends:\n{result['replica_b_log_tail']}", file=sys.stderr)
+        print("nginx errors:", *result["nginx_errors"][:20], sep="\n", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     return 0 if result["ok"] else 1

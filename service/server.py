@@ -14,12 +14,54 @@ from pathlib import Path
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.http import wsgi as gunicorn_wsgi
 
 from lextools.edition import edition_names
 from lextools.errors import LexiconError
 from lextools.lexicon import default_home, read_metadata
 
 WSGIApp = Callable[..., Any]
+
+
+class _Collect:
+    """Stands in for the socket while one write's bytes are gathered (gunicorn writes with ``sendall``)."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.parts.append(bytes(data))
+
+
+class OneWriteResponse(gunicorn_wsgi.Response):  # type: ignore[misc]
+    """gunicorn's response, but the head goes out in the same ``sendall`` as the first body bytes.
+
+    gunicorn writes the status line and headers, then the body, in two system calls. A replica that
+    dies between them (a crash, a SIGKILL, the OOM killer) leaves its load balancer holding a head
+    without its body: nginx has already passed the head on and can no longer retry the request
+    elsewhere, so the client sees a broken response (``bench/scale_out.py`` saw one or two per kill).
+    Sent as one write, a small answer — every look-up — reaches the balancer whole or not at all,
+    and "not at all" is retried on another replica. Responses without a body, sendfile and later
+    chunks are left to gunicorn.
+    """
+
+    def write(self, arg: bytes) -> None:
+        if self.headers_sent or not arg:
+            super().write(arg)
+            return
+        sock, collect = self.sock, _Collect()
+        self.sock = collect
+        try:
+            super().write(arg)
+        finally:
+            self.sock = sock
+        sock.sendall(b"".join(collect.parts))
+
+
+def _use_one_write_responses(worker: Any) -> None:
+    """gunicorn ``post_worker_init`` hook: the worker's requests get :class:`OneWriteResponse`."""
+    gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
+
 
 #: gthread workers keep connections alive (arbiters and apps send many small requests). Lookups are
 #: CPU-bound and hold the GIL, so more threads only queue them (in bench/service_load.py 4 threads
@@ -35,6 +77,7 @@ DEFAULTS: dict[str, Any] = {
     "loglevel": "info",
     "proc_name": "lextools",
     "control_socket_disable": True,  # gunicorn 24+: one fixed socket path would clash between servers
+    "post_worker_init": _use_one_write_responses,
 }
 
 

@@ -126,3 +126,50 @@ def test_real_gunicorn_serves_validates_challenges_and_stops(gunicorn: Gunicorn)
 
     assert gunicorn.stop() == 0
     assert "Traceback" not in "".join(gunicorn.log)
+
+
+class _Socket:
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+
+class _Request:
+    version = (1, 1)
+    method = "GET"
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def should_close(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "writes"),
+    [
+        ([("Content-Length", "11")], [b'{"ok":true}'], 1),  # a look-up: head and body in one write
+        ([], [b"CASA\n", b"CHICO\n"], 3),  # a stream (chunked): the head rides with the first chunk only
+        ([("Content-Length", "0")], [], 1),  # no body: gunicorn sends the head on close, as before
+    ],
+)
+def test_a_response_head_leaves_with_its_first_body_bytes(
+    headers: list[tuple[str, str]], body: list[bytes], writes: int
+) -> None:
+    """A replica killed between head and body would hand nginx a response it cannot retry."""
+    from gunicorn.config import Config
+
+    from service.server import OneWriteResponse
+
+    sock = _Socket()
+    response = OneWriteResponse(_Request(), sock, Config())
+    response.start_response("200 OK", [("Content-Type", "text/plain"), *headers])
+    for chunk in body:
+        response.write(chunk)
+    response.close()
+    assert len(sock.writes) == writes
+    assert sock.writes[0].startswith(b"HTTP/1.1 200 OK\r\n")
+    wire = b"".join(sock.writes)
+    assert all(chunk in wire for chunk in body)
+    if body:
+        assert sock.writes[0].endswith(body[0] + (b"\r\n" if not headers else b""))
