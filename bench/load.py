@@ -395,18 +395,25 @@ def report(r: dict[str, Any]) -> str:
     return "load test\n" + table(rows)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_common_arguments(ap: argparse.ArgumentParser, connections: int) -> None:
+    """The options every wrk-driven check here shares (load.py, scale_out.py)."""
     ap.add_argument("--lexicons", type=Path, default=default_lexicons(),
                     help="lexicon directory (default: $LEXTOOLS_HOME, else ./lexicons)")  # fmt: skip
     ap.add_argument("--edition", default="es-fise", help="edition the requests ask about (default es-fise)")
     ap.add_argument("--duration", type=int, default=30, help="seconds of load (default 30)")
-    ap.add_argument("--connections", type=int, default=64, help="concurrent connections (default 64)")
-    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2, as lextools serve)")
-    ap.add_argument("--wrk-threads", type=int, default=1, help="wrk threads (default 1: the cores go to the service)")
+    ap.add_argument(
+        "--connections", type=int, default=connections, help=f"concurrent connections (default {connections})"
+    )
     ap.add_argument("--paths", type=int, default=2000, help="requests in the mix wrk cycles through (default 2000)")
     ap.add_argument("--seed", type=int, default=7, help="random seed of the mix (default 7)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_common_arguments(ap, connections=64)
+    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2, as lextools serve)")
+    ap.add_argument("--wrk-threads", type=int, default=1, help="wrk threads (default 1: the cores go to the service)")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwind: the finally blocks stop the service
     try:

@@ -45,7 +45,7 @@ from typing import Any
 from load import (
     Service,
     Unavailable,
-    default_lexicons,
+    add_common_arguments,
     free_port,
     kill_group,
     preflight,
@@ -300,16 +300,9 @@ def report(r: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--lexicons", type=Path, default=default_lexicons(),
-                    help="lexicon directory (default: $LEXTOOLS_HOME, else ./lexicons)")  # fmt: skip
-    ap.add_argument("--edition", default="es-fise", help="edition the requests ask about (default es-fise)")
-    ap.add_argument("--duration", type=int, default=30, help="seconds of load (default 30)")
-    ap.add_argument("--connections", type=int, default=32, help="concurrent connections to nginx (default 32)")
+    add_common_arguments(ap, connections=32)
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers per replica (default 2)")
     ap.add_argument("--no-restart", action="store_true", help="leave replica B dead after the kill")
-    ap.add_argument("--paths", type=int, default=2000, help="requests in the mix wrk cycles through (default 2000)")
-    ap.add_argument("--seed", type=int, default=7, help="random seed of the mix (default 7)")
-    ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     if args.duration < 6 * FAIL_TIMEOUT_S and not args.no_restart:
         # B restarts at 2/3 and nginx tries it again only fail_timeout after its last failure
