@@ -38,7 +38,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +70,7 @@ def require_lexicon(home: Path, edition: str) -> None:
     """Fail early, saying how to build it, when the edition has no lexicon in ``home``."""
     if not (home / f"{edition}.json").is_file():
         raise Unavailable(
-            f"no {edition} lexicon in {home}. Build the default lexicons (about 4 minutes on 2 cores) with\n"
+            f"no {edition} lexicon in {home}. Build the default lexicons (about 2 minutes on 2 cores) with\n"
             f"    lextools build --out {home}\n"
             f"or only this one with `lextools build {edition} --out {home}`; scripts/reliability and scripts/run "
             "build the missing defaults."
@@ -415,16 +415,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2, as lextools serve)")
     ap.add_argument("--wrk-threads", type=int, default=1, help="wrk threads (default 1: the cores go to the service)")
     args = ap.parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwind: the finally blocks stop the service
+    return run_check("load", run, report, args)
+
+
+def run_check(
+    name: str,
+    run: Callable[[argparse.Namespace], dict[str, Any]],
+    report: Callable[[dict[str, Any]], str],
+    args: argparse.Namespace,
+    on_failure: Callable[[dict[str, Any]], None] | None = None,
+) -> int:
+    """Run one check and print its table: exit 0 passed, 1 failed, 2 cannot run here, 130 interrupted."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwind: the finally blocks stop what started
     try:
         result = run(args)
     except Unavailable as e:
-        print(f"load: {e}", file=sys.stderr)
+        print(f"{name}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("load: interrupted; everything it started is stopped", file=sys.stderr)
+        print(f"{name}: interrupted; everything it started is stopped", file=sys.stderr)
         return 130
     print(report(result))
+    if not result["ok"] and on_failure is not None:
+        on_failure(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     return 0 if result["ok"] else 1

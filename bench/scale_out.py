@@ -25,7 +25,6 @@ lexicon, wrk or nginx). nginx, the replicas and wrk are stopped on every path ou
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import re
@@ -53,6 +52,7 @@ from load import (
     request_mix,
     require_lexicon,
     require_wrk,
+    run_check,
     start_service,
     stop_service,
     table,
@@ -310,22 +310,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"--duration must be at least {6 * FAIL_TIMEOUT_S} s for the restarted replica to rejoin "
             "(or use --no-restart)"
         )
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwind: the finally blocks stop everything
-    try:
-        result = run(args)
-    except Unavailable as e:
-        print(f"scale-out: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("scale-out: interrupted; everything it started is stopped", file=sys.stderr)
-        return 130
-    print(report(result))
-    if not result["ok"]:
-        print(f"replica B's log ends:\n{result['replica_b_log_tail']}", file=sys.stderr)
-        print("nginx errors:", *result["nginx_errors"][:20], sep="\n", file=sys.stderr)
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
-    return 0 if result["ok"] else 1
+    return run_check("scale-out", run, report, args, on_failure=_explain)
+
+
+def _explain(result: dict[str, Any]) -> None:
+    print(f"replica B's log ends:\n{result['replica_b_log_tail']}", file=sys.stderr)
+    print("nginx errors:", *result["nginx_errors"][:20], sep="\n", file=sys.stderr)
 
 
 if __name__ == "__main__":
