@@ -12,8 +12,8 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -207,21 +207,22 @@ def _json_bytes(obj: Any) -> bytes:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same directory and ``os.replace`` it into place."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write through a temporary file in the same directory and ``os.replace`` it into place.
+
+    The temporary file is created like any other file (mode 0666 less the umask), not private as
+    ``tempfile.mkstemp`` makes it: a lexicon is read by other users (a service account, a container's
+    runtime user). ``O_EXCL`` with a random name keeps two concurrent builds apart.
+    """
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        # mkstemp makes the file private (0600); a lexicon is read by other users (a service account,
-        # a container's runtime user), so give it the mode an ordinary file would get under the umask.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
