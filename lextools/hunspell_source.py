@@ -55,6 +55,11 @@ def _plain(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("\0", "ñ")
 
 
+def _has_vowel(plain: str) -> bool:
+    """Words have a vowel (Y counts: HOY, MY); CM, KG and PH are symbols or abbreviations."""
+    return any(c in "aeiouy" for c in plain)
+
+
 class _Tagger:
     def __init__(self, options: dict[str, Any]) -> None:
         self.enclitic_flags = set(options.get("enclitic_flags", ""))
@@ -119,7 +124,7 @@ class _Tagger:
             tags.add("abbreviation")
         if plain in self.multiword_pieces:
             tags.add("multiword")
-        if self.vowelless and text and not any(c in "aeiouy" for c in plain):
+        if self.vowelless and text and not _has_vowel(plain):
             tags.add("abbreviation")
         return pieces, tags
 
@@ -160,7 +165,7 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
         for form in expand_entry(entry):
             pieces, tags = tagger.spelling_tags(form.word)
             tags |= morph_tags | tagger.rule_tags(entry.word, form.rules)
-            if unit and (form.affixes or not any(c in "aeiouy" for c in _plain(form.word))):
+            if unit and (form.affixes or not _has_vowel(_plain(form.word))):
                 tags.add("abbreviation")  # KM, CD, HS: a unit symbol, bare or with an SI prefix
             if flagless and tagger.clitic_check and tagger.is_written_out_enclitic(form.word):
                 tags.add("enclitic")
