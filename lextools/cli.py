@@ -232,7 +232,7 @@ def _print_keys(lex: Lexicon, keys: list[str], as_json: bool) -> None:
 def two_tile(edition: EditionArg, as_json: JsonOpt = False, lexicons: LexiconsOpt = None) -> None:
     """Words of two tiles (in es-fise this includes CHA, CHE, CHO, LLE)."""
     lex = _open(edition, lexicons)
-    _print_keys(lex, search.words_of_length(lex, 2), as_json)
+    _print_keys(lex, lex.edition.sort_keys(search.words_of_length(lex, 2)), as_json)
 
 
 @app.command()
@@ -248,7 +248,7 @@ def anagram(
     lex = _open(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
     matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
-    matches.sort(key=lambda m: (-len(m.key), m.key))
+    matches.sort(key=lambda m: (-len(m.key), lex.edition.collation_key(m.key)))
     if as_json:
         _print_json([{"word": lex.edition.spelling(m.key), "blanks": list(m.blanks)} for m in matches])
         return

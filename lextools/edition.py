@@ -13,6 +13,11 @@ File format, one object::
                                  a tile of several letters (CH, LL, RR) has a one-character
                                  ``code`` — FISE's digit notation, 1 = CH, 2 = LL, 3 = RR —
                                  which is also how it is stored in lexicon keys
+    alphabet                     every tile label once, in the edition's alphabetical order: the
+                                 order of every list a person or a program reads. es-fise sorts
+                                 the digraph tiles as letters of their own (… C CH D … L LL M N Ñ
+                                 O … R RR S …), as the FISE lists do; every Spanish edition puts Ñ
+                                 after N; en and fr are A–Z
     letters_without_tile         letters of the language with no tile (K, W in es-fise): a word
                                  using one is unplayable, and a blank cannot stand for it
     normalisation                {keep: letters whose diacritic is kept (Ñ), split_ligatures}
@@ -58,6 +63,8 @@ class Edition:
     challenge: dict[str, Any]
     unverified: str | None = None
     sources: tuple[str, ...] = ()
+    #: Tile labels in alphabetical order (see the module docstring).
+    alphabet: tuple[str, ...] = ()
     by_label: dict[str, Tile] = field(init=False, repr=False)
     by_code: dict[str, Tile] = field(init=False, repr=False)
     #: Single letters a word may be spelled with (digraph tiles are made of these).
@@ -71,6 +78,24 @@ class Edition:
         object.__setattr__(self, "by_code", {t.code: t for t in self.tiles})
         object.__setattr__(self, "letters", frozenset(t.label for t in self.tiles if len(t.label) == 1))
         object.__setattr__(self, "longest_tile", max(len(t.label) for t in self.tiles))
+        # Key code → a character whose code point is the tile's rank in the alphabet: a key
+        # translated through this table sorts in the edition's order with plain string comparison.
+        order = self.alphabet or tuple(sorted(t.label for t in self.tiles))
+        table = {ord(self.by_label[label].code): 0x100 + rank for rank, label in enumerate(order)}
+        object.__setattr__(self, "_collation", table)
+
+    # -- alphabetical order -----------------------------------------------------------------------
+    def collation_key(self, key: str) -> str:
+        """Sort key of a lexicon key in the edition's alphabet: es-fise puts CHA after CU, ÑU after NU."""
+        return key.translate(self._collation)  # type: ignore[attr-defined]
+
+    def sort_keys(self, keys: Iterable[str]) -> list[str]:
+        """Lexicon keys in the edition's alphabetical order."""
+        return sorted(keys, key=self.collation_key)
+
+    def sort_labels(self, labels: Iterable[str]) -> list[str]:
+        """Tile labels in the edition's alphabetical order (hook lists, racks)."""
+        return sorted(labels, key=lambda label: self.collation_key(self.by_label[label].code))
 
     # -- facts derived from the tile table -------------------------------------------------------
 
@@ -137,6 +162,7 @@ class Edition:
             "total_tiles": self.total_tiles,
             "blanks": self.blanks,
             "tiles": [{"label": t.label, "value": t.value, "count": t.count, "code": t.code} for t in self.tiles],
+            "alphabet": list(self.alphabet),
             "letters_without_tile": sorted(self.letters_without_tile),
             "digraph_tiles": [t.label for t in self.digraphs],
             "digraphs_obligatory": True,
@@ -196,6 +222,9 @@ def parse_edition(data: dict[str, Any]) -> Edition:
         found = sum(c for c in counts if c is not None) + blanks
         if found != total:
             raise fail(f"tile counts add up to {found}, not {total}")
+    alphabet = data.get("alphabet")
+    if not isinstance(alphabet, list) or sorted(alphabet) != sorted(labels):
+        raise fail("alphabet must name every tile label exactly once")
     norm = data.get("normalisation", {})
     return Edition(
         name=name,
@@ -210,4 +239,5 @@ def parse_edition(data: dict[str, Any]) -> Edition:
         challenge=data.get("challenge", {}),
         unverified=data.get("unverified"),
         sources=tuple(data.get("sources", [])),
+        alphabet=tuple(alphabet),
     )

@@ -135,18 +135,18 @@ def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_le
 
 
 def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
-    """``alpha`` (by spelling) or ``probability`` (likeliest draw first, where counts are known)."""
+    """``alpha`` (the edition's alphabet) or ``probability`` (likeliest draw first, where counts are known)."""
+    ed = lex.edition
     if order == "alpha":
-        return sorted(keys, key=lex.edition.spelling)
+        return ed.sort_keys(keys)
     if order == "probability":
-        ed = lex.edition
-        return sorted(keys, key=lambda k: (-ed.probability(ed.decode(k)), ed.spelling(k)))
+        return sorted(keys, key=lambda k: (-ed.probability(ed.decode(k)), ed.collation_key(k)))
     raise QueryError(f"unknown order {order!r}: use alpha or probability")
 
 
 def export_order(lex: Lexicon) -> Iterator[str]:
-    """Every key, in plain-spelling order (what word-list readers expect)."""
-    return iter(sorted(lex.keys(), key=lex.edition.spelling))
+    """Every key, in the edition's alphabetical order (es-fise: … CU…, CHA…, D…)."""
+    return iter(lex.edition.sort_keys(lex.keys()))
 
 
 def find(

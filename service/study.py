@@ -41,7 +41,7 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
         raise bad_request(f"a rack has at most {most} blanks")
     matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
     ed = lex.edition
-    matches.sort(key=lambda m: (-len(m.key), ed.spelling(m.key)))
+    matches.sort(key=lambda m: (-len(m.key), ed.collation_key(m.key)))
     return {
         "edition": edition,
         "rack": rack,

@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from lextools import UnknownEditionError, edition_names, load_edition
+from lextools import UnknownEditionError, edition_names, load_edition, spell
 from lextools.edition import parse_edition
 from lextools.errors import EditionDataError, QueryError
 
@@ -96,3 +96,27 @@ def test_score_blanks_are_zero_and_unverified_values_give_none() -> None:
     assert fise.score(("CH", "I", "Q", "U", "I", "LL", "O")) == 22
     assert fise.score(("CH", "I", "Q", "U", "I", "LL", "O"), blanks=[0]) == 17
     assert load_edition("es-mattel2021").score(("C", "A")) is None
+
+
+def test_every_edition_sorts_in_its_own_alphabet() -> None:
+    """es-fise: … CU, CHA, D …, LU, LLA, M, NU, ÑU; the other Spanish editions spell CH as C+H."""
+    fise = load_edition("es-fise")
+    words = ["DA", "CHA", "CU", "CE", "LLA", "LU", "MA", "ÑU", "NU", "ZA", "RRA", "RU", "SA"]
+    keys = [spell(w, fise).key for w in words]
+    assert [fise.spelling(k) for k in fise.sort_keys(keys)] == [
+        "CE", "CU", "CHA", "DA", "LU", "LLA", "MA", "NU", "ÑU", "RU", "RRA", "SA", "ZA",
+    ]  # fmt: skip
+    na = load_edition("es-na103")
+    keys = [spell(w, na).key for w in ["CHA", "CU", "KA", "JA", "LLA", "LU", "ÑU", "NU", "OS"]]
+    assert [na.spelling(k) for k in na.sort_keys(keys)] == ["CHA", "CU", "JA", "KA", "LU", "LLA", "NU", "ÑU", "OS"]
+    assert load_edition("es-fise").sort_labels(["Ñ", "N", "CH", "C", "D"]) == ["C", "CH", "D", "N", "Ñ"]
+    for name in ("en", "fr"):
+        ed = load_edition(name)
+        assert list(ed.alphabet) == [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+
+
+def test_an_alphabet_must_name_every_tile_once() -> None:
+    data = json.loads((resources.files("lextools") / "editions" / "fr.json").read_text("utf-8"))
+    data["alphabet"] = data["alphabet"][:-1]
+    with pytest.raises(EditionDataError, match="alphabet"):
+        parse_edition(data)

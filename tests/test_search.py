@@ -122,7 +122,8 @@ def test_probability_order(es: Lexicon) -> None:
     by_prob = ordered(es, keys, "probability")
     probs = [es.edition.probability(es.edition.decode(k)) for k in by_prob]
     assert probs == sorted(probs, reverse=True)
-    assert ordered(es, keys, "alpha") == sorted(keys, key=es.edition.spelling)
+    assert ordered(es, keys, "alpha") == sorted(keys, key=es.edition.collation_key)
+    assert es.edition.spelling(ordered(es, keys, "alpha")[-1]) != "CHAPA"  # CH sorts after C, not before it
 
 
 def test_no_probability_order_without_counts(lexicon_home: Path) -> None:
