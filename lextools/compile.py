@@ -27,7 +27,7 @@ import icu
 from lextools.edition import Edition
 from lextools.errors import SpellingError
 from lextools.filters import Candidate, Rule, SourceWord, first_rule_dropping
-from lextools.lexicon import ALPHAGRAM_SEPARATOR, FORMAT, FORMAT_VERSION, alphagram, metadata_path, read_metadata
+from lextools.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
 from lextools.tokenize import spell
 
 #: Examples kept per rule in the exclusion report.
@@ -171,12 +171,12 @@ def write_lexicon(
     words_bytes = dawg.CompletionDAWG(keys).tobytes()
     if progress:
         progress("anagram index")
-    index = sorted(alphagram(k) + ALPHAGRAM_SEPARATOR + k for k in keys)
-    anagram_bytes = dawg.CompletionDAWG(index).tobytes()
-    del index
+    order = alphagram_order(keys)
+    # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
+    alphagram_bytes = dawg.DAWG(sorted(set(map(alphagrammer(order), keys)))).tobytes()
 
     files: dict[str, dict[str, Any]] = {}
-    for part, data, suffix in (("words", words_bytes, ".dawg"), ("anagrams", anagram_bytes, ".anagrams.dawg")):
+    for part, data, suffix in (("words", words_bytes, ".dawg"), ("alphagrams", alphagram_bytes, ".alphagrams.dawg")):
         sha = hashlib.sha256(data).hexdigest()
         name = f"{edition.name}-{sha[:16]}{suffix}"
         atomic_write(home / name, data)
@@ -190,6 +190,7 @@ def write_lexicon(
         "edition": edition.name,
         "checksum": files["words"]["sha256"],
         "files": files,
+        "alphagram_order": order,
         "words": len(keys),
         "sources": list(sources),
         "counts": report.as_dict(),
@@ -229,7 +230,7 @@ def atomic_write(path: Path, data: bytes) -> None:
 def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] | None]) -> None:
     """Delete DAWGs of older builds, keeping the new one and the one it replaced (readers in flight)."""
     wanted = {f["name"] for m in keep if m for f in m["files"].values()}
-    pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}(\.anagrams)?\.dawg$")
+    pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}(\.anagrams|\.alphagrams)?\.dawg$")
     for path in home.iterdir():
         if pattern.match(path.name) and path.name not in wanted:
             path.unlink(missing_ok=True)

@@ -3,11 +3,13 @@
 The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
 table), one tile per step: every tile is one character of the key (see :mod:`lextools.lexicon`).
 
-Anagrams use the alphagram index instead of the word DAWG: a rack's anagrams are the words whose
-alphagram is the rack's, so we walk the index in sorted order, taking each next tile from the rack
-or, failing that, from a blank. Because an alphagram is sorted, a rack tile smaller than the tile
-being placed can never be placed later, which prunes the walk hard: 7 tiles with 2 blanks over a
-million words visits thousands of nodes, not millions.
+Anagrams (every tile of the rack) first walk the alphagram index in the lexicon's alphagram order,
+taking each next tile from the rack or, failing that, from a blank. Because an alphagram is sorted,
+a rack tile that comes before the tile being placed can never be placed later, which prunes the walk
+hard: 7 tiles with 2 blanks visit hundreds of nodes, and find the few multisets of tiles that spell
+words. One walk of the words DAWG then spends those multisets, each edge taking a tile that one of
+them still holds. Subanagrams (any of the tiles) walk the words DAWG with the rack alone: every
+node reached spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
 """
 
 from __future__ import annotations
@@ -18,14 +20,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lextools.errors import QueryError, SpellingError
-from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
+from lextools.lexicon import Lexicon, children
 from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.tokenize import spell
 
 #: Longest rack or pattern we search with.
 MAX_QUERY_TILES = 15
 BLANK = "?"
-_SEP = ALPHAGRAM_SEPARATOR.encode()
 
 
 @dataclass(frozen=True)
@@ -94,44 +95,109 @@ def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_le
 
     ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
+    A match's ``blanks`` are the tiles its word needs beyond the rack, in code order.
     """
-    dct = lex.anagrams.dct
-    codes = sorted(t.code for t in lex.edition.tiles)
-    code_bytes = {c: c.encode() for c in codes}
-    size = len(rack) + blanks
-    found: list[tuple[str, tuple[str, ...]]] = []
-
-    def walk(index: int, pos: int, left: Counter[str], blanks_left: int, alpha: str, used: tuple[str, ...]) -> None:
-        depth = len(alpha)
-        if depth >= max(min_length, 1) and (sub or depth == size):
-            end = dct.follow_bytes(_SEP, index)
-            if end is not None:
-                found.append((alpha, used))
-        if depth == size:
-            return
-        last = len(codes) - 1
-        if not sub:  # a rack tile skipped now could never be placed later: stop at the smallest one
-            last = next((j for j in range(pos, len(codes)) if left[codes[j]]), last)
-        for i in range(pos, last + 1):
-            c = codes[i]
-            if left[c]:
-                nxt = dct.follow_bytes(code_bytes[c], index)
-                if nxt is not None:
-                    left[c] -= 1
-                    walk(nxt, i, left, blanks_left, alpha + c, used)
-                    left[c] += 1
-            elif blanks_left:
-                nxt = dct.follow_bytes(code_bytes[c], index)
-                if nxt is not None:
-                    walk(nxt, i, left, blanks_left - 1, alpha + c, (*used, c))
-
-    walk(dct.ROOT, 0, Counter(rack), blanks, "", ())
+    shortest = max(min_length, 1)
+    if sub:
+        keys = _spend_rack(lex, rack, blanks, shortest)
+    elif len(rack) + blanks < shortest:
+        keys = []
+    else:
+        keys = _spend_exactly(lex, _alphagrams(lex, rack, blanks))
+    have = Counter(rack)
+    label = lex.edition.by_code
     matches = []
-    for alpha, used in found:
-        for entry in lex.anagrams.iterkeys(alpha + ALPHAGRAM_SEPARATOR):
-            key = entry[len(alpha) + 1 :]
-            matches.append(Match(key, tuple(lex.edition.by_code[c].label for c in used)))
+    for key in keys:
+        need = Counter(key) - have
+        matches.append(Match(key, tuple(label[c].label for c in sorted(need.elements()))))
     return matches
+
+
+def _alphagrams(lex: Lexicon, rack: str, blanks: int) -> list[str]:
+    """The alphagrams in the index spending every tile of the rack and every blank."""
+    dct = lex.alphagrams
+    order = lex.alphagram_order
+    encoded = [c.encode() for c in order]
+    rank = {c: i for i, c in enumerate(order)}
+    left = [0] * len(order)
+    for c in rack:
+        if c not in rank:  # a tile no word has: no anagram can spend it
+            return []
+        left[rank[c]] += 1
+    size = len(rack) + blanks
+    found: list[str] = []
+
+    def walk(index: int, pos: int, blanks_left: int, alpha: str) -> None:
+        if len(alpha) == size:
+            if dct.has_value(index):
+                found.append(alpha)
+            return
+        # A rack tile skipped now could never be placed later: go no further than the first one left.
+        last = next((j for j in range(pos, len(order)) if left[j]), len(order) - 1)
+        for i in range(pos, last + 1):
+            if left[i]:
+                nxt = dct.follow_bytes(encoded[i], index)
+                if nxt is not None:
+                    left[i] -= 1
+                    walk(nxt, i, blanks_left, alpha + order[i])
+                    left[i] += 1
+            elif blanks_left:
+                nxt = dct.follow_bytes(encoded[i], index)
+                if nxt is not None:
+                    walk(nxt, i, blanks_left - 1, alpha + order[i])
+
+    walk(dct.ROOT, 0, blanks, "")
+    return found
+
+
+def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
+    """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order)."""
+    graph = lex.graph
+    has_value = graph.dct.has_value
+    found: list[str] = []
+
+    def walk(index: int, key: str, alive: list[str]) -> None:
+        for tile, child in children(graph, index):
+            rest = [m.replace(tile, "", 1) for m in alive if tile in m]
+            if not rest:
+                continue
+            if "" in rest:
+                if has_value(child):
+                    found.append(key + tile)
+            else:
+                walk(child, key + tile, rest)
+
+    if multisets:
+        walk(graph.dct.ROOT, "", multisets)
+    return found
+
+
+def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int) -> list[str]:
+    """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks."""
+    graph = lex.graph
+    has_value = graph.dct.has_value
+    left = Counter(rack)
+    size = len(rack) + blanks
+    found: list[str] = []
+
+    def walk(index: int, key: str, blanks_left: int) -> None:
+        depth = len(key) + 1
+        for tile, child in children(graph, index):
+            if left[tile]:  # the rack's own tile before a blank: the same word, fewer blanks
+                left[tile] -= 1
+                if depth >= shortest and has_value(child):
+                    found.append(key + tile)
+                if depth < size:
+                    walk(child, key + tile, blanks_left)
+                left[tile] += 1
+            elif blanks_left:
+                if depth >= shortest and has_value(child):
+                    found.append(key + tile)
+                if depth < size:
+                    walk(child, key + tile, blanks_left - 1)
+
+    walk(graph.dct.ROOT, "", blanks)
+    return found
 
 
 def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
@@ -190,7 +256,7 @@ def find(
 
 def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int | None) -> list[str]:
     """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given."""
-    dct, guide = lex.words.dct, lex.words.guide
+    dct, guide = lex.graph.dct, lex.graph.guide
     end = len(parts)
     longest = length if length is not None else MAX_QUERY_TILES
 

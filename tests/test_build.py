@@ -152,7 +152,7 @@ def test_rebuild_swaps_and_removes_old_generations(tmp_path: Path) -> None:
         build_small(tmp_path, "es-fise", words)
     assert len(load_lexicon("es-fise", tmp_path)) == 3
     # the current build and the one it replaced stay; older ones are removed
-    assert len(list(tmp_path.glob("es-fise-*.anagrams.dawg"))) == 2
+    assert len(list(tmp_path.glob("es-fise-*.alphagrams.dawg"))) == 2
 
 
 ALPHABET = ["A", "E", "O", "N", "Ñ", "CH", "LL", "RR", "C", "L", "R", "S"]
