@@ -200,7 +200,7 @@ def _other_hex(sha: str) -> str:
         lambda m: m["files"]["words"].update(sha256=_other_hex(m["files"]["words"]["sha256"])),
         lambda m: m["files"]["alphagrams"].update(sha256=_other_hex(m["files"]["alphagrams"]["sha256"])),
     ],
-    ids=["checksum", "words-not-a-number", "words-negative", "words-bool", "no-checksum", "words-sha", "alphagrams-sha"],
+    ids=["checksum", "words-not-a-number", "words-negative", "words-bool", "no-checksum", "words-sha", "index-sha"],
 )
 def test_metadata_that_contradicts_itself_is_refused(home: Path, edit: Callable[[dict[str, Any]], None]) -> None:
     _rewrite_metadata(home, edit)
