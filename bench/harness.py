@@ -87,14 +87,17 @@ class Service:
         return "".join(self.log.read_text(errors="replace").splitlines(keepends=True)[-lines:])
 
 
-def start_service(home: Path, log: Path, *, port: int = 0, workers: int = 2, name: str = "service") -> Service:
+def start_service(home: Path, log: Path, *, port: int = 0, workers: int = 2, name: str = "service",
+                  command: Sequence[str] | None = None) -> Service:  # fmt: skip
     """Start ``lextools serve`` on 127.0.0.1 and wait until ``/healthz`` answers.
 
-    The log goes to a file rather than a pipe: nothing has to drain it, and its tail explains a
-    failure (a worker timeout, a traceback) after the run.
+    ``command`` runs another gunicorn server instead (bench/service_load.py's bare WSGI app), which
+    must log gunicorn's "Listening at" line. The log goes to a file rather than a pipe: nothing has
+    to drain it, and its tail explains a failure (a worker timeout, a traceback) after the run.
     """
-    cmd = [*lextools_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-           "--lexicons", str(home)]  # fmt: skip
+    cmd = list(command) if command else [
+        *lextools_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+        "--lexicons", str(home)]  # fmt: skip
     offset = log.stat().st_size if log.exists() else 0  # a restart appends to the same log
     with log.open("ab") as out:  # its own session: one process group to stop, and Ctrl-C is ours to handle
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

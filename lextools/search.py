@@ -14,6 +14,7 @@ node reached spending rack tiles, or blanks for tiles the rack lacks, is a prefi
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -150,21 +151,32 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int) -> list[str]:
     return found
 
 
+#: When this few tiles are left to place, their orders are looked up as whole keys instead of walked.
+_LOOKUP_TAIL = 3
+
+
 def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
-    """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order)."""
-    graph = lex.graph
-    has_value = graph.dct.has_value
+    """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order).
+
+    The walk follows the words DAWG's edges while some multiset still holds the tile; once only
+    ``_LOOKUP_TAIL`` tiles are left, each order of them is one membership test (dawg2's C++ on the
+    hot path), cheaper than the last levels of a walk in Python.
+    """
+    graph, words = lex.graph, lex.words
     found: list[str] = []
+    orders: dict[str, set[str]] = {}
 
     def walk(index: int, key: str, alive: list[str]) -> None:
+        if len(alive[0]) <= _LOOKUP_TAIL:  # all multisets have one size
+            for rest in set(alive):
+                tails = orders.get(rest)
+                if tails is None:
+                    tails = orders[rest] = {"".join(p) for p in itertools.permutations(rest)}
+                found.extend(key + t for t in tails if key + t in words)
+            return
         for tile, child in children(graph, index):
             rest = [m.replace(tile, "", 1) for m in alive if tile in m]
-            if not rest:
-                continue
-            if "" in rest:
-                if has_value(child):
-                    found.append(key + tile)
-            else:
+            if rest:
                 walk(child, key + tile, rest)
 
     if multisets:
