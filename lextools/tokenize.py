@@ -67,7 +67,8 @@ def spell(text: str, edition: Edition, *, obligatory: bool = True) -> Spelling:
     if not text.strip():
         raise SpellingError(text, "empty word", "empty")
     tiles: list[str] = []
-    tokens = _TOKEN.findall(text)
+    # Letters alone (the usual case) are one token: no need for the tokenizer.
+    tokens = [("", "", text, "")] if text.isalpha() else _TOKEN.findall(text)
     for bracketed, digit, letters, stray in tokens:
         if letters:
             tiles += split_tiles(normalize(letters, edition), edition)
@@ -108,19 +109,14 @@ def _named_tile(text: str, token: str, edition: Edition) -> str:
 
 
 def split_tiles(letters: str, edition: Edition) -> list[str]:
-    """Split normalised letters into tiles, longest tile first (digraph tiles are obligatory)."""
-    longest = edition.longest_tile
-    tiles: list[str] = []
-    i = 0
-    while i < len(letters):
-        for size in range(min(longest, len(letters) - i), 0, -1):
-            piece = letters[i : i + size]
-            if piece in edition.by_label:
-                tiles.append(piece)
-                i += size
-                break
-        else:  # normalize() let through only letters of the edition, so this is a bug
-            raise SpellingError(letters, f"{letters[i]!r} is not a tile of {edition.name}")
+    """Split normalised letters into tiles, longest tile first (digraph tiles are obligatory).
+
+    ``Edition.tile_pattern`` is the edition's labels longest first, so ``findall`` is the greedy split.
+    """
+    tiles: list[str] = edition.tile_pattern.findall(letters)  # type: ignore[attr-defined]
+    if sum(map(len, tiles)) != len(letters):  # normalize() lets through only tile letters: a bug
+        i = next(i for i, c in enumerate(letters) if c not in edition.by_label)
+        raise SpellingError(letters, f"{letters[i]!r} is not a tile of {edition.name}")
     return tiles
 
 
