@@ -56,7 +56,7 @@ from typing import Any
 import dawg_python
 
 from lextools.edition import Edition, load_edition
-from lextools.errors import CorruptLexiconError, LexiconNotFoundError, SpellingError
+from lextools.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError, SpellingError
 from lextools.tokenize import Spelling, spell
 
 FORMAT = "lextools-lexicon"
@@ -103,14 +103,14 @@ def reader_name() -> str:
     """Which reader answers membership: ``LEXTOOLS_READER`` if set, else dawg2 when it imports."""
     wanted = os.environ.get("LEXTOOLS_READER", "")
     if wanted and wanted not in READERS:
-        raise ValueError(f"LEXTOOLS_READER={wanted!r}: use one of {', '.join(READERS)}")
+        raise LexiconError(f"LEXTOOLS_READER={wanted!r} names no reader: use {' or '.join(READERS)}")
     if wanted == "python":
         return "python"
     try:
         import dawg  # noqa: F401
     except ImportError:
         if wanted == "dawg2":
-            raise
+            raise LexiconError("LEXTOOLS_READER=dawg2, but dawg2 cannot be imported: pip install DAWG2") from None
         return "python"
     return "dawg2"
 
