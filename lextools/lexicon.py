@@ -48,7 +48,8 @@ import json
 import mmap
 import os
 import struct
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,12 +91,9 @@ def alphagrammer(order: str) -> Callable[[str], str]:
     return lambda key: "".join(sorted(key.translate(to_ranks))).translate(to_codes)
 
 
-def alphagram_order(keys: Iterator[str] | list[str]) -> str:
+def alphagram_order(keys: Iterable[str]) -> str:
     """Tile codes by how many times they occur in the keys, rarest first (ties by code)."""
-    counts: dict[str, int] = {}
-    for key in keys:
-        for c in key:
-            counts[c] = counts.get(c, 0) + 1
+    counts = Counter("".join(keys))
     return "".join(sorted(counts, key=lambda c: (counts[c], c)))
 
 
@@ -159,6 +157,10 @@ class Lexicon:
         self.reader = reader
         # Membership and completion: dawg2's C++ DAWG from the same bytes, else the graph itself.
         self.words = _cpp_dawg(graph) if reader == "dawg2" else graph
+        #: Does some key start with this prefix? (dawg2's, or one walk of the graph.)
+        self.is_prefix: Callable[[str], bool] = (
+            self.words.has_keys_with_prefix if reader == "dawg2" else _prefix_test(graph.dct)
+        )
         self._label = {t.code: t.label for t in edition.tiles}
         self._tile_rank = {t.code: i for i, t in enumerate(edition.tiles)}
         # Front hooks: only a tile that begins some word can be one.
@@ -372,6 +374,11 @@ def _array(view: memoryview, start: int, item: int, per_count: int = 1) -> tuple
     if (item == 4 and count == 0) or end > len(view):  # a dictionary has its root unit at least
         raise ValueError(f"an array of {count} units where the file has {len(view) - start - 4} bytes")
     return view[start + 4 : end].cast("I" if item == 4 else "B"), end
+
+
+def _prefix_test(dct: Any) -> Callable[[str], bool]:
+    root = dct.ROOT
+    return lambda prefix: dct.follow_bytes(prefix.encode(), root) is not None
 
 
 def _cpp_dawg(graph: Any) -> Any:

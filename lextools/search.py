@@ -7,8 +7,8 @@ Anagrams (every tile of the rack) first walk the alphagram index in the lexicon'
 taking each next tile from the rack or, failing that, from a blank. Because an alphagram is sorted,
 a rack tile that comes before the tile being placed can never be placed later, which prunes the walk
 hard: 7 tiles with 2 blanks visit hundreds of nodes, and find the few multisets of tiles that spell
-words. One walk of the words DAWG then spends those multisets, each edge taking a tile that one of
-them still holds. Subanagrams (any of the tiles) walk the words DAWG with the rack alone: every
+words. The words are then grown tile by tile from those multisets, a prefix kept while some key
+starts with it (dawg2's C++ answers that). Subanagrams (any of the tiles) walk the words DAWG with the rack alone: every
 node reached spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
 """
 
@@ -152,21 +152,21 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int) -> list[str]:
 
 
 #: When this few tiles are left to place, their orders are looked up as whole keys instead of walked.
-_LOOKUP_TAIL = 3
+_LOOKUP_TAIL = 2
 
 
 def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
     """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order).
 
-    The walk follows the words DAWG's edges while some multiset still holds the tile; once only
-    ``_LOOKUP_TAIL`` tiles are left, each order of them is one membership test (dawg2's C++ on the
-    hot path), cheaper than the last levels of a walk in Python.
+    A prefix grows by a tile some multiset still holds, as long as some key starts with it; once
+    ``_LOOKUP_TAIL`` tiles are left, each order of them is one membership test. Both tests are
+    dawg2's C++ on the hot path, which makes this faster than walking the DAWG's edges in Python.
     """
-    graph, words = lex.graph, lex.words
+    words, is_prefix = lex.words, lex.is_prefix
     found: list[str] = []
     orders: dict[str, set[str]] = {}
 
-    def walk(index: int, key: str, alive: list[str]) -> None:
+    def grow(key: str, alive: list[str]) -> None:
         if len(alive[0]) <= _LOOKUP_TAIL:  # all multisets have one size
             for rest in set(alive):
                 tails = orders.get(rest)
@@ -174,13 +174,12 @@ def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
                     tails = orders[rest] = {"".join(p) for p in itertools.permutations(rest)}
                 found.extend(key + t for t in tails if key + t in words)
             return
-        for tile, child in children(graph, index):
-            rest = [m.replace(tile, "", 1) for m in alive if tile in m]
-            if rest:
-                walk(child, key + tile, rest)
+        for tile in dict.fromkeys("".join(alive)):  # each tile once, in a repeatable order
+            if is_prefix(key + tile):
+                grow(key + tile, [m.replace(tile, "", 1) for m in alive if tile in m])
 
     if multisets:
-        walk(graph.dct.ROOT, "", multisets)
+        grow("", multisets)
     return found
 
 
