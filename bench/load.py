@@ -40,6 +40,7 @@ from harness import (
     RssSampler,
     Unavailable,
     default_lexicons,
+    memory_kb,
     request,
     require_lexicon,
     require_wrk,
@@ -131,6 +132,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                duration=args.duration, threads=args.wrk_threads)  # fmt: skip
         finally:
             sampler.stop()
+        shared = {str(pid): memory_kb(pid) for pid in [svc.pid, *workers_of(svc.pid)]}  # after the load
         replaced = sorted(sampler.workers - start_workers)
         if replaced:
             print(f"gunicorn replaced workers during the run:\n{svc.log_tail()}", file=sys.stderr)
@@ -147,6 +149,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "workers": {str(pid): sampler.max_kb.get(pid) for pid in sorted(sampler.workers)},
             "workers_idle_before_load": {str(pid): kb for pid, kb in idle.items()},
         },
+        "smaps_kb_after_load": shared,
         "workers_replaced": replaced,
         "failed_requests": failed,
         "ok": failed == 0 and not replaced,
@@ -172,6 +175,9 @@ def report(r: dict[str, Any]) -> str:
     idle = r["rss_kb"]["workers_idle_before_load"]
     for pid, kb in r["rss_kb"]["workers"].items():
         rows.append((f"RSS worker {pid}", f"{mb(kb)} max  (before the first request: {mb(idle.get(pid))})"))
+    for pid, m in r["smaps_kb_after_load"].items():
+        if m:
+            rows.append((f"PSS / private {pid}", f"{mb(m['pss'])} / {mb(m['private'])}  (after the load)"))
     if r["workers_replaced"]:
         rows.append(("workers replaced", ", ".join(map(str, r["workers_replaced"]))))
     rows.append(("result", "PASS: no failed request" if r["ok"] else f"FAIL: {r['failed_requests']} failed requests"))
