@@ -9,6 +9,7 @@ tags), which lets frequency lists be read as they are. A ``.gz`` file is read de
 from __future__ import annotations
 
 import gzip
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,8 +41,9 @@ def decode(data: bytes) -> str:
 
 def read_words(path: Path) -> Iterator[str]:
     """The words of a list file, in file order, as written (not yet normalised)."""
-    text = decode(read_bytes(path))
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    # Universal newlines (LF, CR, CRLF), one line at a time: a list of every line of a big word
+    # list would cost more memory than the build keeps.
+    for line in io.StringIO(decode(read_bytes(path)), newline=None):
         word = line.strip()
         if not word or word.startswith("#"):
             continue
