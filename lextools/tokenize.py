@@ -62,13 +62,17 @@ def spell(text: str, edition: Edition, *, obligatory: bool = True) -> Spelling:
     """
     if not isinstance(text, str):
         raise SpellingError(repr(text), "not a string", "malformed")
+    if text.isalpha():  # letters alone, the usual case: one run of letters, split as it comes
+        word = normalize(text, edition)
+        tiles = split_tiles(word, edition)
+        if len(tiles) <= MAX_TILES:  # else the general path below says why not
+            return Spelling(input=text, word=word, tiles=tuple(tiles), key=edition.encode(tiles))
     if too_long(text):
         raise SpellingError(text[:20] + "…", f"longer than {MAX_INPUT_CHARS} characters", "malformed")
     if not text.strip():
         raise SpellingError(text, "empty word", "empty")
     tiles: list[str] = []
-    # Letters alone (the usual case) are one token: no need for the tokenizer.
-    tokens = [("", "", text, "")] if text.isalpha() else _TOKEN.findall(text)
+    tokens = _TOKEN.findall(text)
     for bracketed, digit, letters, stray in tokens:
         if letters:
             tiles += split_tiles(normalize(letters, edition), edition)
