@@ -99,19 +99,23 @@ def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_le
     A match's ``blanks`` are the tiles its word needs beyond the rack, in code order.
     """
     shortest = max(min_length, 1)
-    if sub:
-        keys = _spend_rack(lex, rack, blanks, shortest)
-    elif len(rack) + blanks < shortest:
-        keys = []
-    else:
-        keys = _spend_exactly(lex, _alphagrams(lex, rack, blanks))
-    have = Counter(rack)
     label = lex.edition.by_code
-    matches = []
-    for key in keys:
-        need = Counter(key) - have
-        matches.append(Match(key, tuple(label[c].label for c in sorted(need.elements()))))
-    return matches
+    named: dict[str, tuple[str, ...]] = {}  # tiles taken by blanks (in code order) → their labels
+
+    def blank_labels(codes: str) -> tuple[str, ...]:
+        labels = named.get(codes)
+        if labels is None:
+            labels = named[codes] = tuple(label[c].label for c in codes)
+        return labels
+
+    if sub:
+        return [Match(key, blank_labels(used)) for key, used in _spend_rack(lex, rack, blanks, shortest)]
+    if len(rack) + blanks < shortest:
+        return []
+    alphagrams = _alphagrams(lex, rack, blanks)
+    have = Counter(rack)
+    needs = {"".join(sorted(a)): "".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
+    return [Match(key, blank_labels(needs["".join(sorted(key))])) for key in _spend_exactly(lex, alphagrams)]
 
 
 def _alphagrams(lex: Lexicon, rack: str, blanks: int) -> list[str]:
@@ -183,31 +187,39 @@ def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
     return found
 
 
-def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int) -> list[str]:
-    """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks."""
+def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int) -> list[tuple[str, str]]:
+    """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks.
+
+    Each comes with the tiles blanks stand for in it, sorted: a rack tile is always taken before a
+    blank for the same tile, so a word is found once, with as few blanks as it can.
+    """
     graph = lex.graph
     has_value = graph.dct.has_value
-    left = Counter(rack)
+    left: dict[str, int] = {}  # a dict, not a Counter: Counter's lookup of a missing tile is a Python call
+    for tile in rack:
+        left[tile] = left.get(tile, 0) + 1
     size = len(rack) + blanks
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
 
-    def walk(index: int, key: str, blanks_left: int) -> None:
+    def walk(index: int, key: str, blanks_left: int, used: str) -> None:
         depth = len(key) + 1
         for tile, child in children(graph, index):
-            if left[tile]:  # the rack's own tile before a blank: the same word, fewer blanks
-                left[tile] -= 1
+            n = left.get(tile, 0)
+            if n:
+                left[tile] = n - 1
                 if depth >= shortest and has_value(child):
-                    found.append(key + tile)
+                    found.append((key + tile, used))
                 if depth < size:
-                    walk(child, key + tile, blanks_left)
-                left[tile] += 1
+                    walk(child, key + tile, blanks_left, used)
+                left[tile] = n
             elif blanks_left:
+                now = "".join(sorted(used + tile))
                 if depth >= shortest and has_value(child):
-                    found.append(key + tile)
+                    found.append((key + tile, now))
                 if depth < size:
-                    walk(child, key + tile, blanks_left - 1)
+                    walk(child, key + tile, blanks_left - 1, now)
 
-    walk(graph.dct.ROOT, "", blanks)
+    walk(graph.dct.ROOT, "", blanks, "")
     return found
 
 
