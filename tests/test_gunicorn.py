@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bench.harness import fetch, start_service, stop_service
+from tests.conftest import build_small
 
 pytestmark = pytest.mark.slow
 
@@ -141,3 +142,25 @@ def test_a_response_head_leaves_with_its_first_body_bytes(
     assert all(chunk in wire for chunk in body)
     if body:
         assert sock.writes[0].endswith(body[0] + (b"\r\n" if not headers else b""))
+
+
+def test_a_rebuilt_lexicon_reaches_the_preloaded_workers(tmp_path: Path) -> None:
+    """Lexicons loaded before the fork are still swapped for a rebuild, without a restart."""
+    home = tmp_path / "lexicons"
+    build_small(home, "es-fise", ["casa", "cosa"])
+    server = Gunicorn(home, tmp_path / "gunicorn.log")
+    try:
+        status, headers, body = server.request("GET", "/v1/es-fise/words/perro")
+        assert status == 200 and body["valid"] is False
+        before = headers["X-Lexicon-Checksum"]
+        build_small(home, "es-fise", ["casa", "cosa", "perro"])
+        deadline = time.monotonic() + 15
+        while True:
+            status, headers, body = server.request("GET", "/v1/es-fise/words/perro")
+            if headers["X-Lexicon-Checksum"] != before:
+                break
+            assert time.monotonic() < deadline, "the rebuilt lexicon was never served:\n" + server.log
+            time.sleep(0.2)
+        assert status == 200 and body["valid"] is True
+    finally:
+        assert server.stop() == 0, server.log
