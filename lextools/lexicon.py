@@ -21,7 +21,8 @@ bytes through the page cache: DAWG-Python's ``Dictionary`` and ``Guide`` index a
 the map as they would their own arrays, for the walks (search, hooks, anagrams). Membership and
 completion, the hot path, go to dawg2's C++ ``CompletionDAWG`` built from the same bytes (its own
 copy: 0.6 MB for es-fise, shared by forked workers that did not write to it); when dawg2 cannot be
-imported, or ``LEXTOOLS_READER=python``, DAWG-Python answers those too. Both readers give the same answers (the tests run on both).
+imported, or ``LEXTOOLS_READER=python``, DAWG-Python answers those too. Both readers give the same
+answers (the tests run on both).
 
 The DAWG files are named after their sha256, and ``E.json`` names them together with their
 checksums, so a rebuild writes the new DAWGs beside the old ones and then replaces ``E.json`` in one
@@ -163,8 +164,8 @@ class Lexicon:
         )
         self._label = {t.code: t.label for t in edition.tiles}
         self._tile_rank = {t.code: i for i, t in enumerate(edition.tiles)}
-        # Front hooks: only a tile that begins some word can be one.
-        self._first_tiles = [tile for tile, _ in children(graph, graph.dct.ROOT)]
+        # Front hooks: only a tile that begins some word can be one (in the edition's tile order).
+        self._first_tiles = sorted((tile for tile, _ in children(graph, graph.dct.ROOT)), key=self._tile_rank.get)
 
     @property
     def checksum(self) -> str:
@@ -219,7 +220,7 @@ class Lexicon:
         if node is not None:
             back = [c for c, child in children(self.graph, node) if dct.has_value(child)]
         return Hooks(
-            front=tuple(label[c] for c in sorted(front, key=rank.__getitem__)),
+            front=tuple(label[c] for c in front),
             back=tuple(label[c] for c in sorted(back, key=rank.__getitem__)),
             front_inner=len(key) > 2 and key[1:] in words,
             back_inner=len(key) > 2 and key[:-1] in words,
