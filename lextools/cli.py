@@ -115,11 +115,12 @@ def build(
         load_edition(name)  # fail on an unknown edition before any work
     home = _home(lexicons)
     if not source:
-        from lextools.recipes import build_default
+        from lextools.recipes import SharedSources, build_default, load_recipe
 
+        shared = SharedSources(load_recipe(name) for name in names)  # the Spanish editions read theirs once
         for name in names:
             with _progress(f"{name}: reading sources") as tick:
-                meta = build_default(name, home, progress=tick)
+                meta = build_default(name, home, progress=tick, shared=shared)
             _report_build(meta, home)
         return
     chosen = rules_named([r for r in rules.split(",") if r])

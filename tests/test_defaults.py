@@ -182,3 +182,31 @@ def test_french_default(fr: Lexicon, word: str, kept: bool) -> None:
 
 def test_french_report_has_no_elided_forms(fr: Lexicon) -> None:
     assert fr.metadata["counts"]["dropped"]["cannot-spell"] < 20_000 and len(fr) > 400_000
+
+
+def test_sources_shared_by_recipes_are_read_once_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lextools build` (all editions) expands the Spanish hunspell dictionary once, not three times."""
+    from lextools import recipes
+    from lextools.filters import SourceWord
+
+    reads: list[str] = []
+
+    def read_source(source):  # type: ignore[no-untyped-def]
+        reads.append(source.name)
+        return (SourceWord(f"{source.name}-{i}", source=source.name) for i in range(3))
+
+    monkeypatch.setattr(recipes, "read_source", read_source)
+    names = ["en", "es-fise", "es-mattel2021", "es-na103"]
+    shared = recipes.SharedSources(load_recipe(n) for n in names)
+    seen = {n: [w.raw for s in load_recipe(n).sources for w in shared.read(load_source(s))] for n in names}
+    assert sorted(reads) == ["es-supplement", "rla-es", "scowl"]
+    assert (
+        seen["es-fise"]
+        == seen["es-mattel2021"]
+        == seen["es-na103"]
+        == [
+            *(f"rla-es-{i}" for i in range(3)),
+            *(f"es-supplement-{i}" for i in range(3)),
+        ]
+    )
+    assert not shared._kept  # released after its last use
