@@ -51,23 +51,28 @@ class SharedSources:
 
     The three Spanish recipes share their sources, and expanding the hunspell dictionary is most of
     the time of a default build (about two thirds of es-fise's), so a build of all five editions
-    reads it once instead of three times. What no later recipe needs is streamed, never kept.
+    reads it once instead of three times. What no later recipe needs is streamed, never kept; what
+    is kept is packed into tuples, each distinct affix list and tag set held once (RLA-ES: 750,000
+    forms with 357 affix lists and 5 tag sets), about a quarter of the memory of the words themselves.
     """
 
     def __init__(self, recipes: Iterable[Recipe]) -> None:
         self._uses = Counter(name for r in recipes for name in r.sources)
-        self._kept: dict[str, list[SourceWord]] = {}
+        self._kept: dict[str, list[tuple[Any, ...]]] = {}
 
     def read(self, source: Source) -> Iterable[SourceWord]:
         self._uses[source.name] -= 1
         later = self._uses[source.name] > 0
-        words = self._kept.get(source.name) if later else self._kept.pop(source.name, None)
-        if words is not None:
-            return words
-        if later:
-            words = self._kept[source.name] = list(read_source(source))
-            return words
-        return read_source(source)
+        packed = self._kept.get(source.name) if later else self._kept.pop(source.name, None)
+        if packed is None:
+            if not later:
+                return read_source(source)
+            once: dict[Any, Any] = {}
+            packed = self._kept[source.name] = [
+                (w.raw, w.source, w.stem, once.setdefault(w.affixes, w.affixes), once.setdefault(w.tags, w.tags))
+                for w in read_source(source)
+            ]
+        return (SourceWord(*fields) for fields in packed)
 
 
 def build_default(
