@@ -57,7 +57,7 @@ def require_lexicon(home: Path, edition: str) -> None:
     """Fail early, saying how to build it, when the edition has no lexicon in ``home``."""
     if not (home / f"{edition}.json").is_file():
         raise Unavailable(
-            f"no {edition} lexicon in {home}. Build the default lexicons (about 2 minutes on 2 cores) with\n"
+            f"no {edition} lexicon in {home}. Build the default lexicons (under a minute on 2 cores) with\n"
             f"    lextools build --out {home}\n"
             f"or only this one with `lextools build {edition} --out {home}`; scripts/reliability and scripts/run "
             "build the missing defaults."
