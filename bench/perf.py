@@ -6,6 +6,7 @@ Run from the repository root with the project's venv, on a directory holding the
     python bench/perf.py --lexicons DIR                   # everything, about 3 minutes on 2 cores
     python bench/perf.py --lexicons DIR --skip-build      # no build scaling (about 1 minute)
     python bench/perf.py --lexicons DIR --json perf.json  # also the figures as JSON
+    python bench/perf.py --lexicons DIR --defaults        # also build the five defaults (under a minute)
 
 What each row measures (speeds are ratios against a baseline timed in the same process or the same
 wrk run, so the ratio is what to compare between machines):
@@ -23,7 +24,8 @@ wrk run, so the ratio is what to compare between machines):
   and ``POST /v1/es-fise/check`` of 1000 words, with wrk;
 - builds of generated pseudo-Spanish lists (bench/build_and_lookup.py's generator; no real list) of
   100k, 300k, 639k and 1M words with ``lextools build --source``: wall time and peak RSS, and the
-  membership time in each; the slope is d log(time) / d log(words), 1.0 being linear.
+  membership time in each; the slope is d log(time) / d log(words), 1.0 being linear;
+- with ``--defaults``, ``lextools build`` of the five default lexicons: wall time and peak RSS.
 """
 
 from __future__ import annotations
@@ -238,6 +240,22 @@ REPORT_PEAK = (
 )
 
 
+def timed_build(arguments: Sequence[str]) -> tuple[float, int]:
+    """Run ``lextools ARGUMENTS`` in a child; its wall time and peak RSS in kB.
+
+    The child reports its own peak (VmHWM, reset by exec): a parent's rusage would count the memory
+    of this process, which the child held between fork and exec.
+    """
+    cmd = [sys.executable, "-c", REPORT_PEAK + "from lextools.cli import main; main()", *arguments]
+    t = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - t
+    peak = re.search(r"^PEAK_KB (\d+)$", done.stderr, re.M)
+    if done.returncode != 0 or not peak:
+        raise RuntimeError(f"lextools {' '.join(arguments)} exited {done.returncode}:\n{done.stderr[-2000:]}")
+    return seconds, int(peak.group(1))
+
+
 def build_rows(workdir: Path, sizes: Sequence[int]) -> list[dict[str, Any]]:
     from build_and_lookup import generate_words
 
@@ -247,20 +265,11 @@ def build_rows(workdir: Path, sizes: Sequence[int]) -> list[dict[str, Any]]:
         source = workdir / f"words-{n}.txt"
         source.write_text("\n".join(biggest[:n]) + "\n", "utf-8")
         out = workdir / f"lex-{n}"
-        # The child reports its own peak (VmHWM, reset by exec): a parent's rusage would count the
-        # memory of this process, which the child held between fork and exec.
-        cmd = [sys.executable, "-c", REPORT_PEAK + "from lextools.cli import main; main()", "build", EDITION,
-               "--source", str(source), "--out", str(out)]  # fmt: skip
-        t = time.perf_counter()
-        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        seconds = time.perf_counter() - t
-        peak = re.search(r"^PEAK_KB (\d+)$", done.stderr, re.M)
-        if done.returncode != 0 or not peak:
-            raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stderr[-2000:]}")
+        seconds, peak_kb = timed_build(["build", EDITION, "--source", str(source), "--out", str(out)])
         lex = load_lexicon(EDITION, out)
         keys = list(lex.keys())
         m = membership(lex, keys, random.Random(n))
-        rows.append({"words": n, "build_s": seconds, "peak_rss_mb": int(peak.group(1)) / 1024, "membership": m})
+        rows.append({"words": n, "build_s": seconds, "peak_rss_mb": peak_kb / 1024, "membership": m})
     return rows
 
 
@@ -311,6 +320,10 @@ def table(r: dict[str, Any]) -> str:
             g["ratio"] >= 0.8)  # fmt: skip
         wps = s["check"]["rps"] * 1000
         row("`POST /check` 1000 words", f"{wps / 1000:.0f} k words/s", "—", TARGETS["check"], wps >= 272_000)
+    if "defaults" in r:
+        d = r["defaults"]
+        row("build the five defaults", f"{d['build_s']:.0f} s, {d['peak_rss_mb']:.0f} MB", "—", TARGETS["defaults"],
+            d["build_s"] <= 60)  # fmt: skip
     if "builds" in r:
         b = r["builds"]
         at = next((x for x in b if x["words"] == 639_000), None)
@@ -342,6 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--connections", type=int, default=32, help="wrk connections (default 32)")
     ap.add_argument("--skip-service", action="store_true", help="no service rows")
     ap.add_argument("--skip-build", action="store_true", help="no build rows")
+    ap.add_argument("--defaults", action="store_true", help="also time `lextools build` of the five defaults")
     ap.add_argument("--sizes", default="100000,300000,639000,1000000", help="build sizes (words)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
@@ -354,6 +368,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.skip_service:
             print("service rows (lextools serve, wrk) ...", file=sys.stderr)
             result["service"] = service_rows(home, Path(tmp), args.duration, args.connections)
+        if args.defaults:
+            print("building the five default lexicons ...", file=sys.stderr)
+            seconds, peak_kb = timed_build(["build", "--out", str(Path(tmp) / "defaults")])
+            result["defaults"] = {"build_s": seconds, "peak_rss_mb": peak_kb / 1024}
         if not args.skip_build:
             print("build rows ...", file=sys.stderr)
             result["builds"] = build_rows(Path(tmp), [int(x) for x in args.sizes.split(",")])
