@@ -8,8 +8,9 @@ taking each next tile from the rack or, failing that, from a blank. Because an a
 a rack tile that comes before the tile being placed can never be placed later, which prunes the walk
 hard: 7 tiles with 2 blanks visit hundreds of nodes, and find the few multisets of tiles that spell
 words. The words are then grown tile by tile from those multisets, a prefix kept while some key
-starts with it (dawg2's C++ answers that). Subanagrams (any of the tiles) walk the words DAWG with the rack alone: every
-node reached spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
+starts with it (dawg2's C++ answers that). Subanagrams (any of the tiles) walk the words DAWG with
+the rack alone: every node reached spending rack tiles, or blanks for tiles the rack lacks, is a
+prefix of an answer.
 """
 
 from __future__ import annotations
