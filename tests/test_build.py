@@ -104,6 +104,9 @@ def test_corrupt_dawg_is_refused(tmp_path: Path, damage) -> None:
     ("edit", "message"),
     [
         (lambda m: m.update(format_version=99), "format version 99"),
+        # a lexicon of lextools before the alphagram DAWG ("ALPHAGRAM KEY" index): rebuild it
+        (lambda m: m.update(format_version=1), "format version 1, this lextools reads 2; rebuild"),
+        (lambda m: m.pop("alphagram_order"), "no alphagram order; rebuild"),
         (lambda m: m.update(edition="en"), "describes edition"),
         (lambda m: m.pop("files"), "does not name"),
         (lambda m: m["files"]["words"].update(name="../../etc/passwd"), "not a file of the lexicon directory"),
