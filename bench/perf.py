@@ -299,7 +299,8 @@ def table(r: dict[str, Any]) -> str:
     rows: list[tuple[str, str, str, str]] = []
 
     def row(what: str, figure: str, baseline: str, target: str, met: bool | None) -> None:
-        rows.append((what, figure, baseline, f"{target} — {'met' if met else 'NOT met' if met is not None else '?'}"))
+        verdict = "" if met is None else " — met" if met else " — NOT met"
+        rows.append((what, figure, baseline, target + verdict))
 
     m = lib["membership"]
     row("`key in lexicon`", f"{m['lexicon_us']:.3f} µs ({lib['reader']})", f"set {m['set_us']:.3f} µs",
@@ -345,10 +346,10 @@ def table(r: dict[str, Any]) -> str:
                 at["build_s"] <= 4 and at["peak_rss_mb"] <= 200)  # fmt: skip
         ns = [x["words"] for x in b]
         row("build scaling", " · ".join(f"{x['words'] // 1000}k {x['build_s']:.1f} s" for x in b), "—",
-            f"slope {slope(ns, [x['build_s'] for x in b]):.2f}", None)  # fmt: skip
+            f"slope {slope(ns, [x['build_s'] for x in b]):.2f} (1 = linear)", None)  # fmt: skip
         row("`key in lexicon` scaling", " · ".join(f"{x['words'] // 1000}k {x['membership']['lexicon_us']:.3f} µs"
             for x in b), "set: " + " · ".join(f"{x['membership']['set_us']:.3f}" for x in b),
-            f"slope {slope(ns, [x['membership']['lexicon_us'] for x in b]):.2f}", None)  # fmt: skip
+            f"slope {slope(ns, [x['membership']['lexicon_us'] for x in b]):.2f} (0 = flat)", None)  # fmt: skip
     widths = [max(len(x[i]) for x in [("what", "lextools", "baseline, same run", "ratio · target"), *rows])
               for i in range(4)]  # fmt: skip
     lines = []
