@@ -243,7 +243,7 @@ def children(graph: Any, index: int) -> Iterator[tuple[str, int]]:
         if label < 0x80:
             yield chr(label), child
         else:
-            for rest, end in _continuations(dct, guide, child, _utf8_length(label) - 1):
+            for rest, end in _continuations(dct, guide, child, utf8_length(label) - 1):
                 yield bytes((label, *rest)).decode(), end
         label = guide.sibling(child)
 
@@ -262,7 +262,8 @@ def _continuations(dct: Any, guide: Any, index: int, n: int) -> Iterator[tuple[t
         label = guide.sibling(child)
 
 
-def _utf8_length(lead: int) -> int:
+def utf8_length(lead: int) -> int:
+    """Bytes in a UTF-8 character, from its first byte (0xC0 and up)."""
     return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
 
 

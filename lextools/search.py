@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lextools.errors import QueryError, SpellingError
-from lextools.lexicon import Lexicon, children
+from lextools.lexicon import Lexicon, children, utf8_length
 from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.tokenize import spell
 
@@ -317,7 +317,7 @@ def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int
             if child is None:  # only in a damaged DAWG
                 return
             label_bytes = partial + bytes((label,))
-            if label >= 0xC0 or (partial and len(label_bytes) < _utf8_length(label_bytes[0])):
+            if label >= 0xC0 or (partial and len(label_bytes) < utf8_length(label_bytes[0])):
                 visit(child, alive, key, label_bytes)  # the middle of a multi-byte character
             else:
                 tile = label_bytes.decode()
@@ -334,7 +334,3 @@ def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int
 
     visit(dct.ROOT, closure({0}), "", b"")
     return found
-
-
-def _utf8_length(lead: int) -> int:
-    return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
