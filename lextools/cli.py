@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -343,10 +344,16 @@ def export(
     lines = (write(lex.edition.decode(k), lex.edition, notation) + "\n" for k in search.export_order(lex))  # type: ignore[arg-type]
     if output is None:
         sys.stdout.writelines(lines)
-        return
-    from lextools.compile import atomic_write
+    elif output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
+        try:
+            with output.open("w", encoding="utf-8") as f:
+                f.writelines(lines)
+        except OSError as e:  # the error of a buffered write names no file
+            raise OSError(e.errno, e.strerror, os.fspath(output)) from None
+    else:
+        from lextools.compile import atomic_write
 
-    atomic_write(output, "".join(lines).encode("utf-8"))
+        atomic_write(output, "".join(lines).encode("utf-8"))
 
 
 @app.command()

@@ -255,8 +255,10 @@ def atomic_write(path: Path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.filename is None:  # a full disk on write or fsync names no file
+            raise OSError(e.errno, e.strerror, os.fspath(path)) from None
         raise
 
 
