@@ -28,9 +28,15 @@ def cli_json(lexicon_home: Path, *args: str, stdin: str | None = None) -> object
         (["two-tile", "es-fise"], "/v1/es-fise/two-tile-words"),
         (["two-tile", "en"], "/v1/en/two-tile-words"),
         (["anagram", "es-fise", "SAC?"], f"/v1/es-fise/anagrams/{quote('SAC?')}"),
-        (["anagram", "es-fise", "CHAPA?", "--sub", "--min-length", "3"], "/v1/es-fise/anagrams/CHAPA%3F?sub=true&min_length=3"),
+        (
+            ["anagram", "es-fise", "CHAPA?", "--sub", "--min-length", "3"],
+            "/v1/es-fise/anagrams/CHAPA%3F?sub=true&min_length=3",
+        ),
         (["pattern", "es-fise", "CH*"], "/v1/es-fise/search?pattern=CH*&limit=1000"),
-        (["pattern", "es-na103", "?A*", "--order", "probability"], "/v1/es-na103/search?pattern=?A*&order=probability&limit=1000"),
+        (
+            ["pattern", "es-na103", "?A*", "--order", "probability"],
+            "/v1/es-na103/search?pattern=?A*&order=probability&limit=1000",
+        ),
         (["hooks", "es-fise", "ama"], "/v1/es-fise/hooks/ama"),
         (["hooks", "es-fise", "arro"], "/v1/es-fise/hooks/arro"),
         (["score", "es-fise", "chiquillo", "--blank", "1"], "/v1/es-fise/score/chiquillo?blank=1"),
