@@ -1,7 +1,9 @@
 """The ``lextools`` command line: a thin layer over the library.
 
-Exit codes: 0 success (``check``: every word valid), 1 ``check`` found an invalid word, 2 usage or
-data errors (unknown edition, missing or corrupt lexicon, unreadable list) with a one-line message.
+Exit codes: 0 success (``check``: every word valid), 1 ``check`` found an invalid word, 2 usage,
+data or I/O errors (unknown edition, missing or corrupt lexicon, unreadable list, refused build, full
+disk, permission, not a directory) with a one-line message naming the path and the cause.
+``--json`` prints the answer :mod:`lextools.answers` builds for the service too.
 """
 
 from __future__ import annotations

@@ -154,7 +154,11 @@ def words_of(text: str) -> list[str]:
 
 
 def read_list(path: Path, encoding: str | None = None) -> WordList:
-    """Read a list file; a file that is not a word list raises :class:`SourceError` naming it."""
+    """Read a list file; a file that is not a word list raises :class:`SourceError` naming it.
+
+    The one entry point for a user's source file (``lextools build --source``, ``check --file``):
+    a reader of another kind of file belongs behind it.
+    """
     text, used, guessed = decode(read_bytes(path), path_text(path), encoding)
     return WordList(Path(path), words_of(text), used, guessed)
 
