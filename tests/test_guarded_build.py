@@ -381,3 +381,26 @@ def test_runner_sees_the_same_refusals(tmp_path: Path) -> None:
             ["build", "es-fise", "-s", str(write_list(tmp_path / "k.txt", ["kilo"])), "-L", str(tmp_path)],
             catch_exceptions=False,
         )
+
+
+def test_the_cli_says_it_waits_for_another_build_or_fails_at_once(tmp_path: Path) -> None:
+    """The real command, in a process of its own, against a lock this test holds."""
+    import queue
+    import subprocess
+    import sys
+
+    words = write_list(tmp_path / "w.txt", WORDS)
+    lextools_bin = str(Path(sys.executable).with_name("lextools"))
+    command = [lextools_bin, "build", "es-fise", "-s", str(words), "-L", str(tmp_path)]
+    with buildlock.build_lock(tmp_path, "es-fise"):
+        busy = subprocess.run([*command, "--no-wait"], capture_output=True, text=True, timeout=120)
+        assert busy.returncode == 2 and f"another build of es-fise (pid {os.getpid()})" in busy.stderr
+        waiting = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in waiting.stderr or ()], daemon=True).start()
+        seen = ""
+        while "waiting:" not in seen:
+            seen += lines.get(timeout=120)
+        assert waiting.poll() is None  # still blocked on our lock
+    assert waiting.wait(timeout=120) == 0
+    assert len(load_lexicon("es-fise", tmp_path)) == len(WORDS)
