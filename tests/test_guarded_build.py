@@ -229,7 +229,10 @@ def test_a_second_build_waits_and_says_so_or_fails_with_no_wait(tmp_path: Path) 
             )
         )
         waiting.start()
-        waiting.join(timeout=1)
+        for _ in range(600):  # until it has met our lock and said so
+            if told:
+                break
+            waiting.join(timeout=0.1)
         assert waiting.is_alive()  # blocked on the lock we hold
     waiting.join(timeout=30)
     assert not waiting.is_alive() and told and f"pid {os.getpid()}" in told[0]
