@@ -99,6 +99,8 @@ def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_le
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
     A match's ``blanks`` are the tiles its word needs beyond the rack, in code order.
     """
+    if not len(lex):  # an empty lexicon has no words to walk
+        return []
     shortest = max(min_length, 1)
     label = lex.edition.by_code
     named: dict[str, tuple[str, ...]] = {}  # tiles taken by blanks (in code order) → their labels
@@ -280,6 +282,8 @@ def find(
 
 def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int | None) -> list[str]:
     """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given."""
+    if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
+        return []
     dct, guide = lex.graph.dct, lex.graph.guide
     end = len(parts)
     longest = length if length is not None else MAX_QUERY_TILES

@@ -25,7 +25,7 @@ def test_word_lists_in_any_encoding_and_line_end(tmp_path: Path, encoding: str, 
     lines = ["# comment", "canción", "", "  ñandú  ", "pingüino 123", "# año"]
     path = tmp_path / "list.txt"
     path.write_bytes((newline.decode().join(lines) + newline.decode()).encode(encoding))
-    assert list(read_words(path)) == ["canción", "ñandú", "pingüino"]
+    assert list(read_words(path)) == ["canción", "ñandú", "pingüino 123"]  # one word per line: never cut
 
 
 def test_gzip_list(tmp_path: Path) -> None:
@@ -201,4 +201,16 @@ def test_built_files_get_the_umask_mode_not_mkstemps_0600(tmp_path: Path) -> Non
     finally:
         os.umask(old)
     modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
-    assert len(modes) == 4 and set(modes.values()) == {0o644}, modes
+    assert len(modes) == 5 and "es-fise.lock" in modes and set(modes.values()) == {0o644}, modes
+
+
+def test_a_stale_temporary_of_either_dawg_is_removed(tmp_path: Path) -> None:
+    """What a killed build leaves: the temporaries of the words DAWG and of the alphagram index."""
+    from lextools.buildlock import remove_stale_temporaries
+
+    names = [f".es-fise-{'a' * 16}.dawg.{'b' * 16}.tmp", f".es-fise-{'a' * 16}.alphagrams.dawg.{'b' * 16}.tmp"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"half")
+    (tmp_path / "es-fise.json").write_bytes(b"{}")
+    assert sorted(remove_stale_temporaries(tmp_path, "es-fise")) == sorted(names)
+    assert [p.name for p in tmp_path.iterdir()] == ["es-fise.json"]
