@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from lextools import search
-from lextools.lexicon import Lexicon
+from lextools.lexicon import Lexicon, load_lexicon
 from service import create_app
 
 try:
@@ -276,7 +276,8 @@ def answers_of(es: Lexicon, alphagram: str) -> list[str]:
     return sorted(es.edition.spelling(m.key) for m in search.anagrams(es, key))
 
 
-def test_anagram_drill_round(browser: WebDriver, base_url: str, es: Lexicon, tmp_path: Path) -> None:
+def test_anagram_drill_round(browser: WebDriver, base_url: str, lexicon_home: Path, tmp_path: Path) -> None:
+    es = load_lexicon("es-fise", lexicon_home)  # the answers the page must accept (one reader is enough here)
     open_page(browser, f"{base_url}/study?edition=es-fise")
     browser.execute_script("localStorage.clear()")
     open_page(browser, f"{base_url}/study?edition=es-fise")
