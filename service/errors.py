@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from lextools.errors import (
@@ -20,9 +20,14 @@ from lextools.errors import (
     LexiconError,
     LexiconNotFoundError,
     QueryError,
+    RateLimitError,
+    RecordError,
     SpellingError,
     UnknownEditionError,
 )
+from lextools.messages import Message, message
+from service import pages
+from service.language import request_language
 
 log = logging.getLogger("lextools.service")
 
@@ -35,14 +40,16 @@ STATUS: dict[type[LexiconError], int] = {
     LexiconNotFoundError: 503,  # the edition exists but nobody built its lexicon here (yet)
     CorruptLexiconError: 503,
     EditionDataError: 500,  # a shipped edition file is inconsistent: our bug
+    RateLimitError: 429,  # more challenges per second than a judge needs
+    RecordError: 503,  # the challenge record cannot be written: nothing is judged unrecorded
 }
 
 
 class ServiceError(Exception):
     """A request the service refuses for a reason of its own (not the library's): bad body, too many words."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: str | Message) -> None:
+        super().__init__(str(message))
         self.status = status
         self.code = code
         self.message = message
@@ -65,11 +72,12 @@ def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
     status = status_of(e)
     if status >= 500:
         log.error("%s: %s", e.code, e)
-    return error_response(status, e.code, str(e))
+    return error_response(status, e.code, e.text(request_language()))
 
 
 def _on_service_error(e: ServiceError) -> tuple[Response, int]:
-    return error_response(e.status, e.code, e.message)
+    text = e.message.text(request_language()) if isinstance(e.message, Message) else e.message
+    return error_response(e.status, e.code, text)
 
 
 def _on_http_error(e: HTTPException) -> Response | HTTPException:
@@ -79,6 +87,9 @@ def _on_http_error(e: HTTPException) -> Response | HTTPException:
     """
     if e.code is None:
         return e
+    if e.code == 404 and request.path in pages.PAGE_PATHS:  # a page (kiosk mode) answers with a page
+        html, status = pages.error_page(message("page_not_found"))
+        return Response(html, status, content_type="text/html; charset=utf-8")
     response = e.get_response()
     code = (e.name or "error").lower().replace(" ", "_")
     body, _ = error_response(e.code, code, e.description or e.name)

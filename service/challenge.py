@@ -1,0 +1,152 @@
+"""Challenges: judge a play, write it to the challenge record, answer with a signed receipt.
+
+A challenge is the one route that writes (to the record, lextools/record.py), so it is the one a
+web page elsewhere must not be able to call: it takes ``Content-Type: application/json`` only —
+which a cross-site form or a "simple" fetch cannot send without a CORS preflight that this service
+never grants — and refuses any ``Origin`` other than its own (403, nothing recorded). A program that
+is not a browser (curl, an app) sends no Origin and is served.
+
+Its size is bounded by what a judge needs: a play forms at most :data:`MAX_WORDS` words, of at most
+:data:`MAX_TILES_PER_WORD` tiles, and a client sends at most :data:`CHALLENGE_RATE` challenges a
+second (429 beyond, not recorded); the limits are in service/limits.py. Those bound how fast the record can grow.
+
+The director reads the record with ``lextools record`` or ``GET /v1/record``, which needs
+``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``; when the server has no token the route is off (404).
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Response, current_app, request
+
+from lextools.errors import RecordError, SpellingError
+from lextools.lexicon import Lexicon
+from lextools.messages import message
+from lextools.receipts import load_secret
+from lextools.record import ChallengeRecord, as_csv, parse_since
+from lextools.tokenize import spell
+from service.errors import ServiceError, bad_request
+from service.inputs import flag, json_body, words_of
+from service.language import localized, request_language
+from service.lexicons import lexicon
+from service.limits import MAX_BODY, MAX_TILES_PER_WORD, MAX_WORD_CHARS, MAX_WORDS
+from service.rulings import ruling
+
+bp = Blueprint("challenge", __name__)
+
+#: The environment variable holding the director's token; unset, GET /v1/record is off.
+DIRECTOR_TOKEN_ENV = "LEXTOOLS_DIRECTOR_TOKEN"
+
+#: Where the app keeps its record (``create_app`` puts a ChallengeRecord here).
+EXTENSION = "lextools.record"
+
+
+def record() -> ChallengeRecord:
+    rec: ChallengeRecord = current_app.extensions[EXTENSION]
+    return rec
+
+
+def _secret() -> bytes:
+    secret: bytes | None = current_app.extensions.get(EXTENSION + ".secret")
+    if secret is None:
+        secret = current_app.extensions[EXTENSION + ".secret"] = load_secret(record().path)
+    return secret
+
+
+def require_own_origin() -> None:
+    """403 for a request a browser sent from another site's page (its ``Origin`` is not ours)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.host):
+        raise ServiceError(403, "foreign_origin", message("foreign_origin"))
+
+
+def require_json() -> None:
+    if request.mimetype != "application/json":
+        raise ServiceError(415, "unsupported_media_type", message("unsupported_media_type"))
+
+
+def _play(lex: Lexicon) -> list[str]:
+    words = words_of(json_body(), allow_empty=False)
+    if len(words) > MAX_WORDS:
+        raise ServiceError(413, "too_many_words", message("too_many_words", count=len(words), max=MAX_WORDS))
+    for word in words:
+        too_long = len(word) > MAX_WORD_CHARS
+        if not too_long:
+            try:
+                too_long = len(spell(word, lex.edition).tiles) > MAX_TILES_PER_WORD
+            except SpellingError as e:
+                too_long = e.rule == "too-long"
+        if too_long:
+            raise ServiceError(400, "word_too_long", message("word_too_long", max=MAX_TILES_PER_WORD))
+    return words
+
+
+@bp.post("/v1/<edition>/challenge")
+def challenge(edition: str) -> dict[str, Any]:
+    """Judge a play. Blind by default: a word judge must not tell which word failed (the record keeps the words)."""
+    require_own_origin()
+    require_json()
+    request.max_content_length = min(MAX_BODY, current_app.config["MAX_CONTENT_LENGTH"])
+    lex = lexicon(edition)
+    body = json_body()
+    words = _play(lex)
+    reveal = flag(body, "reveal", default=False)
+    results = [lex.lookup(w) for w in words]
+    acceptable = all(r.valid for r in results)
+    lang = request_language()
+    receipt = record().add(
+        edition,
+        lex.checksum,
+        words,
+        acceptable,
+        client=request.remote_addr or "unknown",
+        rate=current_app.config["CHALLENGE_RATE"],
+        secret=_secret(),
+    )
+    reply: dict[str, Any] = {
+        "edition": edition,
+        "words": len(words),
+        "acceptable": acceptable,
+        "ruling": ruling(lex.edition, acceptable, lang),
+        "receipt": receipt.as_dict(),
+    }
+    if reveal:
+        reply["results"] = [localized(r, edition, lang) for r in results]
+    return reply
+
+
+@bp.get("/v1/record")
+def read_record() -> Any:
+    """The challenge record, for the director only; ``?since=`` a time, ``?format=csv``."""
+    token = current_app.config.get("DIRECTOR_TOKEN")
+    if not token:
+        raise ServiceError(404, "not_found", "the challenge record is not served: the server has no director token")
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not hmac.compare_digest(given.encode(), token.encode()):
+        raise ServiceError(401, "unauthorized", "send the director token as Authorization: Bearer <token>")
+    since = request.args.get("since")
+    fmt = request.args.get("format") or "json"
+    if fmt not in ("json", "csv"):
+        raise bad_request("format must be json or csv")
+    start = parse_since(since) if since else None
+    try:
+        entries = record().entries(start)
+    except RecordError:
+        if record().path.exists():
+            raise
+        entries = []  # nothing judged yet
+    if fmt == "csv":
+        return Response(as_csv(entries), content_type="text/csv; charset=utf-8")
+    return {"challenges": entries}
+
+
+def setup(app: Any, record_path: Path | None) -> None:
+    """Open the app's record (``RECORD``, else beside the lexicons) and read the director token."""
+    app.extensions[EXTENSION] = ChallengeRecord(Path(record_path))
+    if "DIRECTOR_TOKEN" not in app.config:
+        app.config["DIRECTOR_TOKEN"] = os.environ.get(DIRECTOR_TOKEN_ENV) or None
