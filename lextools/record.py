@@ -88,6 +88,7 @@ class ChallengeRecord:
     def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self.clock = clock
+        self._created = False  # the schema is made by the first write of this process
 
     def _connect(self, create: bool) -> sqlite3.Connection:
         if not create and not self.path.exists():
@@ -98,8 +99,9 @@ class ChallengeRecord:
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=10000")
-            if create:
+            if create and not self._created:
                 db.executescript(_SCHEMA)
+                self._created = True
             return db
         except sqlite3.Error as e:
             raise RecordError(f"cannot open the challenge record {self.path.name}: {e}") from None
@@ -204,7 +206,7 @@ def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def as_csv(entries: list[dict[str, Any]]) -> str:
+def as_csv_text(entries: list[dict[str, Any]]) -> str:
     """The entries as CSV (RFC 4180) for a spreadsheet: words joined by spaces."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")

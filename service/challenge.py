@@ -28,7 +28,7 @@ from lextools.errors import RecordError, SpellingError
 from lextools.lexicon import Lexicon
 from lextools.messages import message
 from lextools.receipts import load_secret
-from lextools.record import ChallengeRecord, as_csv, parse_since
+from lextools.record import ChallengeRecord, as_csv_text, parse_since
 from lextools.tokenize import spell
 from service.errors import ServiceError, bad_request
 from service.inputs import flag, json_body, words_of
@@ -141,7 +141,7 @@ def read_record() -> Any:
             raise
         entries = []  # nothing judged yet
     if fmt == "csv":
-        return Response(as_csv(entries), content_type="text/csv; charset=utf-8")
+        return Response(as_csv_text(entries), content_type="text/csv; charset=utf-8")
     return {"challenges": entries}
 
 

@@ -92,7 +92,8 @@ def _on_http_error(e: HTTPException) -> Response | HTTPException:
         return Response(html, status, content_type="text/html; charset=utf-8")
     response = e.get_response()
     code = (e.name or "error").lower().replace(" ", "_")
-    body, _ = error_response(e.code, code, e.description or e.name)
+    text = message("not_found").text(request_language()) if e.code == 404 else e.description or e.name
+    body, _ = error_response(e.code, code, text)
     response.set_data(body.get_data())
     response.content_type = "application/json"
     return response

@@ -140,6 +140,9 @@ def word_list(edition: str) -> dict[str, Any]:
 @bp.get("/judge")
 def judge() -> str | tuple[str, int]:
     choices = servable_editions()
+    kiosk = kiosk_edition()
+    if kiosk is not None:  # the page knows of no other list than the one it judges with
+        choices = [e for e in choices if e["name"] == kiosk]
     lists = {e["name"]: word_list(e["name"]) for e in choices}
     return _page(
         "judge.html",

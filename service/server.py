@@ -114,13 +114,26 @@ def lexicon_summary(home: Path) -> str:
     return f"lexicons in {home}: " + ", ".join(parts)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, lexicons: Path | None = None) -> None:
-    """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully)."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 2,
+    lexicons: Path | None = None,
+    app_config: dict[str, Any] | None = None,
+) -> None:
+    """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully).
+
+    ``app_config`` goes to :func:`service.create_app` (``KIOSK``, ``JUDGE_CLEAR_SECONDS``, ``RECORD``).
+    """
     from service import create_app
 
     home = Path(lexicons) if lexicons is not None else default_home()
+    config = {"LEXICONS": home, **(app_config or {})}
+    create_app(config)  # a bad --kiosk edition or an unwritable record fails here, before gunicorn starts
     summary = lexicon_summary(home)
+    if config.get("KIOSK"):
+        summary += f"; kiosk: the word judge for {config['KIOSK']} only"
     Server(
-        lambda: create_app({"LEXICONS": home}),
+        lambda: create_app(config),
         {"bind": f"{host}:{port}", "workers": workers, "on_starting": lambda arbiter: arbiter.log.info(summary)},
     ).run()
