@@ -6,7 +6,7 @@ Done with ICU transliterators (PyICU), built from rules per edition:
    compatibility forms such as the ``ﬁ`` ligature or full-width letters) end up identical;
 2. ``Upper`` applies full case mapping (ß → SS);
 3. letters the edition keeps whole are put back together before marks are dropped — Spanish keeps
-   Ñ, which NFD would otherwise turn into N + U+0303 and then into a plain N (REFERENCE §1);
+   Ñ, which NFD would otherwise turn into N + U+0303 and then into a plain N (the FISE rules);
 4. Œ/Æ are split into OE/AE (French plays ŒUF as O·E·U·F);
 5. every remaining non-spacing mark is removed: accents, diaeresis, cedilla (CANCIÓN → CANCION,
    PINGÜINO → PINGUINO, FRANÇAIS → FRANCAIS).

@@ -1,4 +1,5 @@
-"""Tokenisation: spelling → tiles, and tiles → any of the three notations of REFERENCE §3.
+"""Tokenisation: spelling → tiles, and tiles → any of the three notations of Spanish tiles
+(plain CHIQUILLO, FISE digits 1IQUI2O, brackets [CH]IQUI[LL]O).
 
 Input may be written in any notation, even mixed:
 
