@@ -88,7 +88,7 @@ def _on_http_error(e: HTTPException) -> Response | HTTPException:
     if e.code is None:
         return e
     if e.code == 404 and request.path in pages.PAGE_PATHS:  # a page (kiosk mode) answers with a page
-        html, status = pages.error_page(message("page_not_found"))
+        html, status = pages.error_page(message("not_found"))
         return Response(html, status, content_type="text/html; charset=utf-8")
     response = e.get_response()
     code = (e.name or "error").lower().replace(" ", "_")

@@ -91,9 +91,13 @@ PAGE_PATHS = {"/", "/judge", "/study"}
 
 def error_page(text: Message, choices: list[dict[str, str]] | None = None, status: int = 404) -> tuple[str, int]:
     """A page saying what is wrong, in the language the browser asks for (Spanish by default, as the
-    pages open on es-fise), listing the editions the page can use, if any."""
-    lang = choose_language(request.args.get("lang"), request.headers.get("Accept-Language"), "es")
-    links = [] if kiosk_edition() else (choices or [])
+    pages open on es-fise; a kiosk's in its edition's), listing the editions the page can use, if any."""
+    kiosk = kiosk_edition()
+    if kiosk is not None:  # a kiosk speaks its edition's language, whatever the browser's settings
+        lang = choose_language(request.args.get("lang"), None, language_of(kiosk))
+    else:
+        lang = choose_language(request.args.get("lang"), request.headers.get("Accept-Language"), "es")
+    links = [] if kiosk else (choices or [])
     html = render_template(
         "error.html",
         lang=lang,

@@ -21,6 +21,7 @@ def _spelled(lex: Lexicon, word: str) -> WordResult:
     """Look a word up; a word the edition cannot spell at all is a 422, with the reason."""
     result = lex.lookup(word)
     if result.word is None:
+        lex.spell(word)  # raises the SpellingError itself, which the service words in the client's language
         raise SpellingError(word, result.reason or "cannot be spelled")
     return result
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -68,12 +70,11 @@ window.fetch = async (input, init) => {
 # -- the server and the browser -------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def base_url(lexicon_home: Path) -> Iterator[str]:
+@contextmanager
+def serving(config: dict[str, Any]) -> Iterator[str]:
     from werkzeug.serving import make_server
 
-    app = create_app({"LEXICONS": lexicon_home})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, create_app(config), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="lextools-test-server", daemon=True)
     thread.start()
     try:
@@ -81,6 +82,26 @@ def base_url(lexicon_home: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+#: How long a verdict stays on the test servers' judge (``lextools serve --judge-clear``).
+CLEAR_SECONDS = 3
+
+
+@pytest.fixture(scope="module")
+def base_url(lexicon_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    record = tmp_path_factory.mktemp("record") / "challenges.sqlite3"
+    with serving({"LEXICONS": lexicon_home, "RECORD": record, "JUDGE_CLEAR_SECONDS": CLEAR_SECONDS}) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def kiosk_url(lexicon_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``lextools serve --kiosk es-fise``."""
+    record = tmp_path_factory.mktemp("record") / "challenges.sqlite3"
+    config = {"LEXICONS": lexicon_home, "RECORD": record, "JUDGE_CLEAR_SECONDS": CLEAR_SECONDS, "KIOSK": "es-fise"}
+    with serving(config) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -148,8 +169,8 @@ def calls(driver: WebDriver) -> list[dict[str, Any]]:
     return list(driver.execute_script("return window.__calls"))
 
 
-def open_judge(driver: WebDriver, base_url: str, edition: str, clear_ms: int = 3000) -> None:
-    open_page(driver, f"{base_url}/judge?edition={edition}&clear_ms={clear_ms}")
+def open_judge(driver: WebDriver, base_url: str, edition: str) -> None:
+    open_page(driver, f"{base_url}/judge?edition={edition}")
     wait_for(driver, lambda d: focused_id(d) == "count", "the judge to focus the word count")
     driver.execute_script(FETCH_SPY)
 
@@ -167,6 +188,12 @@ def wait_until_cleared(driver: WebDriver) -> None:
     assert not by_id(driver, "verdict").is_displayed()
 
 
+def dismiss(driver: WebDriver) -> None:
+    """Esc: the arbiter is done reading the verdict."""
+    type_keys(driver, Keys.ESCAPE)
+    wait_for(driver, lambda d: verdict_of(d) == "" and focused_id(d) == "count", "Esc to clear the verdict", 1)
+
+
 # -- the Word Judge ---------------------------------------------------------------------------------
 
 
@@ -176,6 +203,7 @@ def test_judge_casa_dame_is_not_acceptable_and_names_no_word(browser: WebDriver,
     assert "¿Cuántas palabras" in browser.find_element(By.CSS_SELECTOR, "label[for=count]").text
 
     assert judge_play(browser, "2", "casa dame") == "not-acceptable"
+    shown = time.monotonic()
     browser.save_screenshot(str(tmp_path / "judge-es-fise-not-acceptable.png"))
 
     verdict = by_id(browser, "verdict")
@@ -203,17 +231,18 @@ def test_judge_casa_dame_is_not_acceptable_and_names_no_word(browser: WebDriver,
     assert len(calls(browser)) == 1
 
     wait_until_cleared(browser)
+    assert time.monotonic() - shown >= CLEAR_SECONDS - 0.25  # the server's --judge-clear, not less
     assert browser.find_element(By.TAG_NAME, "body").text.count("NOT ACCEPTABLE") == 0
 
 
 def test_judge_acceptable_play_and_the_refusals(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
-    open_judge(browser, base_url, "es-fise", clear_ms=500)
+    open_judge(browser, base_url, "es-fise")
     assert judge_play(browser, "2", "chiquillo, calle") == "acceptable"
     verdict = by_id(browser, "verdict")
     assert verdict.text.startswith("ACEPTABLE") and "ACCEPTABLE" in verdict.text and "NO " not in verdict.text
     assert "La jugada se mantiene" in verdict.text  # the edition's ruling, in Spanish
     browser.save_screenshot(str(tmp_path / "judge-es-fise-acceptable.png"))
-    wait_until_cleared(browser)
+    dismiss(browser)
 
     message = by_id(browser, "message")
     # A count that does not match the words typed: a message, and no request.
@@ -245,26 +274,32 @@ def test_judge_acceptable_play_and_the_refusals(browser: WebDriver, base_url: st
 
 
 def test_judge_in_english_and_french(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
-    open_judge(browser, base_url, "en", clear_ms=500)
+    open_judge(browser, base_url, "en")
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
     assert judge_play(browser, "1", "cats") == "acceptable"
     assert by_id(browser, "verdict").text.splitlines()[0] == "ACCEPTABLE"
-    wait_until_cleared(browser)
+    dismiss(browser)
     assert judge_play(browser, "2", "cats,dogs") == "not-acceptable"
     assert by_id(browser, "verdict").text.splitlines()[0] == "NOT ACCEPTABLE"
-    wait_until_cleared(browser)
+    dismiss(browser)
+    assert browser.find_element(By.CSS_SELECTOR, "[data-list=edition]").text == "en"
 
     # Picking another edition relabels the page in its language, and the next play goes to it.
     Select(by_id(browser, "edition")).select_by_value("fr")
     wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr", "French labels")
     assert "Combien de mots" in browser.find_element(By.CSS_SELECTOR, "label[for=count]").text
     assert "edition=fr" in browser.current_url  # a reload keeps the edition
+    # The list it judges with follows the edition.
+    lists = json.loads(by_id(browser, "word-lists").get_attribute("textContent"))
+    assert browser.find_element(By.CSS_SELECTOR, "[data-list=checksum]").text == lists["fr"]["checksum"]
+    assert browser.find_element(By.CSS_SELECTOR, "[data-list=edition]").text == "fr"
     by_id(browser, "count").click()
     assert judge_play(browser, "1", "œufs") == "acceptable"
     assert by_id(browser, "verdict").text.splitlines()[:2] == ["VALABLE", "ACCEPTABLE"]
     assert calls(browser)[-1]["url"].endswith("/v1/fr/challenge")
+    assert "Celui qui a contesté à tort" in by_id(browser, "verdict").text  # the FISF ruling, in French
     browser.save_screenshot(str(tmp_path / "judge-fr-acceptable.png"))
-    wait_until_cleared(browser)
+    dismiss(browser)
 
 
 # -- the study page ---------------------------------------------------------------------------------
@@ -344,7 +379,8 @@ def test_study_lookup_and_two_tile_words(browser: WebDriver, base_url: str, tmp_
     browser.save_screenshot(str(tmp_path / "study-lookup.png"))
 
     assert "DAME — No válida" in look_up("dame")
-    assert "No se puede jugar" in look_up("kilo")  # es-fise has no K tile
+    kilo = look_up("kilo")  # es-fise has no K tile: the reason in the page's language
+    assert "No se puede jugar: 'kilo': es-fise no tiene ficha K" in kilo and " has no " not in kilo
 
     by_id(browser, "two-show").click()
     two = by_id(browser, "two-result")
@@ -379,3 +415,44 @@ def test_no_page_logs_an_error(browser: WebDriver, base_url: str) -> None:
     wait_for(browser, lambda d: "alfabético" in order.text, "the alphabetical-order note")
     wait_for(browser, lambda d: by_id(d, "drill-rack").get_attribute("data-alphagram"), "a rack")
     assert console_errors(browser) == []
+
+
+# -- kiosk mode ---------------------------------------------------------------------------------------
+
+
+def test_the_kiosk_judge_has_nothing_but_the_judge(browser: WebDriver, kiosk_url: str, tmp_path: Path) -> None:
+    open_page(browser, f"{kiosk_url}/judge?edition=fr")  # the URL cannot pick another edition
+    wait_for(browser, lambda d: focused_id(d) == "count", "the judge to focus the word count")
+    browser.execute_script(FETCH_SPY)
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "es"
+    assert browser.find_elements(By.TAG_NAME, "nav") == [] and browser.find_elements(By.TAG_NAME, "select") == []
+    assert browser.find_elements(By.TAG_NAME, "a") == []
+    # It shows the list it judges with.
+    listed = by_id(browser, "word-list").text
+    lists = json.loads(by_id(browser, "word-lists").get_attribute("textContent"))
+    assert list(lists) == ["es-fise"]
+    assert "es-fise" in listed and lists["es-fise"]["checksum"] in listed and "Palabras" in listed
+    browser.save_screenshot(str(tmp_path / "kiosk-judge.png"))
+
+    # Tab goes round the form's fields and never leaves it.
+    seen = []
+    for _ in range(7):
+        type_keys(browser, Keys.TAB)
+        seen.append(browser.execute_script("return document.activeElement.id || document.activeElement.tagName"))
+    assert set(seen) == {"count", "words", "BUTTON"}
+    type_keys(browser, Keys.SHIFT + Keys.TAB)
+    by_id(browser, "count").click()
+
+    # A play; keys typed while the verdict shows are ignored; Esc dismisses it at once.
+    assert judge_play(browser, "1", "chiquillo") == "acceptable"
+    assert calls(browser)[-1]["url"].endswith("/v1/es-fise/challenge")
+    type_keys(browser, "2casa")
+    assert verdict_of(browser) == "acceptable" and by_id(browser, "count").get_property("value") == ""
+    assert "Esc" in by_id(browser, "verdict").text
+    dismiss(browser)
+    assert by_id(browser, "count").get_property("value") == ""
+
+    # Every other page is a page saying there is nothing there, in Spanish.
+    open_page(browser, f"{kiosk_url}/study")
+    assert "Página no encontrada" in browser.find_element(By.TAG_NAME, "body").text
+    assert browser.find_elements(By.TAG_NAME, "a") == []
