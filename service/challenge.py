@@ -61,7 +61,12 @@ def _secret() -> bytes:
 def require_own_origin() -> None:
     """403 for a request a browser sent from another site's page (its ``Origin`` is not ours)."""
     origin = request.headers.get("Origin")
-    if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.host):
+    if origin is None:
+        return
+    url = urlsplit(origin)
+    # A proxy may pass on the host without its port (nginx's $host): then the host name must match.
+    ours = url.netloc == request.host or (":" not in request.host and url.hostname == request.host)
+    if origin == "null" or not ours:
         raise ServiceError(403, "foreign_origin", message("foreign_origin"))
 
 
