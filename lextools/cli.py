@@ -477,7 +477,7 @@ def verify_receipt(
     text = sys.stdin.read() if receipt == "-" else receipt
     path = _record(record, _home(lexicons))
     rec = ChallengeRecord(path)
-    result = rec.verify(text, load_secret(path))
+    result = rec.verify(text, load_secret(path, create=False))
     if result.ok:
         out.print(f"[green]{escape(result.message)}[/]", highlight=False)
     else:

@@ -62,8 +62,9 @@ def secret_path(record_path: Path) -> Path:
     return record_path.with_name(record_path.name + ".secret")
 
 
-def load_secret(record_path: Path) -> bytes:
-    """The server secret: ``$LEXTOOLS_SECRET``, else the file beside the record (created once)."""
+def load_secret(record_path: Path, create: bool = True) -> bytes:
+    """The server secret: ``$LEXTOOLS_SECRET``, else the file beside the record (created once, unless
+    ``create`` is false: checking a receipt never makes up a secret)."""
     from_env = os.environ.get(SECRET_ENV)
     if from_env:
         return from_env.encode("utf-8")
@@ -71,7 +72,10 @@ def load_secret(record_path: Path) -> bytes:
     try:
         return _read_secret(path)
     except FileNotFoundError:
-        pass
+        if not create:
+            raise RecordError(
+                f"no server secret beside {record_path.name} and no ${SECRET_ENV}: this is not the record's server"
+            ) from None
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -103,8 +103,12 @@ class ChallengeRecord:
                 db.executescript(_SCHEMA)
                 self._created = True
             return db
-        except sqlite3.Error as e:
+        except (sqlite3.Error, OSError) as e:
             raise RecordError(f"cannot open the challenge record {self.path.name}: {e}") from None
+
+    def create(self) -> None:
+        """Make the record (and its folder) if it is missing; :class:`RecordError` when it cannot be."""
+        self._connect(create=True).close()
 
     def add(
         self, edition: str, checksum: str, words: list[str], acceptable: bool, client: str, rate: int, secret: bytes

@@ -75,8 +75,8 @@ def require_json() -> None:
         raise ServiceError(415, "unsupported_media_type", message("unsupported_media_type"))
 
 
-def _play(lex: Lexicon) -> list[str]:
-    words = words_of(json_body(), allow_empty=False)
+def _play(lex: Lexicon, body: dict[str, Any]) -> list[str]:
+    words = words_of(body, allow_empty=False)
     if len(words) > MAX_WORDS:
         raise ServiceError(413, "too_many_words", message("too_many_words", count=len(words), max=MAX_WORDS))
     for word in words:
@@ -99,7 +99,7 @@ def challenge(edition: str) -> dict[str, Any]:
     request.max_content_length = min(MAX_BODY, current_app.config["MAX_CONTENT_LENGTH"])
     lex = lexicon(edition)
     body = json_body()
-    words = _play(lex)
+    words = _play(lex, body)
     reveal = flag(body, "reveal", default=False)
     results = [lex.lookup(w) for w in words]
     acceptable = all(r.valid for r in results)

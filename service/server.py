@@ -114,6 +114,16 @@ def lexicon_summary(home: Path) -> str:
     return f"lexicons in {home}: " + ", ".join(parts)
 
 
+def prepare_record(app: Any) -> None:
+    """Create the challenge record and the server secret in the arbiter, before the workers fork."""
+    from lextools.receipts import load_secret
+    from service.challenge import record
+
+    with app.app_context():
+        record().create()
+        load_secret(record().path)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -129,7 +139,8 @@ def serve(
 
     home = Path(lexicons) if lexicons is not None else default_home()
     config = {"LEXICONS": home, **(app_config or {})}
-    create_app(config)  # a bad --kiosk edition or an unwritable record fails here, before gunicorn starts
+    app = create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
+    prepare_record(app)  # so does an unwritable record; and the workers share one secret
     summary = lexicon_summary(home)
     if config.get("KIOSK"):
         summary += f"; kiosk: the word judge for {config['KIOSK']} only"

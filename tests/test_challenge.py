@@ -10,6 +10,8 @@ import json
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from typer.testing import CliRunner
 
 from lextools import receipts
 from lextools.cli import app as cli
+from lextools.errors import RecordError
 from lextools.record import ChallengeRecord
 from service import create_app
 from service.limits import CHALLENGE_RATE, MAX_WORD_CHARS, MAX_WORDS
@@ -159,6 +162,14 @@ def test_lextools_receipt_verify_and_record(app: Flask, client: FlaskClient) -> 
     assert bad.exit_code == 1 and "not valid" in bad.output
     assert runner.invoke(cli, ["receipt", "verify", "--record", path, "{"]).exit_code == 1
 
+    # Elsewhere (no secret beside the record, none in the environment): an error, and no secret made up.
+    elsewhere = record_of(app).path.parent / "copy" / "challenges.sqlite3"
+    elsewhere.parent.mkdir()
+    elsewhere.write_bytes(record_of(app).path.read_bytes())
+    lost = runner.invoke(cli, ["receipt", "verify", "--record", str(elsewhere)], input=json.dumps(answer["receipt"]))
+    assert isinstance(lost.exception, RecordError) and "no server secret" in str(lost.exception)
+    assert not receipts.secret_path(elsewhere).exists()
+
     shown = runner.invoke(cli, ["record", "--record", path, "--json"])
     assert shown.exit_code == 0 and json.loads(shown.output)["challenges"][0]["words"] == ["casa", "dame"]
     csv = runner.invoke(cli, ["record", "--record", path, "--csv", "--since", "2000-01-01"])
@@ -263,3 +274,12 @@ def test_the_director_token_comes_from_the_environment(
     monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "from-env")
     client = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3"}).test_client()
     assert client.get("/v1/record", headers={"Authorization": "Bearer from-env"}).status_code == 200
+
+
+def test_serve_refuses_a_record_it_cannot_write(lexicon_home: Path, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    cmd = [sys.executable, "-c", "from lextools.cli import main; main()", "serve", "--port", "0",
+           "--lexicons", str(lexicon_home), "--record", str(tmp_path / "a-file" / "challenges.sqlite3")]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stderr.startswith("error: cannot open the challenge record")
+    assert len(done.stderr.strip().splitlines()) == 1
