@@ -24,7 +24,7 @@ from lextools.cli import app as cli
 from lextools.errors import RecordError
 from lextools.record import ChallengeRecord
 from service import create_app
-from service.limits import CHALLENGE_RATE, MAX_WORD_CHARS, MAX_WORDS
+from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
 
 CHALLENGE = "/v1/es-fise/challenge"
 
@@ -195,6 +195,8 @@ def test_a_play_of_more_than_8_words_or_a_word_over_15_tiles_is_refused(app: Fla
     assert status == 400 and body["error"]["code"] == "word_too_long"
     assert challenge(client, ["a" * (MAX_WORD_CHARS + 1)])[0] == 400
     assert challenge(client, ["[LL]" * 15])[0] == 200  # 15 tiles in 60 characters: a word the board holds
+    padded = json.dumps({"words": ["casa"], "padding": " " * MAX_BODY})  # a body no play needs
+    assert client.post(CHALLENGE, data=padded, content_type="application/json").status_code == 413
     assert len(recorded(app)) == 2
 
 
@@ -230,6 +232,7 @@ def test_more_than_10_challenges_a_second_is_429_and_the_record_growth_is_bounde
     rows = len(recorded(app))
     assert rows == CHALLENGE_RATE + 2 + 20 * CHALLENGE_RATE < sent
     per_row = (after - before) / (20 * CHALLENGE_RATE)
+    print(f"record growth: {per_row:.0f} bytes per challenge, {rows} rows for {sent} sent")
     assert per_row < 2 * len(json.dumps(biggest)) + 400, per_row  # words, ids, checksum, index entries
 
 
