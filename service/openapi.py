@@ -251,7 +251,7 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "summary": "Validity, tiles, score and hooks of one word",
                 "operationId": "getWord",
-                "parameters": [EDITION, WORD, LANG],
+                "parameters": [EDITION, WORD],
                 "responses": {"200": _json(_ref("WordAnswer"), "The word"), **_errors(400, 404, 422, 503)},
             }
         },
@@ -259,7 +259,7 @@ def _paths() -> dict[str, Any]:
             "post": {
                 "summary": "Validity of up to 1000 words, one result per word in order",
                 "operationId": "check",
-                "parameters": [EDITION, LANG],
+                "parameters": [EDITION],
                 "requestBody": words_body,
                 "responses": {
                     "200": _json(
@@ -279,7 +279,7 @@ def _paths() -> dict[str, Any]:
                 "summary": "Judge a challenged play, record it, answer with a signed receipt; per-word "
                 "results only with reveal. Only from this server's own pages (Origin) or from non-browsers.",
                 "operationId": "challenge",
-                "parameters": [EDITION, LANG],
+                "parameters": [EDITION],
                 "requestBody": challenge_body,
                 "responses": {
                     "200": _json(
@@ -512,6 +512,15 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
+def _with_lang(paths: dict[str, Any]) -> dict[str, Any]:
+    """Every answer about an edition words its reasons, rulings and errors in ``lang`` (service/language.py)."""
+    for path, operations in paths.items():
+        if "{edition}" in path:
+            for operation in operations.values():
+                operation["parameters"] = [*operation.get("parameters", []), LANG]
+    return paths
+
+
 @cache
 def document() -> dict[str, Any]:
     """The document (built once per process: it depends only on the code and the shipped editions)."""
@@ -525,7 +534,7 @@ def document() -> dict[str, Any]:
             "challenge, which writes the record, only this server's own pages.",
         },
         "servers": [{"url": "/"}],
-        "paths": _with_checksum_header(_paths()),
+        "paths": _with_lang(_with_checksum_header(_paths())),
         "components": {
             "schemas": SCHEMAS,
             "responses": RESPONSES,
