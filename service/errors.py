@@ -75,7 +75,11 @@ def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
     status = status_of(e)
     if status >= 500:
         log.error("%s: %s", e.code, e)
-    return error_response(status, e.code, e.text(request_language()))
+    lang = request_language()
+    edition = (request.view_args or {}).get("edition")
+    if isinstance(e, LexiconNotFoundError) and edition:  # said for people; the log has where it looked
+        return error_response(status, e.code, message("no_lexicon", edition=edition).text(lang))
+    return error_response(status, e.code, e.text(lang))
 
 
 def _on_service_error(e: ServiceError) -> tuple[Response, int]:

@@ -14,6 +14,7 @@ from lextools.edition import edition_names, load_edition
 from lextools.errors import SpellingError
 from lextools.messages import LANGUAGES, catalogue, choose_language
 from lextools.tokenize import spell
+from service import create_app
 
 ROOT = Path(__file__).parent.parent
 
@@ -122,3 +123,12 @@ def test_service_errors_come_in_the_language_asked(client: FlaskClient) -> None:
     r = client.get("/v1/nope/words/casa?lang=fr")
     assert r.status_code == 404 and r.json["error"]["message"].startswith("édition inconnue : 'nope'")
     assert json.loads(client.get("/no/such/route?lang=es").data)["error"]["message"] == "no hay nada en esta dirección"
+
+
+def test_a_missing_list_is_said_in_the_language_asked(tmp_path: Path) -> None:
+    client = create_app({"LEXICONS": tmp_path, "RECORD": tmp_path / "r.sqlite3"}).test_client()
+    r = client.get("/v1/es-fise/words/casa")
+    assert r.status_code == 503
+    assert r.json["error"]["message"] == "este servidor no tiene lista de palabras para es-fise"
+    r = client.post("/v1/fr/check?lang=en", json={"words": ["casa"]})
+    assert r.json["error"]["message"] == "this server has no word list for fr"
