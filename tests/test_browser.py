@@ -456,3 +456,16 @@ def test_the_kiosk_judge_has_nothing_but_the_judge(browser: WebDriver, kiosk_url
     open_page(browser, f"{kiosk_url}/study")
     assert "Página no encontrada" in browser.find_element(By.TAG_NAME, "body").text
     assert browser.find_elements(By.TAG_NAME, "a") == []
+
+
+def test_the_judge_says_to_wait_when_challenges_come_too_fast(
+    browser: WebDriver, lexicon_home: Path, tmp_path: Path
+) -> None:
+    # A server that takes no challenge at all answers every one with 429, as it does past 10 a second.
+    config = {"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "CHALLENGE_RATE": 0}
+    with serving(config) as url:
+        open_judge(browser, url, "es-fise")
+        type_keys(browser, "1")
+        type_keys(browser, "casa" + Keys.ENTER)
+        wait_for(browser, lambda d: "espera un momento" in by_id(d, "message").text, "the wait message")
+        assert verdict_of(browser) == ""

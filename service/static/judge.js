@@ -107,6 +107,7 @@ form.addEventListener("submit", async (event) => {
     // Only a generic message: a server's error text could quote the input.
     state = "input";
     if (result.status === 503) say(t("msg_no_lexicon"));
+    else if (result.status === 429) say(t("msg_busy"));
     else if (result.status === 0) say(t("msg_offline"));
     else say(t("msg_error", { status: result.status }));
     return;
