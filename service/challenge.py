@@ -6,12 +6,13 @@ which a cross-site form or a "simple" fetch cannot send without a CORS preflight
 never grants — and refuses any ``Origin`` other than its own (403, nothing recorded). A program that
 is not a browser (curl, an app) sends no Origin and is served.
 
-Its size is bounded by what a judge needs: a play forms at most :data:`MAX_WORDS` words, of at most
-:data:`MAX_TILES_PER_WORD` tiles, and a client sends at most :data:`CHALLENGE_RATE` challenges a
-second (429 beyond, not recorded); the limits are in service/limits.py. Those bound how fast the record can grow.
+Its size is bounded by what a judge needs (service/limits.py): a play forms at most ``MAX_WORDS``
+words of at most ``MAX_TILES_PER_WORD`` tiles, and a client sends at most ``CHALLENGE_RATE``
+challenges a second (429 beyond, not recorded). Those bound how fast the record can grow.
 
 The director reads the record with ``lextools record`` or ``GET /v1/record``, which needs
-``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``; when the server has no token the route is off (404).
+``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``; without a token on the server the route is off
+(404). The answers' receipts are explained in lextools/receipts.py.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def read_record() -> Any:
     """The challenge record, for the director only; ``?since=`` a time, ``?format=csv``."""
     token = current_app.config.get("DIRECTOR_TOKEN")
     if not token:
-        raise ServiceError(404, "not_found", "the challenge record is not served: the server has no director token")
+        raise ServiceError(404, "not_found", message("not_found"))  # the route is off: as if there were none
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not hmac.compare_digest(given.encode(), token.encode()):
         raise ServiceError(401, "unauthorized", "send the director token as Authorization: Bearer <token>")
@@ -150,7 +151,7 @@ def read_record() -> Any:
     return {"challenges": entries}
 
 
-def setup(app: Any, record_path: Path | None) -> None:
+def setup(app: Any, record_path: Path) -> None:
     """Open the app's record (``RECORD``, else beside the lexicons) and read the director token."""
     app.extensions[EXTENSION] = ChallengeRecord(Path(record_path))
     if "DIRECTOR_TOKEN" not in app.config:
