@@ -10,6 +10,11 @@ The interface language follows the edition (es editions in Spanish, ``en`` in En
 French). Its strings live in one table, ``static/strings.json``: the server renders the page in the
 edition's language, and the scripts read the same table (embedded in the page) to relabel it when
 the player picks another edition.
+
+The judge offers only the editions this server has a lexicon for and shows the list it rules with
+(edition, sources, word count, short checksum, build date), so players can see it is the agreed
+one. In kiosk mode (service/kiosk.py) it has one edition, no navigation and no edition choice. A
+page URL naming an edition the page cannot use gets an HTML page saying so, never the API's JSON.
 """
 
 from __future__ import annotations
