@@ -149,7 +149,7 @@ class Edition:
         Raises :class:`QueryError` where tile counts are unverified.
         """
         if not self.has_counts:
-            raise QueryError(f"{self.name}: tile counts are unverified, so there is no probability order")
+            raise QueryError(message("unverified_counts", edition=self.name))
         ways = 1
         for label in set(tiles):
             ways *= comb(self.by_label[label].count or 0, tiles.count(label))

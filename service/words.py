@@ -9,6 +9,7 @@ from flask import Blueprint, request
 from lextools.edition import load_edition
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon, WordResult
+from lextools.messages import message
 from lextools.tokenize import spell
 from service.inputs import json_body, words_of
 from service.language import localized, request_language
@@ -65,7 +66,7 @@ def score(edition: str, word: str) -> dict[str, Any]:
     blanks: set[int] = set()
     for text in request.args.getlist("blank"):
         if not (text.isdecimal() and len(text) <= 2 and 1 <= int(text) <= len(s.tiles)):
-            raise QueryError(f"blank positions go from 1 to {len(s.tiles)}, not {text!r}")
+            raise QueryError(message("blank_positions", max=len(s.tiles), text=repr(text)))
         blanks.add(int(text) - 1)
     total = ed.score(s.tiles, blanks)
     return {

@@ -132,3 +132,18 @@ def test_a_missing_list_is_said_in_the_language_asked(tmp_path: Path) -> None:
     assert r.json["error"]["message"] == "este servidor no tiene lista de palabras para es-fise"
     r = client.post("/v1/fr/check?lang=en", json={"words": ["casa"]})
     assert r.json["error"]["message"] == "this server has no word list for fr"
+
+
+@pytest.mark.parametrize(
+    ("url", "text"),
+    [
+        ("/v1/es-fise/anagrams/kk", "atril 'kk': es-fise no tiene ficha K"),
+        ("/v1/es-fise/search?pattern=k*&lang=fr", "motif 'k*' : es-fise n'a pas de jeton K"),
+        ("/v1/es-fise/search?pattern=k*&lang=en", "pattern 'k*': es-fise has no K tile"),
+        ("/v1/fr/score/chat?blank=9", "les positions de joker vont de 1 à 4, pas '9'"),
+        ("/v1/es-mattel2021/search?pattern=CA*&order=probability", "el número de fichas no está verificado"),
+    ],
+)
+def test_query_errors_come_in_the_language_asked(client: FlaskClient, url: str, text: str) -> None:
+    r = client.get(url)
+    assert r.status_code == 400 and text in r.json["error"]["message"], r.json
