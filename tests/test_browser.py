@@ -21,6 +21,7 @@ import pytest
 
 from lextools import search
 from lextools.lexicon import Lexicon
+from lextools.record import ChallengeRecord
 from service import create_app
 
 try:
@@ -71,10 +72,12 @@ window.fetch = async (input, init) => {
 
 
 @contextmanager
-def serving(config: dict[str, Any]) -> Iterator[str]:
+def serving(config: dict[str, Any] | Any) -> Iterator[str]:
+    """Serve the app for ``config`` (or any WSGI app) on a free port of 127.0.0.1."""
     from werkzeug.serving import make_server
 
-    server = make_server("127.0.0.1", 0, create_app(config), threaded=True)
+    app = create_app(config) if isinstance(config, dict) else config
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="lextools-test-server", daemon=True)
     thread.start()
     try:
@@ -469,3 +472,39 @@ def test_the_judge_says_to_wait_when_challenges_come_too_fast(
         type_keys(browser, "casa" + Keys.ENTER)
         wait_for(browser, lambda d: "espera un momento" in by_id(d, "message").text, "the wait message")
         assert verdict_of(browser) == ""
+
+
+# -- other sites --------------------------------------------------------------------------------------
+
+#: Run in a page of another origin: what it can do with this service's check and challenge routes.
+CROSS_SITE = """
+const [base, done] = arguments;
+const post = (route, type, mode = "cors") => fetch(`${base}/v1/es-fise/${route}`, {
+  method: "POST", mode, headers: {"Content-Type": type}, body: JSON.stringify({words: ["casa"]}),
+});
+(async () => {
+  const out = {};
+  try { out.check = (await (await post("check", "application/json")).json()).results[0].valid; }
+  catch { out.check = "blocked"; }
+  for (const [name, type] of [["json", "application/json"], ["plain", "text/plain"]]) {
+    try { await post("challenge", type); out[name] = "read"; } catch { out[name] = "blocked"; }
+  }
+  await post("challenge", "text/plain", "no-cors");  // a blind forgery: the page never sees the answer
+  done(out);
+})();
+"""
+
+
+def test_other_sites_may_check_words_but_not_challenge(browser: WebDriver, lexicon_home: Path, tmp_path: Path) -> None:
+    def elsewhere(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [b"<!doctype html><title>another site</title><p>Win a prize!</p>"]
+
+    record = tmp_path / "challenges.sqlite3"
+    with serving({"LEXICONS": lexicon_home, "RECORD": record}) as url, serving(elsewhere) as other:
+        open_page(browser, other)
+        out = browser.execute_async_script(CROSS_SITE, url)
+        # check is open to app developers (CORS with its preflight); the challenge's preflight is
+        # refused, and a "simple" text/plain post is refused by the server itself.
+        assert out == {"check": True, "json": "blocked", "plain": "blocked"}
+    assert not record.exists() or ChallengeRecord(record).entries() == []
