@@ -23,19 +23,21 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, request
 
+from lextools.edition import load_edition
 from lextools.errors import RecordError, SpellingError
 from lextools.lexicon import Lexicon
 from lextools.messages import message
 from lextools.receipts import load_secret
-from lextools.record import ChallengeRecord, as_csv_text, parse_since
+from lextools.record import ChallengeRecord, as_csv_text, default_record, parse_since
 from lextools.tokenize import spell
+from service import kiosk
 from service.errors import ServiceError, bad_request
 from service.inputs import flag, json_body, words_of
 from service.language import localized, request_language
 from service.lexicons import lexicon
-from service.limits import MAX_BODY, MAX_TILES_PER_WORD, MAX_WORD_CHARS, MAX_WORDS
+from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_TILES_PER_WORD, MAX_WORD_CHARS, MAX_WORDS
 from service.rulings import ruling
 
 bp = Blueprint("challenge", __name__)
@@ -151,8 +153,23 @@ def read_record() -> Any:
     return {"challenges": entries}
 
 
-def setup(app: Any, record_path: Path) -> None:
-    """Open the app's record (``RECORD``, else beside the lexicons) and read the director token."""
-    app.extensions[EXTENSION] = ChallengeRecord(Path(record_path))
-    if "DIRECTOR_TOKEN" not in app.config:
-        app.config["DIRECTOR_TOKEN"] = os.environ.get(DIRECTOR_TOKEN_ENV) or None
+def init_app(app: Flask) -> None:
+    """The word judge's part of the app. Config (defaults here): ``RECORD`` (the challenge record,
+    default ``challenges.sqlite3`` beside the lexicons), ``CHALLENGE_RATE`` (challenges a second per
+    client), ``DIRECTOR_TOKEN`` (default ``$LEXTOOLS_DIRECTOR_TOKEN``; None turns ``GET /v1/record``
+    off), ``KIOSK`` (an edition: serve only its judge, service/kiosk.py), ``JUDGE_CLEAR_SECONDS``
+    (how long a verdict shows; Zyzzyva's judge shows one for 10 s too)."""
+    defaults = {
+        "RECORD": None,
+        "CHALLENGE_RATE": CHALLENGE_RATE,
+        "DIRECTOR_TOKEN": os.environ.get(DIRECTOR_TOKEN_ENV) or None,
+        "KIOSK": None,
+        "JUDGE_CLEAR_SECONDS": 10.0,
+    }
+    for key, value in defaults.items():
+        app.config.setdefault(key, value)
+    if app.config["KIOSK"] is not None:
+        load_edition(app.config["KIOSK"])  # an unknown edition fails here, at start-up
+    app.extensions[EXTENSION] = ChallengeRecord(Path(app.config["RECORD"] or default_record(app.config["LEXICONS"])))
+    app.before_request(kiosk.gate)
+    app.register_blueprint(bp)
