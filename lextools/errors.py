@@ -68,6 +68,18 @@ class QueryError(LexiconError):
     code = "bad_query"
 
 
+class RecordError(LexiconError):
+    """The challenge record or the server secret cannot be read or written."""
+
+    code = "record_error"
+
+
+class RateLimitError(LexiconError):
+    """A client sent more challenges per second than a judge needs."""
+
+    code = "too_many_challenges"
+
+
 class LexiconNotFoundError(LexiconError):
     """No built lexicon for the edition in the lexicon directory."""
 
@@ -84,15 +96,3 @@ class SourceError(LexiconError):
     """A word source cannot be read (missing file, unknown source name, checksum mismatch)."""
 
     code = "bad_source"
-
-
-class RecordError(LexiconError):
-    """The challenge record or the server secret cannot be read or written."""
-
-    code = "record_error"
-
-
-class RateLimitError(LexiconError):
-    """A client sent more challenges per second than a judge needs."""
-
-    code = "too_many_challenges"

@@ -4,8 +4,10 @@ Layout (Flask tutorial style): :func:`create_app` builds an app from config; the
 blueprints — ``meta`` (health, editions, OpenAPI), ``words`` (validity, check, challenge, hooks,
 score), ``study`` (two-tile words, anagrams, search), ``export``; ``errors`` gives every failure one
 JSON shape; ``lexicons`` keeps the lexicons a worker has loaded; ``server`` runs it under gunicorn.
-The library (``lextools``) never imports this package. The challenge route, its record and
-receipts, and kiosk mode are the word judge's part (``challenge``, ``kiosk``: :func:`service.challenge.init_app`).
+The library (``lextools``) never imports this package.
+
+The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
+(``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`.
 """
 
 from __future__ import annotations
