@@ -62,12 +62,6 @@ class SpellingError(LexiconError):
         return f"{self.word!r}: {reason}"
 
 
-class QueryError(LexiconError):
-    """A query is malformed (bad pattern, rack too long) or needs data the edition lacks."""
-
-    code = "bad_query"
-
-
 class RecordError(LexiconError):
     """The challenge record or the server secret cannot be read or written."""
 
@@ -78,6 +72,12 @@ class RateLimitError(LexiconError):
     """A client sent more challenges per second than a judge needs."""
 
     code = "too_many_challenges"
+
+
+class QueryError(LexiconError):
+    """A query is malformed (bad pattern, rack too long) or needs data the edition lacks."""
+
+    code = "bad_query"
 
 
 class LexiconNotFoundError(LexiconError):
