@@ -452,6 +452,8 @@ def test_the_kiosk_judge_has_nothing_but_the_judge(browser: WebDriver, kiosk_url
     type_keys(browser, "2casa")
     assert verdict_of(browser) == "acceptable" and by_id(browser, "count").get_property("value") == ""
     assert "Esc" in by_id(browser, "verdict").text
+    receipt = json.loads(calls(browser)[-1]["reply"])["receipt"]
+    assert f"Recibo {receipt['id'][:8]}" in by_id(browser, "verdict").text  # what the director looks up
     dismiss(browser)
     assert by_id(browser, "count").get_property("value") == ""
 

@@ -12,7 +12,7 @@ const count = document.getElementById("count");
 const words = document.getElementById("words");
 const message = document.getElementById("message");
 const verdict = document.getElementById("verdict");
-const [verdictMain, verdictSub, verdictRuling] = verdict.querySelectorAll("p");
+const [verdictMain, verdictSub, verdictRuling, verdictReceipt] = verdict.querySelectorAll("p");
 
 const MAX_WORDS = Number(form.dataset.maxWords);
 const MAX_LETTERS = Number(form.dataset.maxLetters);
@@ -134,6 +134,8 @@ function showVerdict(reply) {
   // The edition's ruling for the outcome, in the page's language when the edition gives it.
   const ruling = reply.ruling ?? {};
   verdictRuling.textContent = ruling[`outcome_${lang}`] ?? (lang === "en" ? ruling.outcome ?? "" : "");
+  // The start of the receipt's id: what the director looks up in the record if the ruling is disputed.
+  verdictReceipt.textContent = reply.receipt ? t("verdict_receipt", { id: reply.receipt.id.slice(0, 8) }) : "";
 
   // Read at each verdict, so a test (or a club) can change the attribute on a page already open.
   const clearMs = Number(form.dataset.clearMs) || 10000;
@@ -144,7 +146,7 @@ function clearVerdict() {
   clearTimeout(clearTimer);
   verdict.hidden = true;
   verdict.dataset.verdict = "";
-  for (const p of [verdictMain, verdictSub, verdictRuling]) p.textContent = "";
+  for (const p of [verdictMain, verdictSub, verdictRuling, verdictReceipt]) p.textContent = "";
   form.inert = false;
   state = "input";
   count.focus();
