@@ -82,7 +82,7 @@ class QuizRequest:
         if self.type == "list":
             if self.list_name not in list_names(edition):
                 raise QueryError(f"list must be one of {', '.join(list_names(edition))}")
-            fixed = _FIXED_LIST_LENGTH.get(self.list_name)
+            fixed = FIXED_LIST_LENGTH.get(self.list_name)
             if fixed and length not in (None, fixed):
                 raise QueryError(f"the {self.list_name} list has words of {fixed} tiles")
             length = fixed or length
@@ -162,12 +162,13 @@ def alphagram(edition: Edition, key: str) -> str:
 
 # -- word lists -------------------------------------------------------------------------------------
 
-_FIXED_LIST_LENGTH = {"two-tile": 2, "three-tile": 3}
+#: Lists whose name says their length.
+FIXED_LIST_LENGTH = {"two-tile": 2, "three-tile": 3}
 
 
 def list_names(edition: Edition) -> list[str]:
     """The named lists of an edition: two-tile, three-tile, high-value, and with-T for Ñ and each digraph tile."""
-    names = [*_FIXED_LIST_LENGTH]
+    names = [*FIXED_LIST_LENGTH]
     if edition.has_values:
         names.append("high-value")
     special = [t.label for t in edition.digraphs] + (["Ñ"] if "Ñ" in edition.by_label else [])

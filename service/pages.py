@@ -22,6 +22,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from lextools.edition import edition_names, load_edition
+from service import quiz
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
 
@@ -89,7 +90,7 @@ def judge() -> str:
 
 @bp.get("/study")
 def study() -> str:
-    return _page("study.html", lengths=range(2, 11))
+    return _page("study.html", lengths=range(2, 11), quiz_settings=quiz.page_settings())
 
 
 @bp.after_request

@@ -1,6 +1,7 @@
 // The study page: look a word up, list the two-tile words, drill anagrams.
 // Everything comes from the /v1 API; the drill's progress stays in this browser's localStorage.
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
+import { wordList } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -87,8 +88,8 @@ $("two-show").addEventListener("click", async () => {
   const { words, count } = result.body;
   out.append(
     el("p", {}, t("two_count", { edition: name, count })),
-    // CHA is two tiles, CH·A: the title says so where the spelling alone would not.
-    el("ul", { class: "wordgrid" }, ...words.map((w) => el("li", { title: w.tiles.join("·") }, w.word))),
+    // CHA is two tiles, CH·A: drawn as tiles, where the spelling alone would not say so.
+    wordList(words),
   );
 });
 
