@@ -21,5 +21,5 @@ export function rackTiles(list, labels) {
 
 /** Words with their tiles, in the order given (the server sends them in the edition's alphabet). */
 export function wordList(entries) {
-  return el("ul", { class: "wordgrid" }, ...entries.map((entry) => el("li", {}, wordTiles(entry))));
+  return el("ul", { class: "wordflow" }, ...entries.map((entry) => el("li", {}, wordTiles(entry))));
 }
