@@ -90,7 +90,7 @@ def judge() -> str:
 
 @bp.get("/study")
 def study() -> str:
-    return _page("study.html", lengths=range(2, 11), quiz_settings=quiz.page_settings())
+    return _page("study.html", quiz_settings=quiz.page_settings())
 
 
 @bp.after_request

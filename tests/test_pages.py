@@ -115,10 +115,9 @@ def test_the_verdict_stays_up_as_long_as_asked_within_bounds(client: FlaskClient
 def test_the_study_page_announces_its_results(client: FlaskClient) -> None:
     page = get_page(client, "/study?edition=es-fise")
     live = {a["id"] for _, a in page.elements if "aria-live" in a and "id" in a}
-    assert {"lookup-result", "two-result", "drill-marks", "drill-missed", "drill-score"} <= live
-    drill_select = page.html.split('<select id="drill-length">')[1].split("</select>")[0]
-    assert re.findall(r'<option value="(\d+)"', drill_select) == [str(n) for n in range(2, 11)]
-    assert {"quiz-marks", "quiz-outcome", "quiz-score", "quiz-list-result", "cardbox-message"} <= live
+    assert {"lookup-result", "two-result", "quiz-marks", "quiz-outcome", "quiz-score", "cardbox-message"} <= live
+    lengths = page.html.split('<select id="quiz-length">')[1].split("</select>")[0]
+    assert re.findall(r'<option value="(\d+)"', lengths) == [str(n) for n in range(2, 16)]
 
 
 @pytest.mark.parametrize("edition", edition_names())
@@ -166,7 +165,7 @@ def test_one_string_table_with_every_key_in_every_language() -> None:
         used |= {
             k
             for k in re.findall(r'"([a-z]+_[a-z_]+)"', text)
-            if k.split("_")[0] in {"verdict", "lookup", "drill", "msg"}
+            if k.split("_")[0] in {"verdict", "lookup", "quiz", "cardbox", "msg"}
         }
     assert used and used <= keys, f"used but not in strings.json: {used - keys}"
 
