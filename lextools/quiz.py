@@ -278,8 +278,8 @@ def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
                 "rank": item.rank,
                 "ways": item.ways,
                 **entry(ed, item.key),
-                "front": ed.sort_labels(hooks.front),
-                "back": ed.sort_labels(hooks.back),
+                "front": list(hooks.front),  # in the edition's alphabet (Lexicon.hooks)
+                "back": list(hooks.back),
             }
         )
     return questions
