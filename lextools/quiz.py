@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -50,6 +51,8 @@ MIN_LENGTH, MAX_LENGTH = 2, search.MAX_QUERY_TILES
 #: Tiles per question when the request names no length: a bingo for anagrams, as the drills go.
 DEFAULT_LENGTH = {"anagram": 7, "build": 6, "hooks": 4, "word-or-phony": 5, "list": 4}
 DEFAULT_BUILD_MIN = 3
+#: A build rack of 8 tiles and 2 blanks makes about 5,000 words: racks stay this short, quizzes this long.
+MAX_BUILD_LENGTH, MAX_BUILD_COUNT = 8, 20
 #: A tile worth this much or more is a "high-value" tile (es-fise: J LL Ñ RR X Z).
 HIGH_VALUE = 8
 #: Vowels: a phony changes a vowel for a vowel and a consonant for a consonant, as a misremembered word does.
@@ -99,8 +102,13 @@ class QuizRequest:
             raise QueryError(f"count must be between 1 and {MAX_COUNT}")
         if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
             raise QueryError(f"seed must be between 0 and {MAX_SEED}")
-        if self.type == "build" and not MIN_LENGTH <= self.min_length <= length:
-            raise QueryError(f"min_length must be between {MIN_LENGTH} and the rack's {length} tiles")
+        if self.type == "build":
+            if length > MAX_BUILD_LENGTH or self.count > MAX_BUILD_COUNT:
+                raise QueryError(
+                    f"a build quiz has racks of at most {MAX_BUILD_LENGTH} tiles, {MAX_BUILD_COUNT} of them"
+                )
+            if not MIN_LENGTH <= self.min_length <= length:
+                raise QueryError(f"min_length must be between {MIN_LENGTH} and the rack's {length} tiles")
         return QuizRequest(**{**self.__dict__, "length": length})
 
 
@@ -114,22 +122,22 @@ class Ranked:
     ways: int | None  # draws from a full bag that give these tiles (None where counts are unverified)
 
 
-#: Ranked lists per loaded lexicon: a rebuilt lexicon is a new object, and the old one's lists go with it.
-_RANKS: weakref.WeakKeyDictionary[Lexicon, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+#: Ranked lists kept per loaded lexicon, the most recently used ones: an 8-tile list of es-fise is
+#: 67,000 keys (about 4 MB), and a rebuilt lexicon is a new object whose old lists go with it.
+CACHED_LISTS = 6
+_LISTS: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
-def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[Ranked]:
+def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
     """Keys by probability (most ways first, ties in the edition's alphabet), or alphabetically without counts."""
-    keys = list(keys)
     if not edition.has_counts:
-        return [Ranked(k, i, None) for i, k in enumerate(edition.sort_keys(keys), 1)]
+        return edition.sort_keys(keys)
     ways = {k: draw_count(edition, edition.decode(k), blanks) for k in keys}
-    ordered = sorted(keys, key=lambda k: (-ways[k], edition.collation_key(k)))
-    return [Ranked(k, i, ways[k]) for i, k in enumerate(ordered, 1)]
+    return sorted(ways, key=lambda k: (-ways[k], edition.collation_key(k)))
 
 
-def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> list[Ranked]:
-    """The alphagrams of the words of ``length`` tiles, ranked."""
+def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> list[str]:
+    """The alphagrams of the words of ``length`` tiles, in rank order."""
     ed = lex.edition
     return _cached(
         lex,
@@ -138,8 +146,8 @@ def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> list[Ranked]:
     )
 
 
-def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None = None) -> list[Ranked]:
-    """The words of ``length`` tiles (of one named list, if given), ranked."""
+def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None = None) -> list[str]:
+    """The words of ``length`` tiles (of one named list, if given), in rank order."""
     return _cached(
         lex,
         ("words", length, blanks, list_name),
@@ -148,9 +156,13 @@ def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None =
 
 
 def _cached(lex: Lexicon, what: tuple[Any, ...], compute: Callable[[], T]) -> T:
-    lists = _RANKS.setdefault(lex, {})
-    if what not in lists:
+    lists = _LISTS.setdefault(lex, OrderedDict())
+    if what in lists:
+        lists.move_to_end(what)
+    else:
         lists[what] = compute()
+        while len(lists) > CACHED_LISTS:
+            lists.popitem(last=False)
     result: T = lists[what]
     return result
 
@@ -200,8 +212,9 @@ def quiz(lex: Lexicon, request: QuizRequest) -> dict[str, Any]:
     else:
         ranked = ranked_words(lex, req.length, req.blanks, req.list_name)
     rank_to = min(req.rank_to or len(ranked), len(ranked))
-    pool = ranked[req.rank_from - 1 : rank_to]
-    chosen = pool[: req.count] if req.seed is None else random.Random(req.seed).sample(pool, min(req.count, len(pool)))
+    pool = range(req.rank_from - 1, rank_to)  # indexes into the ranked list
+    picked = pool[: req.count] if req.seed is None else random.Random(req.seed).sample(pool, min(req.count, len(pool)))
+    chosen = [Ranked(ranked[i], i + 1, _ways(ed, ranked[i], req.blanks)) for i in picked]
     if req.order == "alphabetical":
         chosen.sort(key=lambda r: ed.collation_key(r.key))
     else:
@@ -224,6 +237,10 @@ def quiz(lex: Lexicon, request: QuizRequest) -> dict[str, Any]:
         "questions": questions,
     }
     return answer
+
+
+def _ways(edition: Edition, key: str, blanks: int) -> int | None:
+    return draw_count(edition, edition.decode(key), blanks) if edition.has_counts else None
 
 
 def entry(edition: Edition, key: str) -> dict[str, Any]:
@@ -331,7 +348,7 @@ def _phony(lex: Lexicon, req: QuizRequest, item: Ranked, rng: random.Random) -> 
             neighbours = ranked_words(lex, length, req.blanks)
             if neighbours:  # the word as far down its list as the chosen word is down its own
                 at = (item.rank - 1) * len(neighbours) // len(ranked_words(lex, req.length, req.blanks))
-                ways.append((neighbours[at].key, edit))
+                ways.append((neighbours[at], edit))
     rng.shuffle(ways)
     pairs = _pairs(lex, req.length)
     for base, edit in ways:
@@ -364,7 +381,7 @@ def _pairs(lex: Lexicon, length: int) -> frozenset[str]:
     """Every two tiles that stand side by side in some word of this length: a phony uses only these
     (no QI in Spanish, where Q always comes before U), so it looks like a word of the language."""
     return _cached(
-        lex, ("pairs", length), lambda: frozenset().union(*(_pairs_of(r.key) for r in ranked_words(lex, length, 0)))
+        lex, ("pairs", length), lambda: frozenset().union(*(_pairs_of(k) for k in search.words_of_length(lex, length)))
     )
 
 

@@ -212,7 +212,8 @@ QUIZ_PARAMS = [
     _query(
         "min_length",
         {"type": "integer", "minimum": quiz.MIN_LENGTH, "maximum": quiz.MAX_LENGTH, "default": quiz.DEFAULT_BUILD_MIN},
-        "build: shortest word, in tiles",
+        f"build: shortest word, in tiles (a build rack has at most {quiz.MAX_BUILD_LENGTH} tiles, "
+        f"and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)",
     ),
     _query(
         "list",

@@ -155,13 +155,16 @@ def test_hook_and_word_or_phony_quizzes_from_the_keyboard(browser: WebDriver, ba
     open_page(browser, f"{base_url}/study?edition=es-fise")
     choose(browser, "quiz-type", "Ganchos")
     assert by_id(browser, "quiz-length").get_attribute("value") == "4"
+    choose(browser, "quiz-timer", "15 s")
     start_quiz(browser)
     question_id(browser)
+    wait_for(browser, lambda d: by_id(d, "quiz-timer-left").text in {"Quedan 15 s", "Quedan 14 s"}, "the timer")
     assert "delante o detrás" in by_id(browser, "quiz-prompt").text
     type_keys(browser, Keys.ENTER)  # no answer: the hooks are shown
     outcome(browser)
     assert "Soluciones" in by_id(browser, "quiz-outcome").text
 
+    choose(browser, "quiz-timer", "Sin límite")
     choose(browser, "quiz-type", "¿Válida o inventada?")
     start_quiz(browser)
     wait_for(browser, lambda d: focused_id(d) == "quiz-valid", "the valid/phony buttons")
