@@ -82,14 +82,15 @@ class QuizRequest:
         if self.order == "probability" and not edition.has_counts:
             raise QueryError(f"{edition.name}: tile counts are unverified, so there is no probability order")
         length = self.length
+        list_name = _list_name(edition, self.list_name)
         if self.type == "list":
-            if self.list_name not in list_names(edition):
+            if list_name not in list_names(edition):
                 raise QueryError(f"list must be one of {', '.join(list_names(edition))}")
-            fixed = FIXED_LIST_LENGTH.get(self.list_name)
+            fixed = FIXED_LIST_LENGTH.get(list_name)
             if fixed and length not in (None, fixed):
-                raise QueryError(f"the {self.list_name} list has words of {fixed} tiles")
+                raise QueryError(f"the {list_name} list has words of {fixed} tiles")
             length = fixed or length
-        elif self.list_name is not None:
+        elif list_name is not None:
             raise QueryError("list goes with type=list only")
         length = length or DEFAULT_LENGTH[self.type]
         if not MIN_LENGTH <= length <= MAX_LENGTH:
@@ -109,7 +110,7 @@ class QuizRequest:
                 )
             if not MIN_LENGTH <= self.min_length <= length:
                 raise QueryError(f"min_length must be between {MIN_LENGTH} and the rack's {length} tiles")
-        return QuizRequest(**{**self.__dict__, "length": length})
+        return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name})
 
 
 # -- ranks ------------------------------------------------------------------------------------------
@@ -185,6 +186,17 @@ def list_names(edition: Edition) -> list[str]:
         names.append("high-value")
     special = [t.label for t in edition.digraphs] + (["Ñ"] if "Ñ" in edition.by_label else [])
     return names + [f"with-{label}" for label in edition.sort_labels(special)]
+
+
+def _list_name(edition: Edition, name: str | None) -> str | None:
+    """``with-`` takes its tile in any notation (with-ñ, with-1, with-[CH]); it is named by its label."""
+    if name and name.startswith("with-"):
+        try:
+            tiles = spell(name.removeprefix("with-"), edition).tiles
+        except SpellingError:
+            return name
+        return f"with-{tiles[0]}" if len(tiles) == 1 else name
+    return name
 
 
 def _list_keys(lex: Lexicon, length: int, list_name: str | None) -> list[str]:

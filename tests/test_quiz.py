@@ -178,6 +178,15 @@ def test_lists_follow_the_editions_alphabet_and_show_tiles(es: Lexicon) -> None:
     assert next(q for q in two["questions"] if q["word"] == "CHA")["tiles"] == ["CH", "A"]
     enye = quiz(es, QuizRequest("list", 3, list_name="with-Ñ", count=100))
     assert {q["word"] for q in enye["questions"]} == {"AÑO"}
+    assert quiz(es, QuizRequest("list", 3, list_name="with-n\u0303", count=100)) == enye  # ñ, decomposed
+    ch = quiz(es, QuizRequest("list", 4, list_name="with-1", count=100))  # FISE's digit for CH
+    assert ch["list"] == "with-CH" and {q["word"] for q in ch["questions"]} == {
+        "CHAPA",
+        "HECHO",
+        "TECHO",
+        "LECHO",
+        "LECHE",
+    }
     with pytest.raises(QueryError):
         quiz(es, QuizRequest("list", 4, list_name="two-tile"))
 
