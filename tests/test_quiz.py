@@ -218,6 +218,16 @@ def test_api_and_cli_give_the_same_questions(client: FlaskClient, lexicon_home: 
         assert json.loads(cli.stdout) == r.json
 
 
+def test_cli_prints_a_readable_quiz(lexicon_home: Path) -> None:
+    runner = CliRunner()
+    args = ["quiz", "es-fise", "--length", "3", "--count", "3", "-L", str(lexicon_home)]
+    hooks = runner.invoke(app, [*args, "--type", "hooks"], catch_exceptions=False)
+    assert hooks.exit_code == 0 and len(hooks.stdout.splitlines()) == 3
+    assert "LL [A·M·O]" in hooks.stdout  # LLAMO: the LL tile hooks AMO in front
+    anagram = runner.invoke(app, [*args, "--type", "anagram"], catch_exceptions=False).stdout.splitlines()
+    assert anagram[0].startswith("#1 ") and len(anagram) == 3
+
+
 @pytest.mark.parametrize(
     "query",
     [

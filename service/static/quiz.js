@@ -34,8 +34,10 @@ function fitEdition() {
   if (names.includes(kept)) select.value = kept;
   const order = $("quiz-order");
   const probability = order.querySelector('option[value="probability"]');
+  const wasForced = probability.disabled;
   probability.disabled = !SETTINGS.probability[name];
   if (probability.disabled) order.value = "alphabetical";
+  else if (wasForced) order.value = "probability"; // back from an edition without tile counts
   fitLength();
 }
 
