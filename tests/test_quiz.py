@@ -5,7 +5,9 @@ service giving the same JSON for the same seed."""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
+from functools import cache
 from itertools import combinations
 from pathlib import Path
 
@@ -29,6 +31,7 @@ def all_keys(lex: Lexicon) -> list[str]:
 # -- probability ------------------------------------------------------------------------------------
 
 
+@cache
 def draws_by_multiset(edition: Edition, size: int) -> Counter[tuple[str, ...]]:
     """Every draw of ``size`` physical tiles from the full bag, tallied by the multiset drawn (? = blank)."""
     bag = [t.label for t in edition.tiles for _ in range(t.count or 0)] + ["?"] * (edition.blanks or 0)
@@ -70,6 +73,20 @@ def test_probability_ranks_match_a_count_of_every_draw(es: Lexicon, size: int) -
                 key = ranked[q["rank"] - 1]
                 assert q["ways"] == brute_ways(tally, ed.decode(key), blanks)
                 assert Counter(t for t in q["rack"] if t != "?") <= Counter(ed.decode(key))
+
+
+def test_draw_count_of_any_three_tiles_matches_a_count_of_every_draw() -> None:
+    """Not only words: tiles the bag holds fewer of than asked (Z Z A needs a blank), digraph tiles, repeats."""
+    fise = load_edition("es-fise")
+    tally = draws_by_multiset(fise, 3)
+    labels = sorted(t.label for t in fise.tiles)
+    rng = random.Random(16)
+    racks = [("Z", "Z", "A"), ("CH", "CH", "LL"), ("E", "E", "E"), ("Ñ", "RR", "X")]
+    racks += [tuple(sorted(rng.choices(labels, k=3))) for _ in range(40)]
+    for rack in racks:
+        for blanks in (0, 1, 2):
+            assert draw_count(fise, rack, blanks) == brute_ways(tally, rack, blanks), (rack, blanks)
+    assert draw_count(fise, ("Z", "Z", "A"), 0) == 0 < draw_count(fise, ("Z", "Z", "A"), 1)
 
 
 def test_draw_count_without_blanks_is_the_editions_probability() -> None:
