@@ -164,6 +164,15 @@ def test_hook_and_word_or_phony_quizzes_from_the_keyboard(browser: WebDriver, ba
     outcome(browser)
     assert "Soluciones" in by_id(browser, "quiz-outcome").text
 
+    # Time running out ends the question as a miss (a one-second limit, added for the test).
+    browser.execute_script(
+        "const s = arguments[0]; s.append(new Option('1 s', '1')); s.value = '1';", by_id(browser, "quiz-timer")
+    )
+    start_quiz(browser)
+    question_id(browser)
+    assert outcome(browser) == "false"
+    assert "Se acabó el tiempo" in by_id(browser, "quiz-outcome").text
+
     choose(browser, "quiz-timer", "Sin límite")
     choose(browser, "quiz-type", "¿Válida o inventada?")
     start_quiz(browser)
