@@ -278,3 +278,22 @@ def test_cli_refuses_a_bad_quiz_with_exit_code_2(
         main()
     assert e.value.code == 2
     assert "list must be one of two-tile" in capsys.readouterr().err
+
+
+def test_every_quiz_answer_matches_the_openapi_document(client: FlaskClient) -> None:
+    """The documented shape is the one sent, for every quiz type (openapi-spec-validator's schema checker)."""
+    from openapi_schema_validator import OAS30Validator
+
+    doc = client.get("/v1/openapi.json").json
+    schema = doc["paths"]["/v1/{edition}/quiz"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    validator = OAS30Validator({**schema, "components": doc["components"]})  # so #/components/… resolves
+    for query in (
+        "type=anagram&length=4&blanks=1",
+        "type=build&length=4",
+        "type=hooks&length=3",
+        "type=word-or-phony&length=4&seed=2",
+        "type=list&list=two-tile&order=alphabetical",
+    ):
+        r = client.get(f"/v1/es-fise/quiz?{query}")
+        assert r.status_code == 200 and r.json["count"] > 0, query
+        validator.validate(r.json)
