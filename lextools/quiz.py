@@ -362,7 +362,7 @@ def _phony(lex: Lexicon, req: QuizRequest, item: Ranked, rng: random.Random) -> 
                 at = (item.rank - 1) * len(neighbours) // len(ranked_words(lex, req.length, req.blanks))
                 ways.append((neighbours[at], edit))
     rng.shuffle(ways)
-    pairs = _pairs(lex, req.length)
+    pairs = _pairs(lex, req.length, req.blanks)
     for base, edit in ways:
         candidates = [k for k in edit(base) if _is_phony(lex, k) and _pairs_of(k) <= pairs]
         if candidates:
@@ -389,11 +389,13 @@ def _removed(key: str) -> list[str]:
     return [key[:i] + key[i + 1 :] for i in range(len(key))]
 
 
-def _pairs(lex: Lexicon, length: int) -> frozenset[str]:
+def _pairs(lex: Lexicon, length: int, blanks: int) -> frozenset[str]:
     """Every two tiles that stand side by side in some word of this length: a phony uses only these
     (no QI in Spanish, where Q always comes before U), so it looks like a word of the language."""
     return _cached(
-        lex, ("pairs", length), lambda: frozenset().union(*(_pairs_of(k) for k in search.words_of_length(lex, length)))
+        lex,
+        ("pairs", length, blanks),  # read from the ranked list the quiz has just used, not a new walk
+        lambda: frozenset().union(*(_pairs_of(k) for k in ranked_words(lex, length, blanks))),
     )
 
 
