@@ -88,23 +88,25 @@ class Service:
 
 
 def start_service(home: Path, log: Path, *, port: int = 0, workers: int = 2, name: str = "service",
-                  command: Sequence[str] | None = None) -> Service:  # fmt: skip
-    """Start ``lextools serve`` on 127.0.0.1 and wait until ``/healthz`` answers.
+                  command: Sequence[str] | None = None, options: Sequence[str] = (),
+                  ready: str = "/healthz") -> Service:  # fmt: skip
+    """Start ``lextools serve`` on 127.0.0.1 and wait until ``ready`` answers 200.
 
-    ``command`` runs another gunicorn server instead (bench/service_load.py's bare WSGI app), which
-    must log gunicorn's "Listening at" line. The log goes to a file rather than a pipe: nothing has
-    to drain it, and its tail explains a failure (a worker timeout, a traceback) after the run.
+    ``options`` are more ``lextools serve`` options (``--kiosk es-fise``: then ``ready`` must be a
+    path the kiosk serves). ``command`` runs another gunicorn server instead (bench/service_load.py's
+    bare WSGI app), which must log gunicorn's "Listening at" line. The log goes to a file rather than
+    a pipe: nothing has to drain it, and its tail explains a failure (a worker timeout, a traceback).
     """
     cmd = list(command) if command else [
         *lextools_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-        "--lexicons", str(home)]  # fmt: skip
+        "--lexicons", str(home), *options]  # fmt: skip
     offset = log.stat().st_size if log.exists() else 0  # a restart appends to the same log
     with log.open("ab") as out:  # its own session: one process group to stop, and Ctrl-C is ours to handle
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     svc = Service(proc, port, proc.pid, log, name)
     deadline = time.monotonic() + 60
     try:
-        while not svc.port or not _healthy(svc.port):
+        while not svc.port or not _answers(svc.port, ready):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"{name} did not start ({' '.join(cmd)}):\n{svc.log_tail()}")
             text = log.read_bytes()[offset:].decode(errors="replace")
@@ -117,9 +119,9 @@ def start_service(home: Path, log: Path, *, port: int = 0, workers: int = 2, nam
     return svc
 
 
-def _healthy(port: int) -> bool:
+def _answers(port: int, path: str) -> bool:
     try:
-        return request(port, "GET", "/healthz")[0] == 200
+        return request(port, "GET", path)[0] == 200
     except OSError:
         return False
 
@@ -259,11 +261,13 @@ def cpu_seconds(pid: int) -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def fetch(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
+def fetch(
+    port: int, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     """One request on its own connection; the path goes out byte for byte (``%FF`` included)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
-        conn.request(method, path, body=body)
+        conn.request(method, path, body=body, headers=headers or {})
         r = conn.getresponse()
         return r.status, dict(r.getheaders()), r.read()
     finally:

@@ -163,8 +163,10 @@ class Lexicon:
         #: What answers ``in`` and completions, and whether some key starts with a prefix.
         self.words, self.is_prefix = self._membership(graph)
         self._label = {t.code: t.label for t in edition.tiles}
-        self._tile_rank = {t.code: i for i, t in enumerate(edition.tiles)}
-        # Front hooks: only a tile that begins some word can be one (in the edition's tile order).
+        # In the edition's alphabet, so hook lists read in the order players sort (es-fise: C CH D …).
+        alphabet = edition.sort_labels(edition.by_label)
+        self._tile_rank = {edition.by_label[label].code: i for i, label in enumerate(alphabet)}
+        # Front hooks: only a tile that begins some word can be one (in that order).
         self._first_tiles = sorted((tile for tile, _ in children(graph, graph.dct.ROOT)), key=self._tile_rank.get)
 
     @property

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +20,15 @@ pytestmark = pytest.mark.slow
 
 
 class Gunicorn:
-    """`lextools serve` started by the benchmarks' harness (bench/harness.py), its log in a file."""
+    """`lextools serve` started by the benchmarks' harness (bench/harness.py), its log in a file.
 
-    def __init__(self, lexicons: Path, log: Path) -> None:
-        self.service = start_service(lexicons, log, workers=1)  # port 0: the one gunicorn logs
+    ``options`` go to ``lextools serve``; ``ready`` is the path that answers 200 once it is up
+    (a kiosk serves no ``/healthz``).
+    """
+
+    def __init__(self, lexicons: Path, log: Path, *options: str, ready: str = "/healthz") -> None:
+        # port 0: the one gunicorn logs
+        self.service = start_service(lexicons, log, workers=1, options=options, ready=ready)
         self.port = self.service.port
 
     @property
@@ -39,10 +46,12 @@ class Gunicorn:
                 raise AssertionError(f"no log line matching {pattern!r}:\n" + self.log)
             time.sleep(0.1)
 
-    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, dict[str, str], Any]:
-        status, headers, data = fetch(self.port, method, path, body)
-        is_json = headers.get("Content-Type", "").startswith("application/json")
-        return status, headers, json.loads(data) if is_json else data
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], Any]:
+        status, got, data = fetch(self.port, method, path, body, headers)  # the path goes out byte for byte
+        is_json = got.get("Content-Type", "").startswith("application/json")
+        return status, got, json.loads(data) if is_json else data
 
     def stop(self) -> int | None:
         """SIGTERM: gunicorn stops its workers gracefully and exits 0."""
@@ -52,7 +61,7 @@ class Gunicorn:
 
 @pytest.fixture()
 def gunicorn(lexicon_home: Path, tmp_path: Path) -> Iterator[Gunicorn]:
-    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log")
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--record", str(tmp_path / "challenges.sqlite3"))
     try:
         yield server
     finally:
@@ -65,12 +74,12 @@ def test_real_gunicorn_serves_validates_challenges_and_stops(gunicorn: Gunicorn)
     assert status == 200 and headers["Server"].startswith("gunicorn")
     assert body["valid"] is True and len(body["tiles"]) == 7
 
-    # As `curl -d` sends it: no application/json Content-Type.
-    status, _, body = gunicorn.request("POST", "/v1/es-fise/challenge", b'{"words":["casa","dame"],"reveal":false}')
+    play = b'{"words":["casa","dame"],"reveal":false}'
+    status, _, body = gunicorn.request("POST", "/v1/es-fise/challenge", play, {"Content-Type": "application/json"})
     assert status == 200 and body["acceptable"] is False and "results" not in body
     assert "DAME" not in json.dumps(body).upper()
-    # ...while the log, the arbiter's record, names it.
-    gunicorn.wait_for(r'challenge edition=es-fise acceptable=false reveal=false results=.*"DAME".*"valid": false')
+    # As `curl -d` sends it (a form type): refused, the challenge takes JSON only.
+    assert gunicorn.request("POST", "/v1/es-fise/challenge", play)[0] == 415
 
     # Raw bytes the Flask test client cannot send: invalid UTF-8 and broken percent-encoding.
     status, _, body = gunicorn.request("GET", "/v1/es-fise/words/%FF")
@@ -144,11 +153,63 @@ def test_a_response_head_leaves_with_its_first_body_bytes(
         assert sock.writes[0].endswith(body[0] + (b"\r\n" if not headers else b""))
 
 
+def lextools(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-c", "from lextools.cli import main; main()", *args]
+    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_kiosk_on_a_real_server(lexicon_home: Path, tmp_path: Path) -> None:
+    """``lextools serve --kiosk es-fise``: the judge and its challenge only; receipts verify; no forgery."""
+    record = tmp_path / "challenges.sqlite3"
+    server = Gunicorn(
+        lexicon_home,
+        tmp_path / "gunicorn.log",
+        "--kiosk",
+        "es-fise",
+        "--record",
+        str(record),
+        "--judge-clear",
+        "7",
+        ready="/judge",
+    )
+    try:
+        for path in ("/study", "/", "/v1/es-fise/words/casa", "/v1/editions", "/healthz", "/v1/openapi.json"):
+            assert server.request("GET", path)[0] == 404, path
+        status, _, page = server.request("GET", "/judge")
+        html = page.decode()
+        checksum = json.loads((lexicon_home / "es-fise.json").read_text())["checksum"]
+        assert status == 200 and checksum[:12] in html and 'data-clear-ms="7000"' in html
+        assert 'id="edition" value="es-fise"' in html and "<select" not in html and "<nav" not in html
+        json_type = {"Content-Type": "application/json"}
+        body = b'{"words":["casa","dame"]}'
+        assert server.request("POST", "/v1/fr/challenge", body, json_type)[0] == 404  # not the kiosk's edition
+
+        status, _, answer = server.request("POST", "/v1/es-fise/challenge", body, json_type)
+        assert status == 200 and answer["acceptable"] is False
+        receipt = json.dumps(answer["receipt"])
+        ok = lextools("receipt", "verify", "--record", str(record), stdin=receipt)
+        assert ok.returncode == 0, ok.stderr
+        assert "casa dame" in ok.stdout
+        i = receipt.index(answer["receipt"]["signature"]) + 5
+        altered = receipt[:i] + ("0" if receipt[i] != "0" else "1") + receipt[i + 1 :]
+        bad = lextools("receipt", "verify", "--record", str(record), altered)
+        assert bad.returncode == 1 and "not valid" in bad.stderr
+
+        # Another site's page posting a "simple" request: refused, and nothing recorded.
+        forged = {"Content-Type": "text/plain", "Origin": "https://evil.example"}
+        status, _, error = server.request("POST", "/v1/es-fise/challenge", b'{"words":["zzz"]}', forged)
+        assert status == 403 and error["error"]["code"] == "foreign_origin"
+        shown = lextools("record", "--record", str(record), "--json")
+        assert [e["words"] for e in json.loads(shown.stdout)["challenges"]] == [["casa", "dame"]]
+    finally:
+        assert server.stop() == 0, server.log
+
+
 def test_a_rebuilt_lexicon_reaches_the_preloaded_workers(tmp_path: Path) -> None:
     """Lexicons loaded before the fork are still swapped for a rebuild, without a restart."""
     home = tmp_path / "lexicons"
     build_small(home, "es-fise", ["casa", "cosa"])
-    server = Gunicorn(home, tmp_path / "gunicorn.log")
+    server = Gunicorn(home, tmp_path / "gunicorn.log", "--record", str(tmp_path / "challenges.sqlite3"))
     try:
         status, headers, body = server.request("GET", "/v1/es-fise/words/perro")
         assert status == 200 and body["valid"] is False
