@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from lextools.budget import Budget, Exhausted
-from lextools.errors import QueryError, SpellingError
+from lextools.errors import PositionError, QueryError, SpellingError
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
 from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.tokenize import spell
@@ -202,7 +202,7 @@ def _anagram_position(after: str, codes: list[str]) -> tuple[int, str, str | Non
         or len(parts[1]) > int(parts[0])
         or "".join(sorted(parts[1])) != parts[1]
     ):
-        raise QueryError("not a position an anagram search can resume from")
+        raise PositionError("not a position an anagram search can resume from")
     return int(parts[0]), parts[1], parts[2] or None
 
 
@@ -329,7 +329,7 @@ def _scan_ranking(lex: Lexicon, matches: Callable[[str], bool], budget: Budget, 
     start = 0
     if after is not None:
         if not (after.isascii() and after.isdigit() and int(after) < len(ranking)):
-            raise QueryError("not a position a probability search can resume from")
+            raise PositionError("not a position a probability search can resume from")
         start = int(after) + 1
     found: list[str] = []
     try:

@@ -1,17 +1,25 @@
 """The OpenAPI 3 document of the service, built from a dict so shared parts are written once.
 
-``tests/test_service_openapi.py`` validates it with openapi-spec-validator and checks that every
-route of the app is described, so a route added without its description fails the tests.
+Limits come from the running app's config and enums from ``service.contract`` and
+``service.errors.ERRORS``, so the document states what the service enforces (a deployment that
+raises ``MAX_BATCH`` publishes the new maximum). The query parameters each operation declares are
+also the only ones the route accepts (``service.inputs.refuse_unknown_parameters``).
+``tests/test_service_openapi.py`` validates the document with openapi-spec-validator and checks that
+every route of the app is described, so a route added without its description fails the tests.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import re
 from typing import Any
+
+from flask import current_app
 
 from lextools import __version__
 from lextools.edition import edition_names
-from lextools.search import MAX_QUERY_TILES
+from lextools.normalize import MAX_INPUT_CHARS
+from service.contract import EXPORT_FORMATS, MAX_QUERY_TILES, NOTATIONS, ORDERS
+from service.errors import ERRORS
 
 Schema = dict[str, Any]
 
@@ -52,7 +60,8 @@ WORD = {"$ref": "#/components/parameters/word"}
 
 SCHEMAS: dict[str, Schema] = {
     "Error": _object(
-        ["error"], error=_object(["code", "message"], code={"type": "string"}, message={"type": "string"})
+        ["error"],
+        error=_object(["code", "message"], code={"type": "string", "enum": list(ERRORS)}, message={"type": "string"}),
     ),
     "Tile": _object(
         ["label", "value", "count", "code"],
@@ -70,7 +79,6 @@ SCHEMAS: dict[str, Schema] = {
             sources={"type": "array", "items": {"type": "object", "additionalProperties": True}},
             counts={"type": "object", "additionalProperties": True},
             files={"type": "object", "additionalProperties": True},
-            tools={"type": "object", "additionalProperties": True},
         ),
         "additionalProperties": True,
     },
@@ -120,7 +128,6 @@ SCHEMAS: dict[str, Schema] = {
             ),
         ]
     },
-    "Words": _object(["words"], words={"type": "array", "items": {"type": "string"}, "maxItems": 1000}),
     "Ruling": _object(
         ["rules", "play_stands", "outcome", "challenger_penalty"],
         rules=_nullable("string"),
@@ -132,32 +139,72 @@ SCHEMAS: dict[str, Schema] = {
     "Entry": _object(["word", "tiles"], word={"type": "string"}, tiles=_strings()),
 }
 
-RESPONSES = {
-    "E400": _json(
-        _ref("Error"), "Malformed input (body, parameters, pattern, rack or cursor; a path that is not UTF-8)"
-    ),
-    "E404": _json(_ref("Error"), "Unknown edition or route"),
-    "E413": _json(_ref("Error"), "Body over the size limit, or more than 1000 words"),
-    "E422": _json(_ref("Error"), "The word cannot be spelled with the edition's tiles; the message says why"),
-    "E503": _json(_ref("Error"), "No usable lexicon for the edition on this server"),
-}
 
-SEARCH_PARAMS = [
-    _query("pattern", {"type": "string", "maxLength": 64}, "? is one tile, * any run of tiles; tiles in any notation"),
-    _query("length", {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES}, "length in tiles"),
-    _query("contains", {"type": "string"}, "tiles the word contains"),
-    _query("starts", {"type": "string"}, "tiles the word starts with"),
-    _query("ends", {"type": "string"}, "tiles the word ends with"),
-    _query("order", {"type": "string", "enum": ["alpha", "probability"], "default": "alpha"}, "result order"),
-    _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}, "words per page"),
-    _query("cursor", {"type": "string"}, "next_cursor of the previous page"),
-]
+def _responses() -> dict[str, Any]:
+    def described(status: int, what: str) -> dict[str, Any]:
+        codes = ", ".join(code for code, (code_status, _) in ERRORS.items() if code_status == status)
+        return _json(_ref("Error"), f"{what} (codes: {codes})")
+
+    return {
+        "E400": described(400, "Malformed input: body, parameters, pattern, rack or cursor"),
+        "E404": described(404, "Unknown edition or route"),
+        "E413": described(413, f"Body over {_limit('MAX_CONTENT_LENGTH')} bytes, or over {_limit('MAX_BATCH')} words"),
+        "E422": described(422, "The word cannot be spelled with the edition's tiles; the message says why"),
+        "E503": described(503, "No usable lexicon for the edition on this server"),
+    }
+
+
+def _limit(name: str) -> int:
+    """A limit as the running app enforces it (``service.contract.LIMITS``)."""
+    return int(current_app.config[name])
+
+
+def _page_params() -> list[dict[str, Any]]:
+    """The page of a budgeted walk (search, anagrams): how many words, and where to resume."""
+    budget = _limit("SEARCH_BUDGET_MS")
+    return [
+        _query(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": _limit("SEARCH_MAX_LIMIT"), "default": _limit("SEARCH_LIMIT")},
+            f"words per page; a page also stops after {budget} ms of work",
+        ),
+        _query("cursor", {"type": "string"}, "next_cursor of the previous page: resumes where its work stopped"),
+    ]
+
+
+def _page_fields() -> dict[str, Schema]:
+    return {
+        "count": {"type": "integer", "description": "words in this page"},
+        "truncated": {"type": "boolean", "description": "the page stopped at its limit or work budget"},
+        "next_cursor": {**_nullable("string"), "description": "present when truncated: fetches what follows"},
+    }
+
+
+def _search_params() -> list[dict[str, Any]]:
+    return [
+        _query(
+            "pattern",
+            {"type": "string", "maxLength": MAX_INPUT_CHARS},
+            "? is one tile, * any run of tiles; tiles in any notation",
+        ),
+        _query("length", {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES}, "length in tiles"),
+        _query("contains", {"type": "string"}, "tiles the word contains"),
+        _query("starts", {"type": "string"}, "tiles the word starts with"),
+        _query("ends", {"type": "string"}, "tiles the word ends with"),
+        _query("order", {"type": "string", "enum": list(ORDERS), "default": ORDERS[0]}, "result order"),
+        *_page_params(),
+    ]
 
 
 def _paths() -> dict[str, Any]:
+    batch = _limit("MAX_BATCH")
     words_body = {
         "required": True,
-        "content": {"application/json": {"schema": _ref("Words")}},
+        "content": {
+            "application/json": {
+                "schema": _object(["words"], words={"type": "array", "items": {"type": "string"}, "maxItems": batch})
+            }
+        },
         "description": "Read as JSON whatever the Content-Type.",
     }
     challenge_body = {
@@ -168,7 +215,7 @@ def _paths() -> dict[str, Any]:
                 "schema": _object(
                     ["words"],
                     # a challenge is of a play, so of one word at least (check takes an empty list)
-                    words={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 1000},
+                    words={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": batch},
                     reveal={"type": "boolean", "default": False, "description": "include per-word results"},
                 )
             }
@@ -218,7 +265,7 @@ def _paths() -> dict[str, Any]:
         },
         "/v1/{edition}/check": {
             "post": {
-                "summary": "Validity of up to 1000 words, one result per word in order",
+                "summary": f"Validity of up to {batch} words, one result per word in order",
                 "operationId": "check",
                 "parameters": [EDITION],
                 "requestBody": words_body,
@@ -344,23 +391,34 @@ def _paths() -> dict[str, Any]:
                         {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES, "default": 2},
                         "shortest word, in tiles",
                     ),
+                    *_page_params(),
                 ],
                 "responses": {
                     "200": _json(
                         _object(
-                            ["edition", "rack", "blanks", "sub", "min_length", "count", "words"],
+                            [
+                                "edition",
+                                "rack",
+                                "blanks",
+                                "sub",
+                                "min_length",
+                                "count",
+                                "truncated",
+                                "words",
+                                "next_cursor",
+                            ],
                             edition={"type": "string"},
                             rack={"type": "string"},
-                            blanks={"type": "integer"},
+                            blanks={"type": "integer", "maximum": _limit("MAX_RACK_BLANKS")},
                             sub={"type": "boolean"},
                             min_length={"type": "integer"},
-                            count={"type": "integer"},
                             words={
                                 "type": "array",
                                 "items": {"allOf": [_ref("Entry"), _object(["blanks"], blanks=_strings())]},
                             },
+                            **_page_fields(),
                         ),
-                        "Anagrams, longest first",
+                        "Anagrams, longest first, then by alphagram, then alphabetical",
                     ),
                     **_errors(400, 404, 503),
                 },
@@ -370,17 +428,15 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "summary": "Words by pattern, length, contained tiles, start and end; paged",
                 "operationId": "search",
-                "parameters": [EDITION, *SEARCH_PARAMS],
+                "parameters": [EDITION, *_search_params()],
                 "responses": {
                     "200": _json(
                         _object(
-                            ["edition", "order", "total", "count", "words", "next_cursor"],
+                            ["edition", "order", "count", "truncated", "words", "next_cursor"],
                             edition={"type": "string"},
-                            order={"type": "string"},
-                            total={"type": "integer"},
-                            count={"type": "integer"},
+                            order={"type": "string", "enum": list(ORDERS)},
                             words={"type": "array", "items": _ref("Entry")},
-                            next_cursor=_nullable("string"),
+                            **_page_fields(),
                         ),
                         "A page",
                     ),
@@ -396,12 +452,12 @@ def _paths() -> dict[str, Any]:
                     EDITION,
                     _query(
                         "format",
-                        {"type": "string", "enum": ["txt", "dawg"], "default": "txt"},
+                        {"type": "string", "enum": list(EXPORT_FORMATS), "default": EXPORT_FORMATS[0]},
                         "txt: one word per line; dawg: the words DAWG as built (digit-notation keys)",
                     ),
                     _query(
                         "notation",
-                        {"type": "string", "enum": ["plain", "digits", "brackets"], "default": "plain"},
+                        {"type": "string", "enum": list(NOTATIONS), "default": NOTATIONS[0]},
                         "txt only: CHIQUILLO, 1IQUI2O or [CH]IQUI[LL]O",
                     ),
                     {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}},
@@ -445,9 +501,31 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
-@cache
+#: Where the app keeps its document (built on first use: it depends on the code, the shipped
+#: editions and the app's config, none of which change while the app runs).
+_EXTENSION = "lextools.openapi"
+
+
 def document() -> dict[str, Any]:
-    """The document (built once per process: it depends only on the code and the shipped editions)."""
+    """The document of the current app."""
+    doc: dict[str, Any] | None = current_app.extensions.get(_EXTENSION)
+    if doc is None:
+        doc = current_app.extensions[_EXTENSION] = _build()
+    return doc
+
+
+def query_parameters(rule: str, method: str) -> dict[str, bool] | None:
+    """The query parameters the operation of a Flask rule declares (name → repeatable, i.e. an
+    array); None for a route the document does not describe (the HTML pages)."""
+    operations = document()["paths"].get(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule))
+    if operations is None:
+        return None
+    operation = operations.get(method.lower()) or operations.get("get", {})  # HEAD, OPTIONS: as GET
+    params = [p for p in operation.get("parameters", []) if p.get("in") == "query"]  # path ones are $refs
+    return {p["name"]: p["schema"].get("type") == "array" for p in params}
+
+
+def _build() -> dict[str, Any]:
     return {
         "openapi": "3.0.3",
         "info": {
@@ -460,7 +538,7 @@ def document() -> dict[str, Any]:
         "paths": _with_checksum_header(_paths()),
         "components": {
             "schemas": SCHEMAS,
-            "responses": RESPONSES,
+            "responses": _responses(),
             "parameters": {
                 "edition": {
                     "name": "edition",
