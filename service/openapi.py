@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import current_app
+from flask import Flask, current_app
 
 from lextools import __version__
 from lextools.edition import edition_names
@@ -506,11 +506,13 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
 _EXTENSION = "lextools.openapi"
 
 
-def document() -> dict[str, Any]:
-    """The document of the current app."""
-    doc: dict[str, Any] | None = current_app.extensions.get(_EXTENSION)
+def document(app: Flask | None = None) -> dict[str, Any]:
+    """The document of ``app`` (default: the current app)."""
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    doc: dict[str, Any] | None = app.extensions.get(_EXTENSION)
     if doc is None:
-        doc = current_app.extensions[_EXTENSION] = _build()
+        with app.app_context():
+            doc = app.extensions[_EXTENSION] = _build()
     return doc
 
 
