@@ -283,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="alternating Flask/bare rounds; medians reported (default 2)")
     ap.add_argument("--connections", type=int, default=16, help="concurrent connections (default 16)")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers per server (default 2)")
-    ap.add_argument("--threads", type=int, default=DEFAULTS["threads"], help="threads per worker (as lextools serve)")
+    ap.add_argument("--threads", type=int, default=DEFAULTS.get("threads", 1), help="threads per worker (gthread only)")
     ap.add_argument(
         "--worker-class", default=DEFAULTS["worker_class"], help="gunicorn worker class (as lextools serve)"
     )

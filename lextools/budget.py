@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: How often a long walk lets other requests run.
-PAUSE_SECONDS = 0.005
+PAUSE_SECONDS = 0.002
 #: Steps between two looks at the clock (a look costs about as much as a step).
 _STEPS_PER_CHECK = 64
 
@@ -48,6 +48,10 @@ class Budget:
         now = self.clock()
         self._deadline = None if self.seconds is None else now + self.seconds
         self._pause_at = now + PAUSE_SECONDS
+
+    def remaining(self) -> float | None:
+        """Seconds of work left (None: no time limit)."""
+        return None if self._deadline is None else max(0.0, self._deadline - self.clock())
 
     @property
     def truncated(self) -> bool:

@@ -17,7 +17,7 @@ continues it — a position is a string only this module reads:
   edition's alphabet (es-fise: C, CH, D), so keys come out in that order and resuming skips every
   subtree before the position without entering it.
 - ``find`` in ``probability`` order: an index into the lexicon's probability ranking (every key,
-  likeliest draw first), built once per loaded lexicon and then scanned.
+  likeliest draw first; :mod:`lextools.ranking`), built once per loaded lexicon and then scanned.
 - ``anagrams``: ``"<length> <alphagram> <word>"``. Anagrams come longest first, then by alphagram,
   then in the edition's alphabet; each length is one walk of the alphagram index.
 """
@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
-import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -36,6 +34,7 @@ from lextools.budget import Budget, Exhausted
 from lextools.errors import PositionError, QueryError, SpellingError
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
 from lextools.normalize import MAX_INPUT_CHARS, too_long
+from lextools.ranking import probability_ranking
 from lextools.tokenize import spell
 
 #: Longest rack or pattern we search with.
@@ -290,57 +289,29 @@ def _matcher(
     return matches
 
 
-_rankings: weakref.WeakKeyDictionary[Lexicon, list[str]] = weakref.WeakKeyDictionary()
-_ranking_lock = threading.Lock()
-
-
-def probability_ranking(lex: Lexicon, budget: Budget | None = None) -> list[str]:
-    """Every key, likeliest draw first (ties in the edition's alphabet): built once per loaded lexicon.
-
-    The probability of a word is that of its alphagram, and no walk yields keys in that order, so the
-    ranking is computed whole, once (es-fise, 544,000 words: about a second), and kept with the
-    lexicon it belongs to (it goes when the lexicon is swapped out). ``budget`` only lends its pauses.
-    """
-    ranking = _rankings.get(lex)
-    if ranking is not None:
-        return ranking
-    ed = lex.edition
-    ed.probability(())  # raises QueryError where tile counts are unverified
-    with _ranking_lock:  # two threads asking at once build it once
-        ranking = _rankings.get(lex)
-        if ranking is None:
-            ways: dict[str, int] = {}
-            scored: list[tuple[int, str, str]] = []
-            for n, key in enumerate(lex.keys()):
-                alpha = "".join(sorted(key))
-                w = ways.get(alpha)
-                if w is None:
-                    w = ways[alpha] = ed.probability(ed.decode(alpha))
-                scored.append((-w, ed.collation_key(key), key))
-                if budget is not None and n % 4096 == 0:
-                    budget.pause()
-            scored.sort()
-            ranking = _rankings[lex] = [key for _, _, key in scored]
-    return ranking
-
-
 def _scan_ranking(lex: Lexicon, matches: Callable[[str], bool], budget: Budget, after: str | None) -> list[str]:
-    ranking = probability_ranking(lex, budget)
-    start = 0
-    if after is not None:
-        if not (after.isascii() and after.isdigit() and int(after) < len(ranking)):
-            raise PositionError("not a position a probability search can resume from")
-        start = int(after) + 1
+    """Keys of the probability ranking that ``matches`` accepts, from the one after index ``after``.
+
+    While the ranking is still being built (lextools.ranking), the page waits for it at most what is
+    left of its budget and then ends with nothing found and its position unchanged.
+    """
+    if after and not (after.isascii() and after.isdigit() and len(after) <= 9):
+        raise PositionError("not a position a probability search can resume from")
+    ranking = probability_ranking(lex, wait=budget.remaining())
+    if ranking is None:
+        budget.resume = after or ""
+        return []
+    start = int(after) + 1 if after else 0
+    if start > len(ranking):
+        raise PositionError("not a position a probability search can resume from")
     found: list[str] = []
-    try:
+    with contextlib.suppress(Exhausted):
         for i in range(start, len(ranking)):
             key = ranking[i]
             if matches(key):
                 found.append(key)
                 budget.count(str(i))
             budget.step(str(i))
-    except Exhausted:
-        pass
     return found
 
 
