@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
-from conftest import build_small
 
 from lextools.budget import Budget
 from lextools.errors import PositionError
 from lextools.lexicon import Lexicon, load_lexicon
 from lextools.ranking import probability_ranking
 from lextools.search import anagrams, find, parse_rack
+from tests.conftest import build_small
 
 
 @pytest.fixture(scope="module")
