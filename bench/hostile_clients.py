@@ -40,7 +40,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from load import default_lexicons, request_mix, require_lexicon, require_wrk, run_check, running, table
+from load import (
+    Service,
+    default_lexicons,
+    request_mix,
+    require_lexicon,
+    require_wrk,
+    run_check,
+    running,
+    table,
+    workers_of,
+)
 from load import wrk_load as _wrk_load
 
 from lextools.edition import edition_names, load_edition
@@ -194,7 +204,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         phases.append(("expensive queries", lambda port: [Looper(port, costly, 3 * n) for n in range(args.clients)]))
     results: dict[str, Any] = {"check": args.check, "p99_limit_ms": args.p99_ms, "phases": {}}
     with tempfile.TemporaryDirectory(prefix="lextools-hostile-") as tmp, running(home, Path(tmp, "service.log")) as svc:
-        warm(svc.port, paths, expensive_paths(home) if args.check != "slow" else [])
+        warm(svc, paths, expensive_paths(home) if args.check != "slow" else [])
         for name, attackers in phases:
             threads = attackers(svc.port)
             with attacking(threads):
@@ -222,22 +232,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
-def warm(port: int, paths: Sequence[str], costly: Sequence[str], seconds: float = 300) -> None:
-    """Every edition loaded, and ranked for probability order, in both workers before measuring.
+def warm(svc: Service, paths: Sequence[str], costly: Sequence[str], seconds: float = 300) -> None:
+    """Every edition loaded, and ranked for probability order, in every worker before measuring.
 
     The first probability search of a lexicon starts its ranking in the background (seconds of
-    work, once per worker; lextools/ranking.py) and answers empty pages until it is ready: this
-    asks until six answers in a row, on new connections (so from either worker), have words.
+    work, once per worker; lextools/ranking.py) and answers empty pages until it is ready. This asks
+    on new connections (so of either worker) until the service log shows every ranking built.
     """
     for path in [*paths[:50], *costly]:
-        get(port, path)
+        get(svc.port, path)
+    ranked = [p for p in costly if "order=probability" in p]
+    expected = len(ranked) * len(workers_of(svc.pid))
     deadline = time.monotonic() + seconds
-    for path in (p for p in costly if "order=probability" in p):
-        ready = 0
-        while ready < 6 and time.monotonic() < deadline:
-            answer = get(port, path)
-            ready = ready + 1 if answer and answer.get("count") else 0
-            time.sleep(0 if ready else 0.2)
+    while svc.log.read_text(errors="replace").count("probability ranking of") < expected:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the probability rankings were not built within {seconds} s:\n{svc.log_tail()}")
+        for path in ranked:
+            get(svc.port, path)
+        time.sleep(0.5)
 
 
 def get(port: int, path: str) -> dict[str, Any] | None:

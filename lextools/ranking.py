@@ -24,7 +24,7 @@ from math import comb
 
 from lextools.lexicon import Lexicon
 
-log = logging.getLogger("lextools")
+log = logging.getLogger("lextools.ranking")
 
 #: Keys handled between two pauses (about a millisecond of work each).
 _CHUNK = 1024

@@ -100,10 +100,14 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
 
     def load(self) -> WSGIApp:
         # The service's loggers (the challenge record among them) write where gunicorn's error log does.
+        # The library's log (a probability ranking built) too.
         gunicorn_log = logging.getLogger("gunicorn.error")
-        service_log = logging.getLogger("lextools.service")
-        service_log.handlers = list(gunicorn_log.handlers)
-        service_log.propagate = False
+        for name in ("lextools.service", "lextools"):
+            log = logging.getLogger(name)
+            log.handlers = list(gunicorn_log.handlers)
+            log.propagate = False
+            if log.level == logging.NOTSET:
+                log.setLevel(logging.INFO)
         return self.factory()
 
 
