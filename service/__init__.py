@@ -10,6 +10,7 @@ The library (``lextools``) never imports this package.
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from service.contract import limit_defaults
     from service.inputs import refuse_unknown_parameters, require_utf8_path
     from service.lexicons import EXTENSION, LexiconCache
+    from service.study import WALKS
 
     app = Flask(__name__, static_folder=None)
     # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
@@ -46,6 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # CANCIÓN, not CANCI\u00d3N
     app.json.sort_keys = False  # type: ignore[attr-defined]  # fields in the documented order
     app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
+    app.extensions[WALKS] = threading.BoundedSemaphore(app.config["SEARCH_CONCURRENCY"])
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:

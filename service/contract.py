@@ -22,6 +22,7 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "SEARCH_LIMIT": (100, "words in a search or anagram page when limit is not given"),
     "SEARCH_MAX_LIMIT": (1000, "largest limit of a search or anagram page"),
     "SEARCH_BUDGET_MS": (200, "milliseconds of work one search or anagram page may take"),
+    "SEARCH_CONCURRENCY": (1, "search and anagram pages one worker runs at once; others wait their turn"),
     "MAX_RACK_BLANKS": (2, "blanks in one rack (as many as any verified bag holds)"),
 }
 

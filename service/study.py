@@ -41,12 +41,12 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     lex = lexicon(edition)
     sub = bool_arg("sub")
     min_length = int_arg("min_length", 1, search.MAX_QUERY_TILES) or 2
-    budget, after = _page(lex, "r")
+    limit, after = _page(lex, "r")
     key, blanks = search.parse_rack(rack, lex)
     most = current_app.config["MAX_RACK_BLANKS"]
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
         raise bad_request(f"a rack has at most {most} blanks")
-    with _cursor_checked():
+    with walking(limit) as budget:
         matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after)
     ed = lex.edition
     return {
@@ -67,8 +67,8 @@ def search_words(edition: str) -> dict[str, Any]:
     """Words meeting every constraint given, a page at a time; ``next_cursor`` fetches the next page."""
     lex = lexicon(edition)
     order = choice_arg("order", search.ORDERS, search.ORDERS[0])
-    budget, after = _page(lex, order[0])
-    with _cursor_checked():
+    limit, after = _page(lex, order[0])
+    with walking(limit) as budget:
         keys = list(
             search.find(
                 lex,
@@ -100,14 +100,13 @@ def search_words(edition: str) -> dict[str, Any]:
 _CURSOR = re.compile(r"([apr])([A-Za-z0-9_-]{0,400})\.([0-9a-f]{16})")
 
 
-def _page(lex: Lexicon, kind: str) -> tuple[Budget, str | None]:
-    """The budget of this page (``limit`` words, ``SEARCH_BUDGET_MS`` of work) and where it resumes."""
+def _page(lex: Lexicon, kind: str) -> tuple[int, str | None]:
+    """The words this page may hold, and the position it resumes from."""
     config = current_app.config
     limit = int_arg("limit", 1, config["SEARCH_MAX_LIMIT"]) or config["SEARCH_LIMIT"]
-    budget = Budget(seconds=config["SEARCH_BUDGET_MS"] / 1000, results=limit)
     cursor = text_arg("cursor")
     if cursor is None:
-        return budget, None
+        return limit, None
     match = _CURSOR.fullmatch(cursor)
     if match is None or match[1] != kind:
         raise bad_request("cursor is not one this service issued for this route and order")
@@ -117,16 +116,28 @@ def _page(lex: Lexicon, kind: str) -> tuple[Budget, str | None]:
         position = base64.urlsafe_b64decode(match[2] + "=" * (-len(match[2]) % 4)).decode()
     except (binascii.Error, UnicodeDecodeError):
         raise bad_request("cursor is not one this service issued") from None
-    return budget, position
+    return limit, position
+
+
+#: Where :func:`service.create_app` keeps the semaphore of budgeted walks.
+WALKS = "lextools.walks"
 
 
 @contextmanager
-def _cursor_checked() -> Iterator[None]:
-    """A position the library cannot resume from came from a cursor a client made up: a bad cursor."""
-    try:
-        yield
-    except PositionError:
-        raise bad_request("cursor is not one this service issued") from None
+def walking(limit: int) -> Iterator[Budget]:
+    """The budget of one page: ``limit`` words, ``SEARCH_BUDGET_MS`` of work from when its turn comes.
+
+    A worker runs at most ``SEARCH_CONCURRENCY`` walks at once; the others wait for their turn
+    without using the CPU. A walk pauses every few milliseconds for the look-ups waiting behind it,
+    and each walk running at once adds a pause's worth of wait to every look-up: a few clients
+    looping the costliest queries then slow down each other, not the look-ups. A position the library
+    cannot resume from came from a cursor a client made up: a bad cursor.
+    """
+    with current_app.extensions[WALKS]:
+        try:
+            yield Budget(seconds=current_app.config["SEARCH_BUDGET_MS"] / 1000, results=limit)
+        except PositionError:
+            raise bad_request("cursor is not one this service issued") from None
 
 
 def _page_answer(lex: Lexicon, kind: str, budget: Budget, count: int) -> dict[str, Any]:
