@@ -6,7 +6,7 @@ yields keys in that order, so the ranking is computed whole, once per loaded lex
 the lexicon it belongs to (it goes when a rebuilt lexicon replaces it).
 
 Computing it takes seconds on half a million words, longer than any request may work. So it is built
-in the background, in its own thread, which pauses every few milliseconds (``time.sleep(0)``) so that
+in the background, in its own thread, which pauses every few milliseconds (``pause()``) so that
 the requests of its process keep being served (under gevent's monkey patching the thread is a
 greenlet and the pause hands over the event loop); a search asks with a deadline and, while the
 ranking is not ready, answers that it found nothing yet and may be asked again. Chunks of keys are
@@ -22,12 +22,13 @@ import time
 import weakref
 from math import comb
 
+from lextools.budget import pause
 from lextools.lexicon import Lexicon
 
 log = logging.getLogger("lextools.ranking")
 
 #: Keys handled between two pauses (about a millisecond of work each).
-_CHUNK = 1024
+_CHUNK = 512
 #: Longest key: a multiplicity beyond it never occurs.
 _LONGEST = 15
 
@@ -87,12 +88,12 @@ def _ranked_keys(lex: Lexicon) -> list[str]:
             chunk.sort()
             chunks.append(chunk)
             chunk = []
-            time.sleep(0)
+            pause()
     chunk.sort()
     chunks.append(chunk)
     keys: list[str] = []
     for n, (_, _, key) in enumerate(heapq.merge(*chunks)):
         keys.append(key)
         if n % _CHUNK == 0:
-            time.sleep(0)
+            pause()
     return keys

@@ -7,12 +7,12 @@ gets a 304 and no body, so re-fetching only happens after a rebuild.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, request
 
 from lextools import search
+from lextools.budget import pause
 from lextools.errors import CorruptLexiconError
 from lextools.lexicon import Lexicon
 from lextools.tokenize import NOTATIONS, Notation, write
@@ -64,7 +64,7 @@ def _dawg(edition: str, lex: Lexicon) -> Response:
 def _lines(lex: Lexicon, notation: Notation) -> Iterator[bytes]:
     """One word per line in spelling order, encoded a chunk at a time rather than as one body.
 
-    Each chunk is a few milliseconds of work; between two, ``time.sleep(0)`` lets the worker serve
+    Each chunk is a few milliseconds of work; between two, ``pause()`` lets the worker serve
     other requests (under gevent a client that reads fast would otherwise never let the loop run).
     """
     ed = lex.edition
@@ -74,6 +74,6 @@ def _lines(lex: Lexicon, notation: Notation) -> Iterator[bytes]:
         if len(chunk) == LINES_PER_CHUNK:
             yield ("\n".join(chunk) + "\n").encode()
             chunk = []
-            time.sleep(0)
+            pause()
     if chunk:
         yield ("\n".join(chunk) + "\n").encode()
