@@ -247,8 +247,7 @@ def anagram(
     """Anagrams of a rack (blanks may be digraph tiles, never a letter the edition lacks)."""
     lex = _open(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
-    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
-    matches.sort(key=lambda m: (-len(m.key), lex.edition.collation_key(m.key)))
+    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)  # longest first, by alphagram
     if as_json:
         _print_json([{"word": lex.edition.spelling(m.key), "blanks": list(m.blanks)} for m in matches])
         return

@@ -111,7 +111,9 @@ def _page(lex: Lexicon, kind: str) -> tuple[int, str | None]:
     if match is None or match[1] != kind:
         raise bad_request("cursor is not one this service issued for this route and order")
     if match[3] != lex.checksum[:16]:
-        raise ServiceError(400, "stale_cursor", "the lexicon was rebuilt since this cursor was issued: start again")
+        raise ServiceError(
+            400, "stale_cursor", "this cursor is of another lexicon (rebuilt since, or another edition's): start again"
+        )
     try:
         position = base64.urlsafe_b64decode(match[2] + "=" * (-len(match[2]) % 4)).decode()
     except (binascii.Error, UnicodeDecodeError):
