@@ -66,7 +66,7 @@ def _use_one_write_responses(worker: Any) -> None:
 #: gevent workers: each connection is a greenlet, and reading a request waits in the event loop, so
 #: clients that send their headers or body a byte a second (slowloris) hold nothing but a greenlet
 #: each. gthread reads the whole request in one of its few threads once the first byte is in: four
-#: such clients stalled 2 workers x 2 threads (bench/slow_clients.py). The service answers from
+#: such clients stalled 2 workers x 2 threads (bench/hostile_clients.py). The service answers from
 #: memory and never waits on anything but its clients, so one thread per worker is enough as long
 #: as no request keeps the CPU long: searches and anagrams stop after SEARCH_BUDGET_MS and pause
 #: every few milliseconds (lextools.budget), which under gevent lets the look-ups waiting in the
