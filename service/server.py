@@ -70,7 +70,7 @@ def _use_one_write_responses(worker: Any) -> None:
 #: memory and never waits on anything but its clients, so one thread per worker is enough as long
 #: as no request keeps the CPU long: searches and anagrams stop after SEARCH_BUDGET_MS and pause
 #: every few milliseconds (lextools.budget), which under gevent lets the look-ups waiting in the
-#: event loop run (bench/expensive_queries.py). ``worker_connections`` bounds the greenlets.
+#: event loop run (bench/hostile_clients.py). ``worker_connections`` bounds the greenlets.
 DEFAULTS: dict[str, Any] = {
     "worker_class": "gevent",
     "worker_connections": 1000,
