@@ -131,39 +131,51 @@ def anagrams(
     code_bytes = {c: c.encode() for c in codes}
     size = len(rack) + blanks
     shortest = max(min_length, 1)
-    lengths = range(size, shortest - 1, -1) if sub else range(size, size - 1, -1) if size >= shortest else range(0)
+    if sub:
+        lengths: list[int] = list(range(size, shortest - 1, -1))
+    else:
+        lengths = [size] if size >= shortest else []
     start_length, start_alpha, start_word = _anagram_position(after, codes) if after else (size, "", None)
     rank = ed.collation_key
     found: list[Match] = []
 
     def walk_length(length: int, resume: tuple[str, str | None] | None) -> None:
+        """Alphagrams of ``length`` tiles, in order; ``resume`` is (alphagram, last word done) or None."""
         every_tile = length == size  # then a rack tile skipped now could never be placed later
+        target, last_word = resume if resume else ("", None)
+
+        def words_of(alpha: str, used: tuple[str, ...], on_path: bool) -> None:
+            """Every word of the alphagram, alphabetically; those of the resumed one after its last word done."""
+            resumed = on_path and resume is not None and alpha == target
+            if resumed and last_word is None:
+                return  # every word of it was on earlier pages
+            done = rank(last_word) if resumed and last_word else None
+            labels = tuple(ed.by_code[c].label for c in used)
+            prefix = alpha + ALPHAGRAM_SEPARATOR
+            for key in sorted((e[len(prefix) :] for e in lex.anagrams.iterkeys(prefix)), key=rank):
+                if done is None or rank(key) > done:
+                    found.append(Match(key, labels))
+                    budget.count(f"{length} {alpha} {key}")
 
         def walk(index: int, pos: int, left: Counter[str], blanks_left: int, alpha: str, used: tuple[str, ...],
                  on_path: bool) -> None:  # fmt: skip
+            """``on_path``: ``alpha`` is a prefix of the alphagram to resume after, so what comes before
+            it in order is skipped, not walked."""
             depth = len(alpha)
-            here = f"{length} {resume[0]} {resume[1] or ''}" if on_path and resume else f"{length} {alpha} "
             if depth == length:
                 if dct.follow_bytes(_SEP, index) is not None:
-                    done = rank(resume[1]) if on_path and resume and resume[1] and alpha == resume[0] else None
-                    if not (on_path and resume and alpha == resume[0] and resume[1] is None):
-                        labels = tuple(ed.by_code[c].label for c in used)
-                        prefix = alpha + ALPHAGRAM_SEPARATOR
-                        for key in sorted((e[len(prefix) :] for e in lex.anagrams.iterkeys(prefix)), key=rank):
-                            if done is None or rank(key) > done:
-                                found.append(Match(key, labels))
-                                budget.count(f"{length} {alpha} {key}")
+                    words_of(alpha, used, on_path)
                 budget.step(f"{length} {alpha} ")  # this alphagram is done
                 return
-            budget.step(here)
+            # Stopping here, before the children, resumes with them (or, on the path, after `resume`).
+            budget.step(f"{length} {target} {last_word or ''}" if on_path else f"{length} {alpha} ")
             last = len(codes) - 1
             if every_tile:
                 last = next((j for j in range(pos, len(codes)) if left[codes[j]]), last)
-            target = resume[0] if on_path and resume else ""
             for i in range(pos, last + 1):
                 c = codes[i]
                 child_on_path = False
-                if depth < len(target):
+                if on_path and depth < len(target):
                     if c < target[depth]:
                         continue
                     child_on_path = c == target[depth]
@@ -180,13 +192,10 @@ def anagrams(
 
         walk(dct.ROOT, 0, Counter(rack), blanks, "", (), resume is not None)
 
-    try:
+    with contextlib.suppress(Exhausted):  # budget.resume says where
         for length in lengths:
-            if length > start_length:
-                continue
-            walk_length(length, (start_alpha, start_word) if after and length == start_length else None)
-    except Exhausted:
-        pass
+            if length <= start_length:  # longer ones were on earlier pages
+                walk_length(length, (start_alpha, start_word) if after and length == start_length else None)
     return found
 
 
