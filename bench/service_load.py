@@ -253,6 +253,7 @@ def run_python(port: int, paths: Sequence[str], args: argparse.Namespace, body: 
     elapsed = time.monotonic() - start
     every = sorted(x for per in latencies for x in per)
     return {"rps": len(every) / elapsed, "p99_ms": every[int(0.99 * (len(every) - 1))] * 1000,
+            "p50_ms": every[len(every) // 2] * 1000, "max_ms": every[-1] * 1000,
             "requests": len(every), "non_2xx": sum(failures), "socket_errors": None, "client": "python"}  # fmt: skip
 
 
