@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lextools.budget import Budget
 from lextools.errors import PositionError
@@ -129,3 +132,43 @@ def test_probability_ranking_is_likeliest_first(es: Lexicon) -> None:
     for w, group in itertools.groupby(ranking, key=lambda k: ed.probability(ed.decode(k))):
         keys = list(group)
         assert keys == ed.sort_keys(keys), w  # ties in the edition's alphabet
+
+
+def test_a_probability_page_waits_for_the_ranking_at_most_its_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the ranking is built, a page ends empty at its budget and its position resumes from the start."""
+    import threading
+
+    from lextools import ranking
+
+    build_small(tmp_path, "es-fise")
+    lex = load_lexicon("es-fise", tmp_path)
+    release = threading.Event()
+    real = ranking._ranked_keys
+
+    def slow(lexicon: Lexicon) -> list[str]:
+        release.wait(10)
+        return real(lexicon)
+
+    monkeypatch.setattr(ranking, "_ranked_keys", slow)
+    budget = Budget(seconds=0.05)
+    assert list(find(lex, order="probability", budget=budget)) == []
+    assert budget.truncated and budget.resume == ""
+    release.set()
+    assert list(find(lex, order="probability", after=budget.resume)) == list(probability_ranking(lex) or ())
+
+
+@given(
+    pattern=st.text(alphabet="ACELOS?*", min_size=1, max_size=6),
+    limit=st.integers(min_value=1, max_value=9),
+    ticks=st.integers(min_value=1, max_value=4),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_pattern_pages_add_up(big: Lexicon, pattern: str, limit: int, ticks: int) -> None:
+    whole = list(find(big, pattern=pattern))
+    paged, _ = pages(
+        lambda b, a: list(find(big, pattern=pattern, budget=b, after=a)),
+        lambda: Budget(seconds=ticks, results=limit, clock=Ticks()),
+    )
+    assert paged == whole
