@@ -116,7 +116,7 @@ def score(edition: str, word: str) -> dict[str, Any]:
     s = spell(word, ed)
     blanks: set[int] = set()
     for text in request.args.getlist("blank"):
-        if not (text.isdecimal() and len(text) <= 2 and 1 <= int(text) <= len(s.tiles)):
+        if not (text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= len(s.tiles)):
             raise QueryError(f"blank positions go from 1 to {len(s.tiles)}, not {text!r}")
         blanks.add(int(text) - 1)
     total = ed.score(s.tiles, blanks)

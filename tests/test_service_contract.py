@@ -167,3 +167,8 @@ def test_error_codes_are_one_table(app: Flask) -> None:
     section = README.read_text().split("### Error codes", 1)[1].split("\n#", 1)[0]
     rows = re.findall(r"^\| `([a-z_]+)` \| (\d{3}) \|", section, re.M)
     assert {code: int(status) for code, status in rows} == {code: status for code, (status, _) in ERRORS.items()}
+
+
+def test_a_blank_position_is_ascii_digits_too(client: FlaskClient) -> None:
+    r = client.get("/v1/es-fise/score/casa?blank=%D9%A3")  # ٣, ARABIC-INDIC DIGIT THREE
+    assert r.status_code == 400 and error_code(r) == "bad_query"
