@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from apispec import APISpec
 from flask import Flask, current_app
 
 from lextools import __version__
@@ -55,8 +56,9 @@ def _query(name: str, schema: Schema, description: str) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
 
-EDITION = {"$ref": "#/components/parameters/edition"}
-WORD = {"$ref": "#/components/parameters/word"}
+#: Path parameters shared by many routes: components, named (apispec writes the $ref).
+EDITION = "edition"
+WORD = "word"
 
 SCHEMAS: dict[str, Schema] = {
     "Error": _object(
@@ -528,33 +530,34 @@ def query_parameters(rule: str, method: str) -> dict[str, bool] | None:
 
 
 def _build() -> dict[str, Any]:
-    return {
-        "openapi": "3.0.3",
-        "info": {
-            "title": "lextools word-validation service",
-            "version": __version__,
+    """The document assembled by apispec: it keeps the components and refuses a name registered
+    twice (two routes' schemas colliding); the dicts above are what it is given."""
+    spec = APISpec(
+        title="lextools word-validation service",
+        version=__version__,
+        openapi_version="3.0.3",
+        info={
             "description": "Scrabble lexicons per edition over HTTP. Errors share one shape, "
-            '{"error": {"code", "message"}}. GET routes allow any origin (CORS).',
+            '{"error": {"code", "message"}}. GET routes allow any origin (CORS).'
         },
-        "servers": [{"url": "/"}],
-        "paths": _with_checksum_header(_paths()),
-        "components": {
-            "schemas": SCHEMAS,
-            "responses": _responses(),
-            "parameters": {
-                "edition": {
-                    "name": "edition",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "string", "enum": edition_names()},
-                },
-                "word": {
-                    "name": "word",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "string"},
-                    "description": "URL-encoded UTF-8, any notation: CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O",
-                },
-            },
+        servers=[{"url": "/"}],
+    )
+    for name, schema in SCHEMAS.items():
+        spec.components.schema(name, schema)
+    for name, response in _responses().items():
+        spec.components.response(name, response)
+    spec.components.parameter(
+        "edition", "path", {"required": True, "schema": {"type": "string", "enum": edition_names()}}
+    )
+    spec.components.parameter(
+        "word",
+        "path",
+        {
+            "required": True,
+            "schema": {"type": "string"},
+            "description": "URL-encoded UTF-8, any notation: CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O",
         },
-    }
+    )
+    for path, operations in _with_checksum_header(_paths()).items():
+        spec.path(path=path, operations=operations)
+    return spec.to_dict()
