@@ -1,4 +1,5 @@
-"""The OpenAPI 3 document of the service, built from a dict so shared parts are written once.
+"""The OpenAPI 3 document of the service: operations and schemas written as dicts (shared parts
+once), assembled by apispec.
 
 Limits come from the running app's config and enums from ``service.contract`` and
 ``service.errors.ERRORS``, so the document states what the service enforces (a deployment that
