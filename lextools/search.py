@@ -11,25 +11,44 @@ words. The words are then grown tile by tile from those multisets, a prefix kept
 starts with it (dawg2's C++ answers that). Subanagrams (any of the tiles) walk the words DAWG with
 the rack alone: every node reached spending rack tiles, or blanks for tiles the rack lacks, is a
 prefix of an answer.
+
+Every walk goes in the order of its answer and takes a :class:`~lextools.budget.Budget`; a walk
+that runs out of budget records where it stopped (``budget.resume``), and ``after=`` that position
+continues it — a position is a string only this module reads:
+
+- ``find`` in ``alpha`` order: the last key settled. The walk visits each node's children in the
+  edition's alphabet (es-fise: C, CH, D), so keys come out in that order and resuming skips every
+  subtree before the position without entering it.
+- ``find`` in ``probability`` order: an index into the lexicon's probability ranking (every key,
+  likeliest draw first; :mod:`lextools.ranking`), built once per loaded lexicon and then scanned.
+- ``anagrams``: ``"<length> <alphagram> <word>"`` (the alphagram in code order). Anagrams come
+  longest first, then by alphagram, then in the edition's alphabet. The walks above find them in
+  the DAWGs' order, not this one, so every page walks the whole rack again and cuts its answers
+  from the sorted list: a budget bounds a page's answers, not its walk.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from lextools.errors import QueryError, SpellingError
-from lextools.lexicon import Lexicon, children, utf8_length
+from lextools.budget import Budget, Exhausted
+from lextools.errors import PositionError, QueryError, SpellingError
+from lextools.lexicon import Lexicon, children
 from lextools.messages import message
 from lextools.normalize import MAX_INPUT_CHARS, too_long
+from lextools.ranking import probability_ranking
 from lextools.tokenize import spell
 
 #: Longest rack or pattern we search with.
 MAX_QUERY_TILES = 15
 BLANK = "?"
+#: The orders a search answers in.
+ORDERS = ("alpha", "probability")
 
 
 @dataclass(frozen=True)
@@ -39,7 +58,7 @@ class Match:
 
 
 def words_of_length(lex: Lexicon, n: int) -> list[str]:
-    """Keys of exactly ``n`` tiles, in key order."""
+    """Keys of exactly ``n`` tiles, in the edition's alphabet order."""
     if not 1 <= n <= MAX_QUERY_TILES:
         raise QueryError(message("length_range", max=MAX_QUERY_TILES))
     return [m.key for m in match_pattern(lex, [None] * n)]
@@ -70,9 +89,12 @@ def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
     return parts
 
 
-def match_pattern(lex: Lexicon, pattern: list[str | None]) -> Iterator[Match]:
-    """Every key matching a parsed pattern, in key order (one guided walk over the word DAWG)."""
-    return (Match(key) for key in _walk_guided(lex, pattern, "", None))
+def match_pattern(
+    lex: Lexicon, pattern: list[str | None], *, budget: Budget | None = None, after: str | None = None
+) -> Iterator[Match]:
+    """Every key matching a parsed pattern, in the edition's alphabet order (one guided walk of the
+    word DAWG); ``budget`` and ``after`` as for :func:`find` in ``alpha`` order."""
+    return (Match(key) for key in _walk_guided(lex, pattern, "", None, budget=budget, after=after))
 
 
 def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
@@ -93,13 +115,48 @@ def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
     return key, blanks
 
 
-def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_length: int = 2) -> list[Match]:
+def anagrams(
+    lex: Lexicon,
+    rack: str,
+    blanks: int = 0,
+    sub: bool = False,
+    min_length: int = 2,
+    *,
+    budget: Budget | None = None,
+    after: str | None = None,
+) -> list[Match]:
     """Words using every tile of the rack (or, with ``sub``, any of them, at least ``min_length``).
 
     ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
-    A match's ``blanks`` are the tiles its word needs beyond the rack, in code order.
+    A match's ``blanks`` are the tiles its word needs beyond the rack, in code order. Longest first,
+    then by alphagram, then alphabetical; see the module docstring for ``after``.
     """
+    budget = budget if budget is not None else Budget()
+    ed = lex.edition
+    start = _anagram_position(after, sorted(t.code for t in ed.tiles)) if after else None
+    rank = ed.collation_key
+
+    def order(m: Match) -> tuple[int, str, str]:
+        return (-len(m.key), "".join(sorted(m.key)), rank(m.key))
+
+    bound = None if start is None else (-start[0], start[1], rank(start[2]) if start[2] else "\U0010ffff")
+    settled = after or f"{len(rack) + blanks}  "  # nothing of this walk yet
+    found: list[Match] = []
+    with contextlib.suppress(Exhausted):  # budget.resume says where
+        for m in sorted(_matches(lex, rack, blanks, sub, min_length), key=order):
+            key = order(m)
+            if bound is not None and key <= bound:
+                continue  # on an earlier page
+            budget.step(settled)
+            found.append(m)
+            settled = f"{len(m.key)} {key[1]} {m.key}"
+            budget.count(settled)
+    return found
+
+
+def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> list[Match]:
+    """Every anagram (or subanagram) of the rack, in the order the walks find them."""
     if not len(lex):  # an empty lexicon has no words to walk
         return []
     shortest = max(min_length, 1)
@@ -227,6 +284,21 @@ def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int) -> list[tup
     return found
 
 
+def _anagram_position(after: str, codes: list[str]) -> tuple[int, str, str | None]:
+    """``"<length> <alphagram> <word>"`` → its parts (no word: the alphagram is done)."""
+    parts = after.split(" ")
+    known = set(codes)
+    if (
+        len(parts) != 3
+        or not (parts[0].isascii() and parts[0].isdigit() and 1 <= int(parts[0]) <= MAX_QUERY_TILES)
+        or not set(parts[1] + parts[2]) <= known
+        or len(parts[1]) > int(parts[0])
+        or "".join(sorted(parts[1])) != parts[1]
+    ):
+        raise PositionError("not a position an anagram search can resume from")
+    return int(parts[0]), parts[1], parts[2] or None
+
+
 def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
     """``alpha`` (the edition's alphabet) or ``probability`` (likeliest draw first, where counts are known)."""
     ed = lex.edition
@@ -249,23 +321,29 @@ def find(
     contains: str | None = None,
     starts: str | None = None,
     ends: str | None = None,
+    *,
+    order: str = "alpha",
+    budget: Budget | None = None,
+    after: str | None = None,
 ) -> Iterator[str]:
-    """Keys meeting every given constraint, in key order: the service's ``search`` in one walk.
+    """Keys meeting every given constraint, in ``order``: the service's ``search``.
 
     ``pattern`` is read by :func:`parse_pattern`; ``contains``, ``starts`` and ``ends`` are tiles in
     any notation; ``length`` counts tiles. Constraints are tile-level, so in es-fise ``starts=C``
     does not match CHICO (its first tile is CH). Bad constraints raise :class:`QueryError` at the
-    call, not on the first key read.
+    call. ``budget`` and ``after``: see the module docstring.
 
-    The pattern, ``starts`` and ``length`` prune the walk; ``contains`` and ``ends`` are checked on
-    each key found (a prefix and a suffix may overlap: CASA starts with CA and ends with AS). The
-    walk follows only the DAWG's existing edges, through its guide, keeping the set of pattern
-    positions still alive at each node, so any pattern costs about one visit per node it reaches
-    (trying every tile code at every node instead was 5 to 15 times slower for ``????????`` and
-    ``CH?*O`` on 150,000 words).
+    In ``alpha`` order the pattern, ``starts`` and ``length`` prune the walk; ``contains`` and
+    ``ends`` are checked on each key found (a prefix and a suffix may overlap: CASA starts with CA
+    and ends with AS). The walk follows only the DAWG's existing edges, through its guide, keeping
+    the set of pattern positions still alive at each node, so any pattern costs about one visit per
+    node it reaches (trying every tile code at every node instead was 5 to 15 times slower for
+    ``????????`` and ``CH?*O`` on 150,000 words).
     """
     if length is not None and not 1 <= length <= MAX_QUERY_TILES:
         raise QueryError(message("length_range", max=MAX_QUERY_TILES))
+    if order not in ORDERS:
+        raise QueryError(f"unknown order {order!r}: use {' or '.join(ORDERS)}")
 
     def tiles_of(name: str, text: str | None) -> str:
         if not text:
@@ -277,17 +355,80 @@ def find(
 
     prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
     parts = parse_pattern(pattern, lex) if pattern else ["*"]
-    found = _walk_guided(lex, parts, prefix, length)
-    return (k for k in found if k.endswith(suffix) and infix in k)
+    budget = budget if budget is not None else Budget()
+    if order == "probability":
+        return iter(_scan_ranking(lex, _matcher(parts, prefix, length, infix, suffix), budget, after))
+
+    def keep(k: str) -> bool:
+        return k.endswith(suffix) and infix in k
+
+    return iter(_walk_guided(lex, parts, prefix, length, keep=keep, budget=budget, after=after))
 
 
-def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int | None) -> list[str]:
-    """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given."""
+def _matcher(
+    parts: list[str | None], prefix: str, length: int | None, infix: str, suffix: str
+) -> Callable[[str], bool]:
+    """The constraints of :func:`find` as one test of a key (one character per tile)."""
+    regex = re.compile("".join(".*" if p == "*" else "." if p is None else re.escape(p) for p in parts), re.DOTALL)
+
+    def matches(k: str) -> bool:
+        return (
+            (length is None or len(k) == length)
+            and k.startswith(prefix)
+            and k.endswith(suffix)
+            and infix in k
+            and regex.fullmatch(k) is not None
+        )
+
+    return matches
+
+
+def _scan_ranking(lex: Lexicon, matches: Callable[[str], bool], budget: Budget, after: str | None) -> list[str]:
+    """Keys of the probability ranking that ``matches`` accepts, from the one after index ``after``.
+
+    While the ranking is still being built (lextools.ranking), the page waits for it at most what is
+    left of its budget and then ends with nothing found and its position unchanged.
+    """
+    if after and not (after.isascii() and after.isdigit() and len(after) <= 9):
+        raise PositionError("not a position a probability search can resume from")
+    ranking = probability_ranking(lex, wait=budget.remaining())
+    if ranking is None:
+        budget.resume = after or ""
+        return []
+    start = int(after) + 1 if after else 0
+    if start > len(ranking):
+        raise PositionError("not a position a probability search can resume from")
+    found: list[str] = []
+    with contextlib.suppress(Exhausted):
+        for i in range(start, len(ranking)):
+            key = ranking[i]
+            if matches(key):
+                found.append(key)
+                budget.count(str(i))
+            budget.step(str(i))
+    return found
+
+
+def _walk_guided(
+    lex: Lexicon,
+    parts: list[str | None],
+    prefix: str,
+    length: int | None,
+    *,
+    keep: Callable[[str], bool] | None = None,
+    budget: Budget | None = None,
+    after: str | None = None,
+) -> list[str]:
+    """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given,
+    that ``keep`` accepts, in the edition's alphabet order, after the key ``after``."""
     if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
         return []
-    dct, guide = lex.graph.dct, lex.graph.guide
+    graph, dct = lex.graph, lex.graph.dct
+    rank = lex.edition.collation_key
+    budget = budget if budget is not None else Budget()
     end = len(parts)
     longest = length if length is not None else MAX_QUERY_TILES
+    target = after or ""
 
     def closure(positions: set[int]) -> frozenset[int]:  # a star may match no tile at all
         out = set(positions)
@@ -315,27 +456,33 @@ def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int
 
     found: list[str] = []
 
-    def visit(index: int, alive: frozenset[int], key: str, partial: bytes) -> None:
-        label = guide.child(index)
-        while label:
-            child = dct.follow_char(label, index)
-            if child is None:  # only in a damaged DAWG
-                return
-            label_bytes = partial + bytes((label,))
-            if label >= 0xC0 or (partial and len(label_bytes) < utf8_length(label_bytes[0])):
-                visit(child, alive, key, label_bytes)  # the middle of a multi-byte character
-            else:
-                tile = label_bytes.decode()
-                depth = len(key)
-                if depth >= len(prefix) or prefix[depth] == tile:
-                    nxt = step(alive, tile)
-                    if nxt:
-                        word = key + tile
-                        if end in nxt and dct.has_value(child) and (length is None or len(word) == length):
-                            found.append(word)
-                        if len(word) < longest:
-                            visit(child, nxt, word, b"")
-            label = guide.sibling(child)
+    def visit(index: int, alive: frozenset[int], key: str, on_path: bool) -> None:
+        depth = len(key)
+        for tile, child in sorted(children(graph, index), key=lambda tc: rank(tc[0])):
+            if depth < len(prefix) and prefix[depth] != tile:
+                continue
+            settled = False  # the key is `after` or comes before it: done on an earlier page
+            if on_path and depth < len(target):
+                if rank(tile) < rank(target[depth]):
+                    continue
+                settled = tile == target[depth]
+            nxt = step(alive, tile)
+            if not nxt:
+                continue
+            word = key + tile
+            if (
+                not settled
+                and end in nxt
+                and dct.has_value(child)
+                and (length is None or len(word) == length)
+                and (keep is None or keep(word))
+            ):
+                found.append(word)
+                budget.count(word)
+            budget.step(target if settled else word)
+            if len(word) < longest:
+                visit(child, nxt, word, settled)
 
-    visit(dct.ROOT, closure({0}), "", b"")
+    with contextlib.suppress(Exhausted):  # budget.resume says where
+        visit(dct.ROOT, closure({0}), "", bool(target))
     return found
