@@ -141,22 +141,22 @@ def anagrams(
         return (-len(m.key), "".join(sorted(m.key)), rank(m.key))
 
     bound = None if start is None else (-start[0], start[1], rank(start[2]) if start[2] else "\U0010ffff")
-    settled = after or f"{len(rack) + blanks}  "  # nothing of this walk yet
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
-        for m in sorted(_matches(lex, rack, blanks, sub, min_length), key=order):
+        for m in sorted(_matches(lex, rack, blanks, sub, min_length, budget.pace), key=order):
             key = order(m)
             if bound is not None and key <= bound:
                 continue  # on an earlier page
-            budget.step(settled)
             found.append(m)
             settled = f"{len(m.key)} {key[1]} {m.key}"
             budget.count(settled)
+            budget.step(settled)  # after an answer: a page whose walk took its whole budget still gives one
     return found
 
 
-def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> list[Match]:
-    """Every anagram (or subanagram) of the rack, in the order the walks find them."""
+def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> list[Match]:
+    """Every anagram (or subanagram) of the rack, in the order the walks find them; the walks call
+    ``pace`` at every node (under gevent, a long walk must let the other requests run)."""
     if not len(lex):  # an empty lexicon has no words to walk
         return []
     shortest = max(min_length, 1)
@@ -170,16 +170,16 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -
         return labels
 
     if sub:
-        return [Match(key, blank_labels(used)) for key, used in _spend_rack(lex, rack, blanks, shortest)]
+        return [Match(key, blank_labels(used)) for key, used in _spend_rack(lex, rack, blanks, shortest, pace)]
     if len(rack) + blanks < shortest:
         return []
-    alphagrams = _alphagrams(lex, rack, blanks)
+    alphagrams = _alphagrams(lex, rack, blanks, pace)
     have = Counter(rack)
     needs = {"".join(sorted(a)): "".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
-    return [Match(key, blank_labels(needs["".join(sorted(key))])) for key in _spend_exactly(lex, alphagrams)]
+    return [Match(key, blank_labels(needs["".join(sorted(key))])) for key in _spend_exactly(lex, alphagrams, pace)]
 
 
-def _alphagrams(lex: Lexicon, rack: str, blanks: int) -> list[str]:
+def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
     """The alphagrams in the index spending every tile of the rack and every blank."""
     dct = lex.alphagrams
     order = lex.alphagram_order
@@ -194,6 +194,7 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int) -> list[str]:
     found: list[str] = []
 
     def walk(index: int, pos: int, blanks_left: int, alpha: str) -> None:
+        pace()
         if len(alpha) == size:
             if dct.has_value(index):
                 found.append(alpha)
@@ -220,7 +221,7 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int) -> list[str]:
 _LOOKUP_TAIL = 2
 
 
-def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
+def _spend_exactly(lex: Lexicon, multisets: list[str], pace: Callable[[], None]) -> list[str]:
     """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order).
 
     A prefix grows by a tile some multiset still holds, as long as some key starts with it; once
@@ -232,6 +233,7 @@ def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
     orders: dict[str, set[str]] = {}
 
     def grow(key: str, alive: list[str]) -> None:
+        pace()
         if len(alive[0]) <= _LOOKUP_TAIL:  # all multisets have one size
             for rest in set(alive):
                 tails = orders.get(rest)
@@ -248,7 +250,7 @@ def _spend_exactly(lex: Lexicon, multisets: list[str]) -> list[str]:
     return found
 
 
-def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int) -> list[tuple[str, str]]:
+def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Callable[[], None]) -> list[tuple[str, str]]:
     """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks.
 
     Each comes with the tiles blanks stand for in it, sorted: a rack tile is always taken before a
@@ -263,6 +265,7 @@ def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int) -> list[tup
     found: list[tuple[str, str]] = []
 
     def walk(index: int, key: str, blanks_left: int, used: str) -> None:
+        pace()
         depth = len(key) + 1
         for tile, child in children(graph, index):
             n = left.get(tile, 0)
