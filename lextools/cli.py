@@ -27,6 +27,7 @@ from lextools.edition import edition_names, load_edition
 from lextools.errors import LexiconError
 from lextools.filters import SourceWord, rules_named
 from lextools.lexicon import Lexicon, default_home, load_lexicon
+from lextools.provenance import Provenance
 from lextools.tokenize import NOTATIONS, write
 from lextools.wordlist import read_bytes, read_words
 
@@ -132,9 +133,10 @@ def build(
                 for w in read_words(p):
                     yield SourceWord(w, source=p.name, tags=frozenset({"user-list"}))
 
+        provenance = Provenance()
         with _progress(f"{name}: spelling and filtering") as tick:
-            keys, report = compile_words(words(), edition, chosen, progress=tick)
-        meta = write_lexicon(home, edition, keys, report, sources_meta, chosen)
+            keys, report = compile_words(words(), edition, chosen, progress=tick, provenance=provenance)
+        meta = write_lexicon(home, edition, keys, report, sources_meta, chosen, provenance=provenance)
         _report_build(meta, home)
 
 
@@ -185,6 +187,29 @@ def check(
             )
         out.print(table)
     raise typer.Exit(0 if all(r.valid for r in results) else 1)
+
+
+@app.command()
+def explain(
+    edition: EditionArg,
+    words: Annotated[list[str], typer.Argument(help="Words in any notation.")],
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Why a word is not valid (the rule and the source form), or which sources give a valid one."""
+    from lextools.explain import explain as explain_word
+
+    lex = _open(edition, lexicons)
+    results = [explain_word(lex, w, _home(lexicons)) for w in words]
+    if as_json:
+        _print_json([r.as_dict() for r in results])
+        return
+    for r in results:
+        if r.valid:
+            listed = ", ".join(r.sources) or "its sources"
+            out.print(f"{r.word}: valid in {edition}; listed by {listed}", highlight=False, soft_wrap=True)
+        else:
+            out.print(r.reason or f"{r.input}: not valid", highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -28,6 +28,7 @@ from lextools.edition import Edition
 from lextools.errors import SpellingError
 from lextools.filters import Candidate, Rule, SourceWord, first_rule_dropping
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, FORMAT, FORMAT_VERSION, alphagram, metadata_path, read_metadata
+from lextools.provenance import Provenance, sidecar_path
 from lextools.tokenize import spell
 
 #: Examples kept per rule in the exclusion report.
@@ -80,8 +81,13 @@ def compile_words(
     edition: Edition,
     rules: Sequence[Rule],
     progress: Callable[[int], None] | None = None,
+    provenance: Provenance | None = None,
 ) -> tuple[list[str], BuildReport]:
-    """Spell and filter source words; return the sorted lexicon keys and the build report."""
+    """Spell and filter source words; return the sorted lexicon keys and the build report.
+
+    ``provenance``, when given, records which sources listed each word and which rule dropped each
+    excluded form (see :mod:`lextools.provenance`).
+    """
     report = BuildReport()
     for rule in rules:
         report.dropped[rule.name] = RuleReport(rule.description)
@@ -105,6 +111,8 @@ def compile_words(
         key = spelling.key
         if key in kept:
             report.duplicates += 1
+            if provenance is not None:
+                provenance.kept(key, sw)
             continue
         cand = Candidate(
             raw=sw.raw, spelling=spelling, source=sw.source, stem=sw.stem, affixes=sw.affixes, tags=sw.tags
@@ -118,6 +126,11 @@ def compile_words(
             example_of[key] = sw.raw
         else:
             report.duplicates += 1
+        if provenance is not None:
+            if rule_name is None:
+                provenance.kept(key, sw)
+            else:
+                provenance.dropped(key, rule_name, sw)
     if progress:
         progress(report.read)
 
@@ -157,8 +170,10 @@ def write_lexicon(
     sources: Sequence[dict[str, Any]] = (),
     rules: Sequence[Rule] = (),
     progress: Callable[[str], None] | None = None,
+    provenance: Provenance | None = None,
 ) -> dict[str, Any]:
-    """Write the DAWGs, the exclusion report and (last, the commit) the metadata. Returns it."""
+    """Write the DAWGs, the exclusion report, the provenance sidecar and (last, the commit) the
+    metadata. Returns it."""
     home = Path(home)
     home.mkdir(parents=True, exist_ok=True)
     try:
@@ -184,6 +199,8 @@ def write_lexicon(
 
     exclusions = {"edition": edition.name, "checksum": files["words"]["sha256"], "rules": report.exclusions()}
     atomic_write(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
+    if provenance is not None:
+        atomic_write(sidecar_path(home, edition.name), provenance.to_bytes(files["words"]["sha256"]))
     metadata = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

@@ -23,6 +23,7 @@ from lextools.compile import compile_words, write_lexicon
 from lextools.edition import load_edition
 from lextools.errors import SourceError
 from lextools.filters import SourceWord, rules_named
+from lextools.provenance import Provenance
 from lextools.sources import load_source, project_dir, read_source, read_toml
 
 
@@ -58,5 +59,7 @@ def build_default(
         for source in sources:
             yield from read_source(source)
 
-    keys, report = compile_words(words(), edition, rules, progress=progress)
-    return write_lexicon(home, edition, keys, report, [s.describe() for s in sources], rules)
+    provenance = Provenance()
+    keys, report = compile_words(words(), edition, rules, progress=progress, provenance=provenance)
+    described = [s.describe() for s in sources]
+    return write_lexicon(home, edition, keys, report, described, rules, provenance=provenance)

@@ -1,0 +1,141 @@
+"""Explanations: why a word is not valid (the rule, the source form), or which sources give it.
+
+Reads the provenance sidecar a build writes beside the lexicon (:mod:`lextools.provenance`). The CLI's
+``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from lextools.compile import SPELLING_RULES
+from lextools.errors import SpellingError
+from lextools.filters import RULES
+from lextools.hunspell_source import CLITICS
+from lextools.lexicon import Lexicon
+from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, read_sidecar, sidecar_path
+
+#: The FISE lexicon rules' first exclusion, in the words a player reads.
+NO_PRONOUN = "no verb with an attached pronoun is admitted"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    input: str
+    word: str | None
+    tiles: tuple[str, ...]
+    valid: bool
+    reason: str | None  # why it is not valid, in one line
+    rule: str | None  # the rule that dropped it (``letter-without-tile`` for KILO in es-fise)
+    form: str | None  # the form as its source wrote it (dámelo)
+    source: str | None  # the source of that form
+    headword: str | None  # its dictionary headword, when the source has one (dar)
+    sources: tuple[str, ...]  # for a valid word: the sources that list it
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "input": self.input,
+            "word": self.word,
+            "tiles": list(self.tiles),
+            "valid": self.valid,
+            "reason": self.reason,
+            "rule": self.rule,
+            "form": self.form,
+            "source": self.source,
+            "headword": self.headword,
+            "sources": list(self.sources),
+        }
+
+
+@dataclass(frozen=True)
+class Sidecar:
+    usual_sources: tuple[str, ...]
+    records: dict[str, list[str]]
+
+
+@functools.lru_cache(maxsize=8)
+def _sidecar(path: Path, stamp: tuple[int, int], checksum: str) -> Sidecar | None:
+    header, records = read_sidecar(path.read_bytes())
+    if header.get(CHECKSUM_KEY[1:]) != checksum:
+        return None  # written for another build: not to be believed
+    return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records)
+
+
+def _names(joined: str) -> tuple[str, ...]:
+    return tuple(s for s in joined.split(",") if s)
+
+
+def load_sidecar(lex: Lexicon, home: Path) -> Sidecar | None:
+    """The lexicon's sidecar, or None when there is none for this build (built before sidecars)."""
+    path = sidecar_path(home, lex.edition.name)
+    try:
+        st = path.stat()
+        return _sidecar(path, (st.st_mtime_ns, st.st_ino), lex.checksum)
+    except (OSError, ValueError, EOFError):
+        return None  # missing or unreadable: explanations fall back to "not in the lexicon"
+
+
+def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
+    result = lex.lookup(text)
+    base = Explanation(result.input, result.word, result.tiles, result.valid, result.reason, *(None,) * 4, ())
+    if result.word is None:  # KILO in es-fise, 'a-b': the spelling error is the explanation
+        try:
+            lex.spell(text)
+        except SpellingError as e:
+            return replace(base, rule=e.rule, reason=f"{text.strip().upper()}: {e.reason}")
+        return base
+    sidecar = load_sidecar(lex, home)
+    if sidecar is None:
+        return base
+    record = sidecar.records.get(lex.edition.encode(result.tiles), [])
+    if result.valid:
+        listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
+        return replace(base, sources=listed)
+    if len(result.tiles) < 2:
+        return replace(base, rule="one-tile", reason=f"{result.word}: {RULES['one-tile'].description}")
+    if record[:1] != ["-"] or len(record) != 5:
+        return replace(base, reason=_not_found(lex, result.word))
+    rule, source, form, headword = record[1:]
+    return replace(
+        base,
+        rule=rule,
+        form=form,
+        source=source,
+        headword=headword or None,
+        reason=_reason(lex, result.word, rule, source, form),
+    )
+
+
+def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> str:
+    if rule == "enclitic":
+        split = _clitic_split(lex, word)
+        if split:
+            return f"{word}: enclitic form — {split[0]} + {split[1]}; {NO_PRONOUN}"
+    description = RULES[rule].description if rule in RULES else SPELLING_RULES.get(rule, rule)
+    return f"{word}: {description} — the {source} form “{form}”"
+
+
+def _clitic_split(lex: Lexicon, word: str) -> tuple[str, str] | None:
+    """DAME → (DA, ME), AMAOS → (AMAD, OS), AMÉMONOS → (AMEMOS, NOS): a valid verb form plus clitics."""
+    lower = word.lower()
+    for clitic in CLITICS:
+        if lower.endswith(clitic) and len(lower) > len(clitic) + 1:
+            stem = lower[: -len(clitic)]
+            # AMAOS is AMAD + OS and AMÉMONOS is AMEMOS + NOS: the D and the S drop before them.
+            dropped = "d" if clitic == "os" else "s" if clitic.startswith("nos") else ""
+            for base in (stem + dropped, stem) if dropped else (stem,):
+                if lex.lookup(base).valid:
+                    return base.upper(), clitic.upper()
+    return None
+
+
+def _not_found(lex: Lexicon, word: str) -> str:
+    """COMETELA is in no source, but a player wants to hear that it could never be valid anyway."""
+    found = f"{word}: not found in any source of the {lex.edition.name} lexicon"
+    split = _clitic_split(lex, word) if "enclitic" in lex.metadata.get("filters", ()) else None
+    if split:
+        return f"{found}; it would be an enclitic form — {split[0]} + {split[1]}, and {NO_PRONOUN}"
+    return found
