@@ -26,10 +26,9 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("explain")
     (folder / "main.txt").write_text("casa\nMadrid\ny\nperro\nkilo\n", "utf-8")
     (folder / "extra.txt").write_text("casa\nñu\n", "utf-8")
+    lists = ["-s", str(folder / "main.txt"), "-s", str(folder / "extra.txt")]
     result = CliRunner().invoke(
-        app,
-        ["build", "es-fise", "-s", str(folder / "main.txt"), "-s", str(folder / "extra.txt")]
-        + ["--rules", "one-tile,proper-noun,acronym", "--out", str(folder / "L")],
+        app, ["build", "es-fise", *lists, "--rules", "one-tile,proper-noun", "--out", str(folder / "L")]
     )
     assert result.exit_code == 0, result.output
     return folder / "L"
