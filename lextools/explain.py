@@ -11,12 +11,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from lextools import review
 from lextools.compile import SPELLING_RULES
 from lextools.errors import SpellingError
 from lextools.filters import RULES
 from lextools.hunspell_source import CLITICS
 from lextools.lexicon import Lexicon
 from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, read_sidecar, sidecar_path
+from lextools.sources import load_source
 
 #: The FISE lexicon rules' first exclusion, in the words a player reads.
 NO_PRONOUN = "no verb with an attached pronoun is admitted"
@@ -114,6 +116,13 @@ def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> str:
         split = _clitic_split(lex, word)
         if split:
             return f"{word}: enclitic form — {split[0]} + {split[1]}; {NO_PRONOUN}"
+    if rule == review.RULE_NAME:
+        for described in lex.metadata.get("sources", []):
+            if described.get("format") == "reviewed":
+                why = review.why_dropped(load_source(described["name"]), word)
+                if why:
+                    return f"{word}: dropped by the review of short words — {why}"
+        return f"{word}: {review.RULE_DESCRIPTION}"
     description = RULES[rule].description if rule in RULES else SPELLING_RULES.get(rule, rule)
     return f"{word}: {description} — the {source} form “{form}”"
 

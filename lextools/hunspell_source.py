@@ -15,6 +15,9 @@ that :mod:`lextools.filters` judges:
     infinitive + SE of a verb whose dictionary headword is pronominal — listed in
     ``pronominal_verbs``, or written in the dictionary as a bare "-rse" entry (ABSENTARSE).
     REFERENCE §2 keeps these (ARREPENTIRSE) while dropping every other enclitic form.
+``invariable``
+    a plural (a rule of ``plural_flags``) of a headword listed in ``invariable``: apocopes, unadapted
+    foreign words, entries that stand for a whole expression take no plural (BYTE, GRAN, OQUE).
 ``proper-noun``, ``abbreviation``, ``affix``, ``multiword``, ``acronym``
     from morphological fields (``morph_tags``: Dicollecte marks ``po:npr``), from flags
     (``symbol_flags``: Dicollecte marks symbols KEEPCASE, ``||``: FT, LB, PX; ``unit_symbol_flags``:
@@ -69,6 +72,8 @@ class _Tagger:
         self.abbreviations = {_plain(w) for w in options.get("abbreviations", [])}
         self.multiword_pieces = {_plain(w) for w in options.get("multiword_pieces", [])}
         self.not_enclitic = {_plain(w) for w in options.get("not_enclitic", [])}
+        self.invariable = {_plain(w) for w in options.get("invariable", [])}
+        self.plural_flags = set(options.get("plural_flags", ""))
         self.morph_tags: dict[str, str] = dict(options.get("morph_tags", {}))
         self.vowelless = bool(options.get("vowelless_is_abbreviation", False))
         self.clitic_check = bool(options.get("flagless_clitic_check", False))
@@ -79,6 +84,8 @@ class _Tagger:
 
     def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
         tags: set[str] = set()
+        if self.invariable and any(r.flag in self.plural_flags for r in rules) and _plain(stem) in self.invariable:
+            tags.add("invariable")  # BYTES, GRANES, OQUES: a plural of a word that takes none
         for rule in rules:
             if rule.flag in self.enclitic_flags:
                 tags.add("enclitic")

@@ -12,6 +12,7 @@ import pytest
 
 from lextools import load_edition
 from lextools.errors import SourceError
+from lextools.explain import explain
 from lextools.filters import RULES
 from lextools.lexicon import Lexicon, load_lexicon
 from lextools.recipes import build_default, load_recipe
@@ -107,6 +108,59 @@ def test_proper_nouns_abbreviations_acronyms_and_k_w_are_out(fise: Lexicon, word
     assert not valid(fise, word)
 
 
+# The corrected rules, with the FISE lexicon rules' own examples.
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # A one-word entry is a word, uninflected, even when it stands for an expression.
+        ("OQUE", True), ("TAZ", True), ("UFO", True), ("ZIS", True), ("IN", True), ("SIC", True),
+        ("OQUES", False), ("UFOS", False),
+        # A piece found only inside a multi-word entry, or inside an article, is not.
+        ("BIG", False), ("DIEM", False), ("PING", False), ("CUEZ", False), ("MUZ", False), ("PA", False),
+        ("AD", False), ("ET", False),
+        # Letter names are nouns with plurals; a bare letter is never a word.
+        ("AES", True), ("BES", True), ("CES", True), ("DES", True), ("ES", True), ("EES", True),
+        ("EFES", True), ("GES", True), ("HACHES", True), ("ÍES", True), ("JOTAS", True), ("ELES", True),
+        ("EMES", True), ("ENES", True), ("EÑES", True), ("OES", True), ("PES", True), ("CUS", True),
+        ("CÚES", True), ("ERES", True), ("ESES", True), ("TES", True), ("ÚES", True), ("VES", True),
+        ("UVES", True), ("YES", True), ("ZETAS", True), ("ZEDAS", True), ("EQUIS", True), ("CHES", True),
+        ("ELLES", True), ("ERRES", True), ("B", False), ("Q", False),
+        # Greek letters and musical notes pluralise too.
+        ("FI", True), ("FIS", True), ("FÍES", True), ("MIS", True), ("XIS", True), ("DOS", True),
+        ("SOLES", True), ("UT", True),
+        # No plural for unadapted foreign words and interjections, unless also nouns; shortened words pluralise.
+        ("BYTE", True), ("BYTES", False), ("HURRA", True), ("HURRAS", True), ("BOLIS", True),
+        ("PROFES", True), ("TELES", True), ("HÍPER", True),
+    ],
+)  # fmt: skip
+def test_corrected_rules(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
+
+
+@pytest.mark.parametrize(
+    ("word", "reason"),
+    [
+        ("DAME", "DAME: enclitic form — DA + ME; no verb with an attached pronoun is admitted"),
+        ("AMARLE", "AMARLE: enclitic form — AMAR + LE; no verb with an attached pronoun is admitted"),
+        ("AMAOS", "AMAOS: enclitic form — AMAD + OS; no verb with an attached pronoun is admitted"),
+        ("KILO", "KILO: es-fise has no K tile, and a blank cannot stand for K"),
+        ("QU", "QU: dropped by the review of short words — a letter pair, not a word: the letter name is CU"),
+        ("XYZZY", "XYZZY: not found in any source of the es-fise lexicon"),
+        ("CÓMETELA", "COMETELA: not found in any source of the es-fise lexicon; it would be an enclitic form — "
+                     "COME + TELA, and no verb with an attached pronoun is admitted"),
+    ],
+)  # fmt: skip
+def test_explain_names_the_rule(default_home: Path, fise: Lexicon, word: str, reason: str) -> None:
+    assert explain(fise, word, default_home).reason == reason
+
+
+def test_explain_names_the_sources_of_a_valid_word(default_home: Path, fise: Lexicon) -> None:
+    assert explain(fise, "casa", default_home).sources == ("rla-es",)
+    assert explain(fise, "ñu", default_home).sources == ("es-short-words", "es-supplement")
+    madrid = explain(fise, "Madrid", default_home)
+    assert (madrid.rule, madrid.form, madrid.source) == ("proper-noun", "Madrid", "rla-es")
+
+
 def test_two_tile_words(fise: Lexicon) -> None:
     two = {fise.edition.spelling(k) for k in words_of_length(fise, 2)}
     assert {"CHA", "CHE", "CHO", "LLE", "DA", "DE", "YA", "ÑU"} <= two
@@ -125,7 +179,7 @@ def test_exclusion_report_and_metadata(default_home: Path, fise: Lexicon) -> Non
         assert rule in report
     assert report["enclitic"]["count"] > 50_000
     sources = {s["name"]: s for s in fise.metadata["sources"]}
-    assert set(sources) == {"rla-es", "es-supplement"}
+    assert set(sources) == {"rla-es", "es-supplement", "es-short-words"}
     for s in sources.values():
         assert s["licence"] and s["origin"] and s["sha256"]
     assert len(fise) > 400_000
@@ -154,7 +208,7 @@ def test_house_rules_build_can_leave_a_rule_out(tmp_path: Path) -> None:
 
     recipe = Recipe("es-fise", ("es-supplement",), ("one-tile",))
     meta = build_default("es-fise", tmp_path, recipe=recipe)
-    assert meta["filters"] == ["one-tile"] and meta["words"] == 6
+    assert meta["filters"] == ["one-tile"] and meta["words"] == 35
     assert load_edition("es-fise").name == meta["edition"]
 
 
