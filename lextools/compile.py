@@ -130,7 +130,7 @@ def compile_words(
             if rule_name is None:
                 provenance.kept(key, sw)
             else:
-                provenance.dropped(key, rule_name, sw)
+                provenance.dropped(key, rule_name, sw, rank=[r.name for r in rules].index(rule_name))
     if progress:
         progress(report.read)
 

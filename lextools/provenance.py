@@ -45,7 +45,8 @@ class Provenance:
     #: kept key → the sources listing it, comma-separated and sorted (one shared string per set, so
     #: half a million words cost one dict entry each)
     sources: dict[str, str] = field(default_factory=dict)
-    excluded: dict[str, tuple[str, SourceWord]] = field(default_factory=dict)  # key → (rule, first form)
+    excluded: dict[str, tuple[str, SourceWord]] = field(default_factory=dict)  # key → (rule, form)
+    _rank: dict[str, int] = field(default_factory=dict)
     _joined: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def kept(self, key: str, word: SourceWord) -> None:
@@ -59,9 +60,13 @@ class Provenance:
                 self._joined[pair] = ",".join(sorted({*current.split(","), word.source}))
             self.sources[key] = self._joined[pair]
 
-    def dropped(self, key: str, rule: str, word: SourceWord) -> None:
-        if key not in self.sources:
-            self.excluded.setdefault(key, (rule, word))
+    def dropped(self, key: str, rule: str, word: SourceWord, rank: int = 0) -> None:
+        """Keep the form that passed the most rules (``rank``: the dropping rule's place in the recipe):
+        VE is dropped as the proper noun "Ve" and as the letter name "ve"; the second says more."""
+        if key in self.sources or rank <= self._rank.get(key, -1):
+            return
+        self.excluded[key] = (rule, word)
+        self._rank[key] = rank
 
     def to_bytes(self, checksum: str) -> bytes:
         """The sidecar for the lexicon whose words DAWG has this checksum."""

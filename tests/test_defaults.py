@@ -213,11 +213,16 @@ def test_house_rules_build_can_leave_a_rule_out(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def fr(tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+def fr_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The French default (about 20 s: the elided forms L'AMOUR, QU'IL are never generated)."""
     home = tmp_path_factory.mktemp("fr")
     build_default("fr", home)
-    return load_lexicon("fr", home)
+    return home
+
+
+@pytest.fixture(scope="session")
+def fr(fr_home: Path) -> Lexicon:
+    return load_lexicon("fr", fr_home)
 
 
 @pytest.mark.parametrize(
@@ -236,3 +241,31 @@ def test_french_default(fr: Lexicon, word: str, kept: bool) -> None:
 
 def test_french_report_has_no_elided_forms(fr: Lexicon) -> None:
     assert fr.metadata["counts"]["dropped"]["cannot-spell"] < 20_000 and len(fr) > 400_000
+
+
+def reviewed(name: str) -> dict[str, bool]:
+    from lextools.review import read_review
+
+    return {v.word: v.keep for v in read_review(load_source(name))}
+
+
+def test_french_two_letter_words_are_the_reviewed_ones(fr: Lexicon, fr_home: Path) -> None:
+    two = {fr.edition.spelling(k) for k in words_of_length(fr, 2)}
+    review = reviewed("fr-short-words")
+    assert two == {w for w, keep in review.items() if keep}
+    assert {"AA", "KA", "OM", "QI"} <= two and not two & {"AV", "ED", "LN", "PT", "XE", "VS"}
+    why = explain(fr, "ve", fr_home).reason  # "Ve" is a proper noun, "ve" a letter name: the closer call is told
+    assert why == "VE: dropped by the review of short words — a letter name; the FISF rules admit no bare letter"
+
+
+@pytest.mark.parametrize(("edition", "review"), [("es-fise", "es-short-words"), ("en", "en-short-words")])
+def test_a_review_decides_its_lengths(tmp_path: Path, edition: str, review: str) -> None:
+    from lextools.recipes import Recipe
+
+    sources = ("es-supplement", review) if edition == "es-fise" else (review,)
+    build_default(edition, tmp_path, recipe=Recipe(edition, sources, ("one-tile",)))
+    lex = load_lexicon(edition, tmp_path)
+    two = {lex.edition.spelling(k) for k in words_of_length(lex, 2)}
+    kept = {w for w, keep in reviewed(review).items() if keep}
+    assert two == (kept - {"KA"} if edition == "es-fise" else kept)  # es-fise has no K tile
+    assert len(lex.metadata["filters"]) == 2 and lex.metadata["filters"][-1] == "short-word-review"
