@@ -51,6 +51,10 @@ CLITICS = sorted(
     reverse=True,
 )
 
+#: Irregular imperatives (and the usted forms of DAR) that RLA-ES writes out without flags, with
+#: their clitics attached (DALE, DILE, HAZLO, DENLE, VETE, PONTE).
+SHORT_IMPERATIVES = frozenset({"da", "de", "den", "di", "haz", "ve", "ven", "ten", "pon", "sal", "se", "id"})
+
 
 def _plain(word: str) -> str:
     """Lower case without accents (Ñ kept): verb forms are compared in this shape."""
@@ -80,7 +84,8 @@ class _Tagger:
         self.unit_flags = set(options.get("unit_symbol_flags", []))
         self.symbol_flags = set(options.get("symbol_flags", []))
         self.skip_flags = frozenset(options.get("skip_flags", []))
-        self.verb_forms: set[str] = set()
+        self.verb_forms: set[str] = set()  # forms of the conjugation classes
+        self.flagless_forms: set[str] = set()  # flagless entries, some of them irregular verb forms
 
     def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
         tags: set[str] = set()
@@ -99,19 +104,42 @@ class _Tagger:
         return tags
 
     def is_written_out_enclitic(self, word: str) -> bool:
-        """DAME, HAZLO, AMAOS: a verb form of this dictionary plus clitics, listed as a word."""
+        """DAME, HAZLO, AMAOS: a verb form of this dictionary plus clitics, listed as a word.
+
+        Flagless entries are bases only where the base is plainly a verb form that takes clitics
+        (an infinitive, a gerund, a vosotros imperative, a stressed imperative such as DÁ-MELO, or
+        one of the short irregular imperatives): MENOS is not ME + NOS, ALLÁ not AL + LA.
+        """
         plain = _plain(word)
         if plain in self.not_enclitic:
             return False
         for clitic in CLITICS:
-            if plain.endswith(clitic) and len(plain) > len(clitic) + 1:
-                base = plain[: -len(clitic)]
-                # AMAOS is AMAD+OS and AMÉMONOS is AMEMOS+NOS: the D and the S drop before them.
-                if base in self.verb_forms or (clitic == "os" and base + "d" in self.verb_forms):
+            if not (plain.endswith(clitic) and len(plain) > len(clitic) + 1):
+                continue
+            base = plain[: -len(clitic)]
+            if clitic == "se" and base + "ra" in self.verb_forms | self.flagless_forms:
+                continue  # FUESE, JUGASE: an imperfect subjunctive (FUERA, JUGARA), not a pronoun
+            if clitic == "os":
+                # AMAOS is AMAD + OS (the D drops); IROS is IR + OS; ABOLIDOS and CAOS are no such thing.
+                if base + "d" in self.verb_forms or (base.endswith("r") and self._is_base(base, word)):
                     return True
-                if clitic.startswith("nos") and base + "s" in self.verb_forms:
-                    return True
+                continue
+            if clitic.startswith("nos") and self._is_base(base + "s", word):
+                return True  # AMÉMONOS is AMEMOS + NOS: the S drops
+            if self._is_base(base, word):
+                return True
         return False
+
+    def _is_base(self, base: str, word: str) -> bool:
+        """Could ``base`` carry clitics? Only infinitives, gerunds and imperatives do (FISE's examples)."""
+        known = base in self.verb_forms
+        if base.endswith("s") or not (known or base in self.flagless_forms):
+            return False  # AMASTE, DESVAÍSTE: a preterite; no verb form that takes clitics ends in S
+        stressed = any(c in "áéíóú" for c in word.lower()[: len(base)])  # DÁMELO, HUÉLALA, VÁYANSE
+        if base.endswith(("r", "ndo", "d")) or stressed or base in SHORT_IMPERATIVES:
+            return True
+        # Voseo imperatives are written without their accent (AMALA, ECHATE); BASTANTE is not BASTAN + TE.
+        return known and base.endswith(("a", "e", "i"))
 
     def spelling_tags(self, word: str) -> tuple[list[str], set[str]]:
         """Split a raw entry into the words it offers, with tags read from how it is written."""
@@ -159,7 +187,7 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
             elif not entry.flags and entry.word.islower():
                 # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
                 # needs them as bases; homographs (TELA) survive through their flagged entries.
-                tagger.verb_forms.add(_plain(entry.word))
+                tagger.flagless_forms.add(_plain(entry.word))
             if entry.word.endswith("rse") and not entry.flags:
                 tagger.pronominal.add(_plain(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
 
