@@ -61,21 +61,25 @@ def review_words(source: Source) -> Iterator[SourceWord]:
 
 
 def review_rule(sources: list[Source], edition: Edition) -> Rule:
-    """Drop every word of a reviewed length that no review keeps."""
+    """Drop every word a review drops, and every word of a reviewed length that no review keeps.
+
+    A dropped word stays dropped in an edition where it is longer (CHOP is three tiles in es-fise,
+    four in es-na103, which has no CH tile).
+    """
     lengths: set[int] = set()
-    kept: set[str] = set()
+    verdicts: dict[str, bool] = {}
     for source in sources:
         verify(source)
         lengths.update(int(n) for n in source.options.get("lengths", []))
         for v in read_review(source):
-            if v.keep:
-                try:
-                    kept.add(spell(v.word, edition).key)
-                except SpellingError:
-                    continue  # KA in a review shared by editions: es-fise has no K tile
+            try:
+                verdicts[spell(v.word, edition).key] = v.keep
+            except SpellingError:
+                continue  # KA in a review shared by editions: es-fise has no K tile
 
     def drops(c: Candidate) -> bool:
-        return len(c.spelling.tiles) in lengths and c.spelling.key not in kept
+        verdict = verdicts.get(c.spelling.key)
+        return verdict is False or (verdict is None and len(c.spelling.tiles) in lengths)
 
     return Rule(RULE_NAME, RULE_DESCRIPTION, drops)
 
