@@ -160,6 +160,10 @@ def _report_build(meta: dict[str, Any], home: Path) -> None:
         f"[green]built[/] {meta['edition']}: {meta['words']:,} words from {counts['read']:,} read "
         f"({counts['duplicates']:,} duplicates; dropped: {dropped}) → {home}"
     )
+    for s in meta["sources"]:
+        if "only_here" in s:  # a default build: what each source contributed and lost
+            alone, removed = s["only_here"], s["removed"]
+            err.print(f"  {s['name']}: {s['words']:,} words, {alone:,} from it alone, {removed:,} excluded")
 
 
 @app.command()

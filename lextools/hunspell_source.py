@@ -26,6 +26,11 @@ that :mod:`lextools.filters` judges:
     (a full stop, a leading or trailing hyphen, a space, no vowel at all where
     ``vowelless_is_abbreviation``), or from curated lists in the descriptor.
 
+Options that take part of a dictionary: ``only_flags`` (apply only these affix classes),
+``confirmed_by`` (read a headword only when that other source lists it: two sources agree) and
+``rse_is_enclitic`` (a headword in -rse is tagged ``enclitic``: COES does not mark pronominal
+entries).
+
 Every word also gets ``lowercase-source``: hunspell writes common words in lower case, so a
 capital after the first letter marks an acronym (pH, DVD).
 """
@@ -76,7 +81,7 @@ class _Tagger:
         self.abbreviations = {_plain(w) for w in options.get("abbreviations", [])}
         self.multiword_pieces = {_plain(w) for w in options.get("multiword_pieces", [])}
         self.not_enclitic = {_plain(w) for w in options.get("not_enclitic", [])}
-        self.invariable = {_plain(w) for w in options.get("invariable", [])}
+        self.invariable = {_plain(w) for w in options.get("invariable", []) or _invariable_of(options)}
         self.plural_flags = set(options.get("plural_flags", ""))
         self.morph_tags: dict[str, str] = dict(options.get("morph_tags", {}))
         self.vowelless = bool(options.get("vowelless_is_abbreviation", False))
@@ -168,13 +173,19 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
     """Every form of a hunspell dictionary, with tags (see the module docstring)."""
     tagger = _Tagger(source.options)
     aff = read_aff(source.files["aff"])
-    if tagger.skip_flags:  # L'AMOUR, QU'IL: forms no game plays are never made
-        skip = tagger.skip_flags
+    only = set(source.options.get("only_flags", ""))
+    if tagger.skip_flags or only:  # L'AMOUR, QU'IL: forms no game plays are never made
+
+        def wanted(flag: str) -> bool:
+            return flag not in tagger.skip_flags and (not only or flag in only)
+
         aff = dataclasses.replace(
             aff,
-            prefixes={f: r for f, r in aff.prefixes.items() if f not in skip},
-            suffixes={f: r for f, r in aff.suffixes.items() if f not in skip},
+            prefixes={f: r for f, r in aff.prefixes.items() if wanted(f)},
+            suffixes={f: r for f, r in aff.suffixes.items() if wanted(f)},
         )
+    confirmed = _confirming_words(source.options.get("confirmed_by"))
+    rse_is_enclitic = bool(source.options.get("rse_is_enclitic", False))
     dic = source.files["dic"]
     expand_entry = entry_expander(aff)
 
@@ -192,9 +203,13 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
                 tagger.pronominal.add(_plain(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
 
     for entry in iter_dic(dic, aff):
+        if confirmed is not None and _plain(entry.word) not in confirmed:
+            continue  # a headword only this dictionary gives: one source is not evidence enough
         morph_tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
         if _plain(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
             morph_tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
+        if rse_is_enclitic and entry.word.endswith("rse"):
+            morph_tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
         flagless = not entry.flags
         unit = bool(entry.flags & tagger.unit_flags)
         for form in expand_entry(entry):
@@ -206,3 +221,21 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
                 tags.add("enclitic")
             for piece in pieces:
                 yield SourceWord(piece, source=source.name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
+
+
+def _confirming_words(name: str | None) -> set[str] | None:
+    """The words of the source named by ``confirmed_by`` (lower case, no accents), or None."""
+    if not name:
+        return None
+    from lextools.sources import load_source, read_source
+
+    return {_plain(w.raw) for w in read_source(load_source(name))}
+
+
+def _invariable_of(options: dict[str, Any]) -> list[str]:
+    """``invariable_from = "rla-es"``: one list of words without plural serves every Spanish source."""
+    if not options.get("invariable_from"):
+        return []
+    from lextools.sources import load_source
+
+    return list(load_source(options["invariable_from"]).options.get("invariable", []))

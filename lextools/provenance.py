@@ -68,6 +68,18 @@ class Provenance:
         self.excluded[key] = (rule, word)
         self._rank[key] = rank
 
+    def contributions(self, source: str) -> dict[str, int]:
+        """What one source did in the build: the words it lists, those no other source gives, and the
+        excluded words whose reported form is its own."""
+        listed = only = 0
+        for joined, n in Counter(self.sources.values()).items():
+            names = joined.split(",")
+            if source in names:
+                listed += n
+                only += n if names == [source] else 0
+        removed = sum(1 for _, word in self.excluded.values() if word.source == source)
+        return {"words": listed, "only_here": only, "removed": removed}
+
     def to_bytes(self, checksum: str) -> bytes:
         """The sidecar for the lexicon whose words DAWG has this checksum."""
         usual = Counter(self.sources.values()).most_common(1)

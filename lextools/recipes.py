@@ -66,5 +66,5 @@ def build_default(
 
     provenance = Provenance()
     keys, report = compile_words(words(), edition, rules, progress=progress, provenance=provenance)
-    described = [s.describe() for s in sources]
+    described = [{**s.describe(), **provenance.contributions(s.name)} for s in sources]
     return write_lexicon(home, edition, keys, report, described, rules, provenance=provenance)

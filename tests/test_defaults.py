@@ -164,10 +164,26 @@ def test_explain_names_the_rule(default_home: Path, fise: Lexicon, word: str, re
 
 
 def test_explain_names_the_sources_of_a_valid_word(default_home: Path, fise: Lexicon) -> None:
-    assert explain(fise, "casa", default_home).sources == ("rla-es",)
-    assert explain(fise, "ñu", default_home).sources == ("es-short-words", "es-supplement")
+    assert explain(fise, "casa", default_home).sources == ("coes", "rla-es")
+    assert explain(fise, "amábamos", default_home).sources == ("rla-es",)
+    assert explain(fise, "fórceps", default_home).sources == ("coes",)
+    assert explain(fise, "ñu", default_home).sources == ("coes", "es-short-words", "es-supplement")
     madrid = explain(fise, "Madrid", default_home)
     assert (madrid.rule, madrid.form, madrid.source) == ("proper-noun", "Madrid", "rla-es")
+
+
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Headwords RLA-ES lacks that COES and wspanish both give, with their plurals and feminines.
+        ("FÓRCEPS", True), ("PARÓTIDA", True), ("TIROLESAS", True), ("ENDÓGENAS", True), ("CEBÚ", True),
+        ("AHIDALGAR", True),
+        # ...but nothing else of COES: no conjugation, no -MENTE derivation, no infinitive in -RSE.
+        ("AHIDALGABA", False), ("DAÑOSAMENTE", False), ("DESAYUNARSE", False),
+    ],
+)  # fmt: skip
+def test_coes_headwords_confirmed_by_wspanish(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
 
 
 def test_two_tile_words(fise: Lexicon) -> None:
@@ -188,7 +204,9 @@ def test_exclusion_report_and_metadata(default_home: Path, fise: Lexicon) -> Non
         assert rule in report
     assert report["enclitic"]["count"] > 50_000
     sources = {s["name"]: s for s in fise.metadata["sources"]}
-    assert set(sources) == {"rla-es", "es-supplement", "es-short-words"}
+    assert set(sources) == {"rla-es", "coes", "es-supplement", "es-short-words"}
+    # What each source contributed: COES only adds the headwords wspanish confirms, with their plurals.
+    assert 5_000 < sources["coes"]["only_here"] < 30_000 and sources["rla-es"]["only_here"] > 400_000
     for s in sources.values():
         assert s["licence"] and s["origin"] and s["sha256"]
     assert len(fise) > 400_000
