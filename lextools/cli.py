@@ -174,20 +174,23 @@ def check(
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Check words. Exit 0 when every word is valid, 1 when any is not."""
+    from lextools.explain import explained
+
     lex = _open(edition, lexicons)
     results = [lex.lookup(w) for w in words]
+    answers = [explained(lex, r, _home(lexicons)) for r in results]  # the reason names the rule
     if as_json:
-        _print_json([r.as_dict() for r in results])
+        _print_json(answers)
     else:
         table = Table("input", "word", "tiles", "valid", "score", "reason")
-        for r in results:
+        for r, answer in zip(results, answers, strict=True):
             table.add_row(
                 r.input,
                 r.word or "",
                 "·".join(r.tiles),
                 "[green]yes[/]" if r.valid else "[red]no[/]",
                 "" if r.score is None else str(r.score),
-                r.reason or "",
+                answer["reason"] or "",
             )
         out.print(table)
     raise typer.Exit(0 if all(r.valid for r in results) else 1)

@@ -16,7 +16,7 @@ from lextools.compile import SPELLING_RULES
 from lextools.errors import SpellingError
 from lextools.filters import RULES
 from lextools.hunspell_source import CLITICS
-from lextools.lexicon import Lexicon
+from lextools.lexicon import Lexicon, WordResult
 from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, read_sidecar, sidecar_path
 from lextools.sources import load_source
 
@@ -26,30 +26,31 @@ NO_PRONOUN = "no verb with an attached pronoun is admitted"
 
 @dataclass(frozen=True)
 class Explanation:
-    input: str
-    word: str | None
-    tiles: tuple[str, ...]
-    valid: bool
+    """A look-up whose ``reason`` says which rule removed the word, or which sources give it."""
+
+    result: WordResult
     reason: str | None  # why it is not valid, in one line
-    rule: str | None  # the rule that dropped it (``letter-without-tile`` for KILO in es-fise)
-    form: str | None  # the form as its source wrote it (dámelo)
-    source: str | None  # the source of that form
-    headword: str | None  # its dictionary headword, when the source has one (dar)
-    sources: tuple[str, ...]  # for a valid word: the sources that list it
+    rule: str | None = None  # the rule that dropped it (``letter-without-tile`` for KILO in es-fise)
+    form: str | None = None  # the form as its source wrote it (dámelo)
+    source: str | None = None  # the source of that form
+    headword: str | None = None  # its dictionary headword, when the source has one (dar)
+    sources: tuple[str, ...] = ()  # for a valid word: the sources that list it
+
+    @property
+    def input(self) -> str:
+        return self.result.input
+
+    @property
+    def word(self) -> str | None:
+        return self.result.word
+
+    @property
+    def valid(self) -> bool:
+        return self.result.valid
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "input": self.input,
-            "word": self.word,
-            "tiles": list(self.tiles),
-            "valid": self.valid,
-            "reason": self.reason,
-            "rule": self.rule,
-            "form": self.form,
-            "source": self.source,
-            "headword": self.headword,
-            "sources": list(self.sources),
-        }
+        extra = {"rule": self.rule, "form": self.form, "source": self.source, "headword": self.headword}
+        return {**self.result.as_dict(), "reason": self.reason, **extra, "sources": list(self.sources)}
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def load_sidecar(lex: Lexicon, home: Path) -> Sidecar | None:
 
 def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
     result = lex.lookup(text)
-    base = Explanation(result.input, result.word, result.tiles, result.valid, result.reason, *(None,) * 4, ())
+    base = Explanation(result, result.reason)
     if result.word is None:  # KILO in es-fise, 'a-b': the spelling error is the explanation
         try:
             lex.spell(text)
@@ -109,6 +110,14 @@ def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
         headword=headword or None,
         reason=_reason(lex, result.word, rule, source, form),
     )
+
+
+def explained(lex: Lexicon, result: WordResult, home: Path) -> dict[str, Any]:
+    """A look-up as ``check`` answers it: an invalid word's ``reason`` names the rule that removed it."""
+    answer = result.as_dict()
+    if not result.valid and result.word is not None:
+        answer["reason"] = explain(lex, result.input, home).reason
+    return answer
 
 
 def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> str:

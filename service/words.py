@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, request
 
 from lextools.edition import load_edition
 from lextools.errors import QueryError, SpellingError
-from lextools.explain import explain
+from lextools.explain import explain, explained
 from lextools.lexicon import Lexicon, WordResult
 from lextools.tokenize import spell
 from service.inputs import flag, json_body, words_of
@@ -35,14 +35,6 @@ def _hooks(lex: Lexicon, result: WordResult) -> dict[str, Any]:
     return {"front": list(h.front), "back": list(h.back), "front_inner": h.front_inner, "back_inner": h.back_inner}
 
 
-def _explained(lex: Lexicon, result: WordResult) -> dict[str, Any]:
-    """A result whose ``reason`` names the rule that removed an invalid word, and from which source form."""
-    answer = result.as_dict()
-    if not result.valid and result.word is not None:
-        answer["reason"] = explain(lex, result.input, current_app.config["LEXICONS"]).reason
-    return answer
-
-
 @bp.get("/words/<path:word>")
 def word(edition: str, word: str) -> dict[str, Any]:
     lex = lexicon(edition)
@@ -61,7 +53,10 @@ def word(edition: str, word: str) -> dict[str, Any]:
 def check(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
     words = words_of(json_body(), allow_empty=True)
-    return {"edition": edition, "results": [_explained(lex, lex.lookup(w)) for w in words]}
+    return {
+        "edition": edition,
+        "results": [explained(lex, lex.lookup(w), current_app.config["LEXICONS"]) for w in words],
+    }
 
 
 @bp.post("/challenge")

@@ -97,3 +97,11 @@ def test_the_service_reason_is_the_explanation(home: Path) -> None:
     assert results[0]["reason"].startswith("MADRID: proper nouns") and results[1]["reason"] is None
     blind = client.post("/v1/es-fise/challenge", json={"words": ["madrid"]}).get_json()
     assert "results" not in blind and "proper" not in json.dumps(blind)  # a word judge never says why
+
+
+def test_check_gives_the_same_reason_as_the_service(home: Path) -> None:
+    result = CliRunner().invoke(app, ["check", "es-fise", "madrid", "casa", "--json", "--lexicons", str(home)])
+    cli = json.loads(result.stdout)
+    client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
+    service = client.post("/v1/es-fise/check", json={"words": ["madrid", "casa"]}).get_json()["results"]
+    assert cli == service and cli[0]["reason"].startswith("MADRID: proper nouns")
