@@ -29,7 +29,7 @@ that :mod:`lextools.filters` judges:
 Options that take part of a dictionary: ``only_flags`` (apply only these affix classes),
 ``confirmed_by`` (read a headword only when that other source lists it: two sources agree) and
 ``rse_is_enclitic`` (a headword in -rse is tagged ``enclitic``: COES does not mark pronominal
-entries).
+entries); ``enclitic_words`` lists headwords that are a verb form with a pronoun attached.
 
 Every word also gets ``lowercase-source``: hunspell writes common words in lower case, so a
 capital after the first letter marks an acronym (pH, DVD).
@@ -81,6 +81,7 @@ class _Tagger:
         self.abbreviations = {_plain(w) for w in options.get("abbreviations", [])}
         self.multiword_pieces = {_plain(w) for w in options.get("multiword_pieces", [])}
         self.not_enclitic = {_plain(w) for w in options.get("not_enclitic", [])}
+        self.enclitic_words = {_plain(w) for w in options.get("enclitic_words", [])}
         self.invariable = {_plain(w) for w in options.get("invariable", []) or _invariable_of(options)}
         self.plural_flags = set(options.get("plural_flags", ""))
         self.morph_tags: dict[str, str] = dict(options.get("morph_tags", {}))
@@ -164,6 +165,8 @@ class _Tagger:
             tags.add("abbreviation")
         if plain in self.multiword_pieces:
             tags.add("multiword")
+        if plain in self.enclitic_words:
+            tags.add("enclitic")
         if self.vowelless and text and not _has_vowel(plain):
             tags.add("abbreviation")
         return pieces, tags

@@ -179,7 +179,7 @@ def test_explain_names_the_sources_of_a_valid_word(default_home: Path, fise: Lex
         ("FÓRCEPS", True), ("PARÓTIDA", True), ("TIROLESAS", True), ("ENDÓGENAS", True), ("CEBÚ", True),
         ("AHIDALGAR", True),
         # ...but nothing else of COES: no conjugation, no -MENTE derivation, no infinitive in -RSE.
-        ("AHIDALGABA", False), ("DAÑOSAMENTE", False), ("DESAYUNARSE", False),
+        ("AHIDALGABA", False), ("DAÑOSAMENTE", False), ("DESAYUNARSE", False), ("DELA", False), ("AMALO", False),
     ],
 )  # fmt: skip
 def test_coes_headwords_confirmed_by_wspanish(fise: Lexicon, word: str, kept: bool) -> None:
