@@ -91,6 +91,7 @@ def compile_words(
     report = BuildReport()
     for rule in rules:
         report.dropped[rule.name] = RuleReport(rule.description)
+    rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
     kept: set[str] = set()
     dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
     example_of: dict[str, str] = {}
@@ -130,7 +131,7 @@ def compile_words(
             if rule_name is None:
                 provenance.kept(key, sw)
             else:
-                provenance.dropped(key, rule_name, sw, rank=[r.name for r in rules].index(rule_name))
+                provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
     if progress:
         progress(report.read)
 
