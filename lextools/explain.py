@@ -15,7 +15,7 @@ from lextools import review
 from lextools.compile import SPELLING_RULES
 from lextools.errors import SpellingError
 from lextools.filters import RULES
-from lextools.hunspell_source import CLITICS
+from lextools.hunspell_source import clitic_split
 from lextools.lexicon import Lexicon, WordResult
 from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, read_sidecar, sidecar_path
 from lextools.sources import load_source
@@ -138,16 +138,12 @@ def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> str:
 
 def _clitic_split(lex: Lexicon, word: str) -> tuple[str, str] | None:
     """DAME → (DA, ME), AMAOS → (AMAD, OS), AMÉMONOS → (AMEMOS, NOS): a valid verb form plus clitics."""
-    lower = word.lower()
-    for clitic in CLITICS:
-        if lower.endswith(clitic) and len(lower) > len(clitic) + 1:
-            stem = lower[: -len(clitic)]
-            # AMAOS is AMAD + OS and AMÉMONOS is AMEMOS + NOS: the D and the S drop before them.
-            dropped = "d" if clitic == "os" else "s" if clitic.startswith("nos") else ""
-            for base in (stem + dropped, stem) if dropped else (stem,):
-                if lex.lookup(base).valid:
-                    return base.upper(), clitic.upper()
-    return None
+
+    def valid(form: str) -> bool:
+        return lex.lookup(form).valid
+
+    split = clitic_split(word.lower(), valid, valid)
+    return (split[0].upper(), split[1].upper()) if split else None
 
 
 def _not_found(lex: Lexicon, word: str) -> str:

@@ -29,7 +29,8 @@ that :mod:`lextools.filters` judges:
 Options that take part of a dictionary: ``only_flags`` (apply only these affix classes),
 ``confirmed_by`` (read a headword only when that other source lists it: two sources agree) and
 ``rse_is_enclitic`` (a headword in -rse is tagged ``enclitic``: COES does not mark pronominal
-entries); ``enclitic_words`` lists headwords that are a verb form with a pronoun attached.
+entries); ``enclitic_words`` lists headwords that are a verb form with a pronoun attached;
+``flags_for_new_headwords_only`` are applied only to headwords ``main_dictionary`` lacks.
 
 Every word also gets ``lowercase-source``: hunspell writes common words in lower case, so a
 capital after the first letter marks an acronym (pH, DVD).
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from lextools.filters import SourceWord
@@ -59,6 +60,31 @@ CLITICS = sorted(
 #: Irregular imperatives (and the usted forms of DAR) that RLA-ES writes out without flags, with
 #: their clitics attached (DALE, DILE, HAZLO, DENLE, VETE, PONTE).
 SHORT_IMPERATIVES = frozenset({"da", "de", "den", "di", "haz", "ve", "ven", "ten", "pon", "sal", "se", "id"})
+
+
+def clitic_split(plain: str, host: Callable[[str], bool], is_form: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(verb form, clitics) when ``plain`` (lower case, no accents) is a form ``host`` accepts plus clitics.
+
+    The spelling rules of the FISE examples: AMAOS is AMAD + OS (the D drops) and IROS is IR + OS;
+    AMÉMONOS is AMEMOS + NOS (the S drops); no other host ends in S (AMASTE is a preterite, ABOLIDOS
+    a participle); and -SE after a stem that also makes -RA is the imperfect subjunctive (FUESE).
+    """
+    for clitic in CLITICS:
+        if not (plain.endswith(clitic) and len(plain) > len(clitic) + 1):
+            continue
+        stem = plain[: -len(clitic)]
+        if clitic == "se" and is_form(stem + "ra"):
+            continue
+        if clitic == "os":
+            bases: tuple[str, ...] = (stem + "d",) + ((stem,) if stem.endswith("r") else ())
+        elif clitic.startswith("nos"):
+            bases = (stem + "s",) + (() if stem.endswith("s") else (stem,))
+        else:
+            bases = () if stem.endswith("s") else (stem,)
+        for base in bases:
+            if host(base):
+                return base, clitic
+    return None
 
 
 def _plain(word: str) -> str:
@@ -119,28 +145,17 @@ class _Tagger:
         plain = _plain(word)
         if plain in self.not_enclitic:
             return False
-        for clitic in CLITICS:
-            if not (plain.endswith(clitic) and len(plain) > len(clitic) + 1):
-                continue
-            base = plain[: -len(clitic)]
-            if clitic == "se" and base + "ra" in self.verb_forms | self.flagless_forms:
-                continue  # FUESE, JUGASE: an imperfect subjunctive (FUERA, JUGARA), not a pronoun
-            if clitic == "os":
-                # AMAOS is AMAD + OS (the D drops); IROS is IR + OS; ABOLIDOS and CAOS are no such thing.
-                if base + "d" in self.verb_forms or (base.endswith("r") and self._is_base(base, word)):
-                    return True
-                continue
-            if clitic.startswith("nos") and self._is_base(base + "s", word):
-                return True  # AMÉMONOS is AMEMOS + NOS: the S drops
-            if self._is_base(base, word):
-                return True
-        return False
+
+        def is_form(form: str) -> bool:
+            return form in self.verb_forms or form in self.flagless_forms
+
+        return clitic_split(plain, lambda base: self._is_base(base, word), is_form) is not None
 
     def _is_base(self, base: str, word: str) -> bool:
         """Could ``base`` carry clitics? Only infinitives, gerunds and imperatives do (FISE's examples)."""
         known = base in self.verb_forms
-        if base.endswith("s") or not (known or base in self.flagless_forms):
-            return False  # AMASTE, DESVAÍSTE: a preterite; no verb form that takes clitics ends in S
+        if not (known or base in self.flagless_forms):
+            return False
         stressed = any(c in "áéíóú" for c in word.lower()[: len(base)])  # DÁMELO, HUÉLALA, VÁYANSE
         if base.endswith(("r", "ndo", "d")) or stressed or base in SHORT_IMPERATIVES:
             return True
@@ -189,6 +204,10 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
         )
     confirmed = _confirming_words(source.options.get("confirmed_by"))
     rse_is_enclitic = bool(source.options.get("rse_is_enclitic", False))
+    # Conjugate only the verbs the main dictionary lacks: where both have a verb, two conjugations
+    # disagree on irregulars (VENTAR: VIENTES or VENTES), and the main dictionary's is the one used.
+    new_only = frozenset(source.options.get("flags_for_new_headwords_only", ""))
+    known = _headwords_of(source.options.get("main_dictionary")) if new_only else set()
     dic = source.files["dic"]
     expand_entry = entry_expander(aff)
 
@@ -213,6 +232,8 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
             morph_tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
         if rse_is_enclitic and entry.word.endswith("rse"):
             morph_tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
+        if new_only and entry.flags & new_only and _plain(entry.word) in known:
+            entry = dataclasses.replace(entry, flags=entry.flags - new_only)
         flagless = not entry.flags
         unit = bool(entry.flags & tagger.unit_flags)
         for form in expand_entry(entry):
@@ -242,3 +263,13 @@ def _invariable_of(options: dict[str, Any]) -> list[str]:
     from lextools.sources import load_source
 
     return list(load_source(options["invariable_from"]).options.get("invariable", []))
+
+
+def _headwords_of(name: str | None) -> set[str]:
+    """The headwords of another hunspell source (lower case, no accents)."""
+    if not name:
+        return set()
+    from lextools.sources import load_source
+
+    other = load_source(name)
+    return {_plain(e.word) for e in iter_dic(other.files["dic"], read_aff(other.files["aff"]))}

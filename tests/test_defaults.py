@@ -55,6 +55,8 @@ ENCLITIC_OUT = [
     "DÍMELO",
     "IROS",
     "DIGNÁNDOSE",
+    "VAYÁMONOS",
+    "VÁYANSE",
 ]
 PLAIN_IN = ["DA", "AMAR", "COLAR", "AMAD", "BAÑA", "COMPRANDO", "COME", "ENTREGUE", "ENVÍE", "PEGA", "DIGNANDO"]
 
@@ -178,8 +180,11 @@ def test_explain_names_the_sources_of_a_valid_word(default_home: Path, fise: Lex
         # Headwords RLA-ES lacks that COES and wspanish both give, with their plurals and feminines.
         ("FÓRCEPS", True), ("PARÓTIDA", True), ("TIROLESAS", True), ("ENDÓGENAS", True), ("CEBÚ", True),
         ("AHIDALGAR", True),
-        # ...but nothing else of COES: no conjugation, no -MENTE derivation, no infinitive in -RSE.
-        ("AHIDALGABA", False), ("DAÑOSAMENTE", False), ("DESAYUNARSE", False), ("DELA", False), ("AMALO", False),
+        # A verb only COES has is conjugated by COES's simple conjugation (ABNIEGO: stem change kept).
+        ("AHIDALGABA", True), ("ABNIEGO", True), ("ABNEGÁBAMOS", True), ("ABNEGADAS", True),
+        # ...but nothing else of COES: no enclitic form, no -MENTE derivation, no infinitive in -RSE.
+        ("ABNEGARLO", False), ("ABNEGÁNDOSE", False), ("DAÑOSAMENTE", False), ("DESAYUNARSE", False),
+        ("DELA", False), ("AMALO", False),
     ],
 )  # fmt: skip
 def test_coes_headwords_confirmed_by_wspanish(fise: Lexicon, word: str, kept: bool) -> None:
