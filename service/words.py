@@ -8,11 +8,10 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
+from lextools import answers
 from lextools.edition import load_edition
-from lextools.errors import QueryError, SpellingError
-from lextools.explain import explain, explained
-from lextools.lexicon import Lexicon, WordResult
-from lextools.tokenize import spell
+from lextools.errors import QueryError
+from lextools.explain import explain
 from service.inputs import flag, json_body, words_of
 from service.lexicons import lexicon
 
@@ -22,41 +21,24 @@ bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 challenge_log = logging.getLogger("lextools.service.challenge")
 
 
-def _spelled(lex: Lexicon, word: str) -> WordResult:
-    """Look a word up; a word the edition cannot spell at all is a 422, with the reason."""
-    result = lex.lookup(word)
-    if result.word is None:
-        raise SpellingError(word, result.reason or "cannot be spelled")
-    return result
-
-
-def _hooks(lex: Lexicon, result: WordResult) -> dict[str, Any]:
-    h = lex.hooks(lex.edition.encode(result.tiles))
-    return {"front": list(h.front), "back": list(h.back), "front_inner": h.front_inner, "back_inner": h.back_inner}
-
-
 @bp.get("/words/<path:word>")
 def word(edition: str, word: str) -> dict[str, Any]:
     lex = lexicon(edition)
-    result = _spelled(lex, word)
-    why = explain(lex, word, current_app.config["LEXICONS"])
+    result = answers.spelled(lex, word)
+    why = explain(lex, word, current_app.config["LEXICONS"])  # an invalid word's reason names its rule
     return {
         **result.as_dict(),
         "reason": why.reason,
         "rule": why.rule,
         "sources": list(why.sources),
-        "hooks": _hooks(lex, result),
+        "hooks": answers.hook_tiles(lex, result),
     }
 
 
 @bp.post("/check")
 def check(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
-    words = words_of(json_body(), allow_empty=True)
-    return {
-        "edition": edition,
-        "results": [explained(lex, lex.lookup(w), current_app.config["LEXICONS"]) for w in words],
-    }
+    return answers.check(lex, words_of(json_body(), allow_empty=True), current_app.config["LEXICONS"])
 
 
 @bp.post("/challenge")
@@ -111,10 +93,7 @@ def ruling(rules: dict[str, Any], acceptable: bool) -> dict[str, Any]:
 
 @bp.get("/hooks/<path:word>")
 def hooks(edition: str, word: str) -> dict[str, Any]:
-    lex = lexicon(edition)
-    result = _spelled(lex, word)
-    summary = {"input": result.input, "word": result.word, "tiles": list(result.tiles), "valid": result.valid}
-    return {**summary, **_hooks(lex, result)}
+    return answers.hooks(lexicon(edition), word)
 
 
 @bp.get("/score/<path:word>")
@@ -123,21 +102,9 @@ def score(edition: str, word: str) -> dict[str, Any]:
 
     Needs only the edition's tile table, not a built lexicon.
     """
-    ed = load_edition(edition)
-    s = spell(word, ed)
-    blanks: set[int] = set()
+    blanks = []
     for text in request.args.getlist("blank"):
-        if not (text.isdecimal() and len(text) <= 2 and 1 <= int(text) <= len(s.tiles)):
-            raise QueryError(f"blank positions go from 1 to {len(s.tiles)}, not {text!r}")
-        blanks.add(int(text) - 1)
-    total = ed.score(s.tiles, blanks)
-    return {
-        "input": word,
-        "word": s.word,
-        "tiles": [
-            {"tile": t, "blank": i in blanks, "value": 0 if i in blanks else ed.by_label[t].value}
-            for i, t in enumerate(s.tiles)
-        ],
-        "score": total,
-        "verified": total is not None,
-    }
+        if not (text.isdecimal() and len(text) <= 2):
+            raise QueryError(f"blank positions are numbers from 1, not {text!r}")
+        blanks.append(int(text))
+    return answers.score(load_edition(edition), word, blanks)

@@ -103,5 +103,5 @@ def test_check_gives_the_same_reason_as_the_service(home: Path) -> None:
     result = CliRunner().invoke(app, ["check", "es-fise", "madrid", "casa", "--json", "--lexicons", str(home)])
     cli = json.loads(result.stdout)
     client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
-    service = client.post("/v1/es-fise/check", json={"words": ["madrid", "casa"]}).get_json()["results"]
-    assert cli == service and cli[0]["reason"].startswith("MADRID: proper nouns")
+    service = client.post("/v1/es-fise/check", json={"words": ["madrid", "casa"]}).get_json()
+    assert cli == service and cli["results"][0]["reason"].startswith("MADRID: proper nouns")
