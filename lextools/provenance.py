@@ -89,7 +89,8 @@ class Provenance:
         for key, (rule, word) in sorted(self.excluded.items()):
             fields = (key, "-", rule, word.source, word.raw, word.stem or "")
             lines.append("\t".join(_clean(f) for f in fields))
-        return gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
+        # A source named by a file name that is not UTF-8 is written with its odd bytes escaped (\udcff).
+        return gzip.compress(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"), mtime=0)
 
 
 def _clean(field: str) -> str:
