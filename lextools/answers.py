@@ -16,6 +16,7 @@ from lextools import search
 from lextools.edition import Edition
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon, WordResult
+from lextools.messages import message
 from lextools.tokenize import spell
 
 
@@ -25,23 +26,48 @@ def entries(lex: Lexicon, keys: Iterable[str]) -> list[dict[str, Any]]:
     return [{"word": ed.spelling(k), "tiles": list(ed.decode(k))} for k in keys]
 
 
-def check(lex: Lexicon, words: Sequence[str], home: Path | None = None) -> dict[str, Any]:
+def localized(result: WordResult, edition: Edition, lang: str = "en") -> dict[str, Any]:
+    """A word result as a dict, its ``reason`` in ``lang`` (the message catalogue, lextools/messages.py)."""
+    out = result.as_dict()
+    if result.valid or lang == "en":
+        return out
+    if result.word is not None:
+        out["reason"] = message("not_in_lexicon", word=result.word, edition=edition.name).text(lang)
+        return out
+    try:
+        spell(result.input, edition)
+    except SpellingError as e:
+        out["reason"] = e.message.text(lang) if e.message is not None else e.reason
+    return out
+
+
+def check(lex: Lexicon, words: Sequence[str], lang: str = "en", home: Path | None = None) -> dict[str, Any]:
     """One result per word, in order; a word the edition cannot spell is invalid with its reason.
 
-    With the lexicon's directory, an invalid word's reason names the rule that removed it and the
-    source form it came from (the build's provenance sidecar, :mod:`lextools.explain`).
+    With the lexicon's directory (``home``), an invalid word's reason names the rule that removed it
+    and the source form it came from (:mod:`lextools.explain`).
     """
-    if home is None:
-        return {"edition": lex.edition.name, "results": [lex.lookup(w).as_dict() for w in words]}
-    from lextools.explain import explained
+    return {"edition": lex.edition.name, "results": [explained(lex, lex.lookup(w), lang, home) for w in words]}
 
-    return {"edition": lex.edition.name, "results": [explained(lex, lex.lookup(w), home) for w in words]}
+
+def explained(lex: Lexicon, result: WordResult, lang: str = "en", home: Path | None = None) -> dict[str, Any]:
+    """:func:`localized`, with the build's explanation as the reason of an invalid word it can tell."""
+    out = localized(result, lex.edition, lang)
+    if home is not None and not result.valid and result.word is not None:
+        from lextools.explain import explain
+
+        why = explain(lex, result.input, home)
+        if why.message is not None:
+            out["reason"] = why.message.text(lang)
+    return out
 
 
 def spelled(lex: Lexicon, word: str) -> WordResult:
-    """Look a word up; one the edition cannot spell at all raises :class:`SpellingError` with the reason."""
+    """Look a word up; one the edition cannot spell at all raises its :class:`SpellingError` (with the
+    catalogue message the service words in the client's language)."""
     result = lex.lookup(word)
     if result.word is None:
+        lex.spell(word)  # raises the SpellingError itself
         raise SpellingError(word, result.reason or "cannot be spelled")
     return result
 
@@ -69,7 +95,7 @@ def score(edition: Edition, word: str, blanks: Iterable[int] = ()) -> dict[str, 
     at = set()
     for b in blanks:
         if not 1 <= b <= len(s.tiles):
-            raise QueryError(f"blank positions go from 1 to {len(s.tiles)}, not {b}")
+            raise QueryError(message("blank_positions", max=len(s.tiles), text=repr(str(b))))
         at.add(b - 1)
     total = edition.score(s.tiles, at)
     return {

@@ -32,6 +32,7 @@ from lextools.errors import LexiconError, os_error_message, path_text
 from lextools.filters import SourceWord, rules_named
 from lextools.guard import BuildSource, build_lexicon
 from lextools.lexicon import Lexicon, default_home, load_lexicon
+from lextools.messages import LANGUAGES, choose_language
 from lextools.tokenize import NOTATIONS, write
 from lextools.wordlist import WordList, decode, read_list, words_of
 
@@ -50,6 +51,10 @@ LexiconsOpt = Annotated[
 ]
 EditionArg = Annotated[str, typer.Argument(help="Edition: " + ", ".join(edition_names()))]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+RecordOpt = Annotated[
+    Path | None,
+    typer.Option("--record", help="The challenge record (SQLite) [default: challenges.sqlite3 in the lexicon dir]"),
+]
 
 
 def _home(lexicons: Path | None) -> Path:
@@ -215,6 +220,9 @@ def check(
         typer.Argument(help="Words in any notation (CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O); - reads them from stdin."),
     ] = None,
     file: Annotated[Path | None, typer.Option("--file", "-f", help="Check the words of a list, one per line.")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language of the reasons: es, fr or en [default: the edition's]")
+    ] = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -229,7 +237,10 @@ def check(
     if not words:
         raise LexiconError("no words to check: name them, give - to read standard input, or --file LIST")
     lex = _open(edition, lexicons)
-    answer = answers.check(lex, words, _home(lexicons))  # an invalid word's reason names its rule
+    if lang is not None and lang not in LANGUAGES:
+        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
+    lang = choose_language(lang, None, lex.edition.language)
+    answer = answers.check(lex, words, lang, _home(lexicons))  # an invalid word's reason names its rule
     if as_json:
         _print_json(answer)
     else:
@@ -476,11 +487,80 @@ def serve(
     port: Annotated[int, typer.Option(help="TCP port (0: any free port, logged at start).")] = 8000,
     workers: Annotated[int, typer.Option(min=1, help="gunicorn worker processes; each loads the lexicons once.")] = 2,
     lexicons: LexiconsOpt = None,
+    kiosk: Annotated[
+        str | None, typer.Option(help="Serve only the word judge for this edition (a table kiosk); all else 404.")
+    ] = None,
+    judge_clear: Annotated[
+        float, typer.Option(min=1, max=600, help="Seconds a verdict stays on the judge (Esc clears it sooner).")
+    ] = 10.0,
+    record: RecordOpt = None,
 ) -> None:
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted."""
     from service.server import serve as run_server  # the CLI works without the service's imports
 
-    run_server(host=host, port=port, workers=workers, lexicons=_home(lexicons))
+    if kiosk is not None:
+        load_edition(kiosk)  # an unknown edition: one line, exit 2
+    home = _home(lexicons)
+    config = {"KIOSK": kiosk, "JUDGE_CLEAR_SECONDS": judge_clear, "RECORD": _record(record, home)}
+    run_server(host=host, port=port, workers=workers, lexicons=home, app_config=config)
+
+
+def _record(record: Path | None, home: Path) -> Path:
+    from lextools.record import default_record
+
+    return record if record is not None else default_record(home)
+
+
+@app.command("record")
+def show_record(
+    since: Annotated[str | None, typer.Option(help="Only challenges from this time on: 2026-11-30T09:00 UTC.")] = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (for a spreadsheet) instead of a table.")] = False,
+    as_json: JsonOpt = False,
+    record: RecordOpt = None,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """The challenge record: every challenge judged, with its time, edition, lexicon, words and verdict."""
+    from lextools.record import ChallengeRecord, as_csv_text, parse_since
+
+    entries = ChallengeRecord(_record(record, _home(lexicons))).entries(parse_since(since) if since else None)
+    if as_csv:
+        sys.stdout.write(as_csv_text(entries))
+    elif as_json:
+        _print_json({"challenges": entries})
+    else:
+        table = Table("time (UTC)", "edition", "lexicon", "words", "verdict", "id")
+        for e in entries:
+            verdict = "[green]valid[/]" if e["acceptable"] else "[red]not valid[/]"
+            when = e["time"][:19].replace("T", " ")
+            table.add_row(when, e["edition"], e["checksum"][:8], escape(" ".join(e["words"])), verdict, e["id"])
+        out.print(table)
+
+
+receipt_app = typer.Typer(help="Receipts of challenges: check one after the game.", no_args_is_help=True)
+app.add_typer(receipt_app, name="receipt")
+
+
+@receipt_app.command("verify")
+def verify_receipt(
+    receipt: Annotated[
+        str, typer.Argument(help="The receipt as JSON (or the whole challenge answer); - reads it from stdin.")
+    ] = "-",
+    record: RecordOpt = None,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Check a receipt against the server secret and the challenge record. Exit 0 valid, 1 not valid."""
+    from lextools.receipts import load_secret
+    from lextools.record import ChallengeRecord
+
+    text = sys.stdin.read() if receipt == "-" else receipt
+    path = _record(record, _home(lexicons))
+    rec = ChallengeRecord(path)
+    result = rec.verify(text, load_secret(path, create=False))
+    if result.ok:
+        out.print(f"[green]{escape(result.message)}[/]", highlight=False)
+    else:
+        err.print(f"[red]not valid:[/] {escape(result.message)}", highlight=False)
+    raise typer.Exit(0 if result.ok else 1)
 
 
 def main() -> None:

@@ -12,16 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from lextools import review
-from lextools.compile import SPELLING_RULES
 from lextools.errors import SpellingError
 from lextools.filters import RULES
 from lextools.hunspell_source import clitic_split
 from lextools.lexicon import Lexicon, WordResult
+from lextools.messages import Message, catalogue, message
 from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, read_sidecar, sidecar_path
 from lextools.sources import load_source
-
-#: The FISE lexicon rules' first exclusion, in the words a player reads.
-NO_PRONOUN = "no verb with an attached pronoun is admitted"
 
 
 @dataclass(frozen=True)
@@ -35,6 +32,7 @@ class Explanation:
     source: str | None = None  # the source of that form
     headword: str | None = None  # its dictionary headword, when the source has one (dar)
     sources: tuple[str, ...] = ()  # for a valid word: the sources that list it
+    message: Message | None = None  # ``reason`` in every language, when the build's sidecar told it
 
     @property
     def input(self) -> str:
@@ -98,42 +96,32 @@ def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
         listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
         return replace(base, sources=listed)
     if len(result.tiles) < 2:
-        return replace(base, rule="one-tile", reason=f"{result.word}: {RULES['one-tile'].description}")
+        return _told(base, "one-tile", message("explain_one_tile", word=result.word))
     if record[:1] != ["-"] or len(record) != 5:
-        return replace(base, reason=_not_found(lex, result.word))
+        return _told(base, None, _not_found(lex, result.word))
     rule, source, form, headword = record[1:]
-    return replace(
-        base,
-        rule=rule,
-        form=form,
-        source=source,
-        headword=headword or None,
-        reason=_reason(lex, result.word, rule, source, form),
-    )
+    told = _told(base, rule, _reason(lex, result.word, rule, source, form))
+    return replace(told, form=form, source=source, headword=headword or None)
 
 
-def explained(lex: Lexicon, result: WordResult, home: Path) -> dict[str, Any]:
-    """A look-up as ``check`` answers it: an invalid word's ``reason`` names the rule that removed it."""
-    answer = result.as_dict()
-    if not result.valid and result.word is not None:
-        answer["reason"] = explain(lex, result.input, home).reason
-    return answer
+def _told(base: Explanation, rule: str | None, why: Message) -> Explanation:
+    return replace(base, rule=rule, message=why, reason=why.text("en"))
 
 
-def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> str:
+def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> Message:
     if rule == "enclitic":
         split = _clitic_split(lex, word)
         if split:
-            return f"{word}: enclitic form — {split[0]} + {split[1]}; {NO_PRONOUN}"
+            return message("explain_enclitic", word=word, base=split[0], clitic=split[1])
     if rule == review.RULE_NAME:
         for described in lex.metadata.get("sources", []):
             if described.get("format") == "reviewed":
                 why = review.why_dropped(load_source(described["name"]), word)
                 if why:
-                    return f"{word}: dropped by the review of short words — {why}"
-        return f"{word}: {review.RULE_DESCRIPTION}"
-    description = RULES[rule].description if rule in RULES else SPELLING_RULES.get(rule, rule)
-    return f"{word}: {description} — the {source} form “{form}”"
+                    return message("explain_review", word=word, why=why)
+    known = f"rule_{rule}" in catalogue()
+    description = message(f"rule_{rule}") if known else RULES[rule].description if rule in RULES else rule
+    return message("explain_rule", word=word, rule=description, source=source, form=form)
 
 
 def _clitic_split(lex: Lexicon, word: str) -> tuple[str, str] | None:
@@ -146,10 +134,11 @@ def _clitic_split(lex: Lexicon, word: str) -> tuple[str, str] | None:
     return (split[0].upper(), split[1].upper()) if split else None
 
 
-def _not_found(lex: Lexicon, word: str) -> str:
+def _not_found(lex: Lexicon, word: str) -> Message:
     """COMETELA is in no source, but a player wants to hear that it could never be valid anyway."""
-    found = f"{word}: not found in any source of the {lex.edition.name} lexicon"
     split = _clitic_split(lex, word) if "enclitic" in lex.metadata.get("filters", ()) else None
     if split:
-        return f"{found}; it would be an enclitic form — {split[0]} + {split[1]}, and {NO_PRONOUN}"
-    return found
+        return message(
+            "explain_not_found_enclitic", word=word, edition=lex.edition.name, base=split[0], clitic=split[1]
+        )
+    return message("explain_not_found", word=word, edition=lex.edition.name)

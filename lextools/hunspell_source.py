@@ -14,7 +14,7 @@ that :mod:`lextools.filters` judges:
 ``pronominal-infinitive``
     infinitive + SE of a verb whose dictionary headword is pronominal — listed in
     ``pronominal_verbs``, or written in the dictionary as a bare "-rse" entry (ABSENTARSE).
-    REFERENCE §2 keeps these (ARREPENTIRSE) while dropping every other enclitic form.
+    The FISE lexicon rules keep these (ARREPENTIRSE) while dropping every other enclitic form.
 ``invariable``
     a plural (a rule of ``plural_flags``) of a headword listed in ``invariable``: apocopes, unadapted
     foreign words, entries that stand for a whole expression take no plural (BYTE, GRAN, OQUE).

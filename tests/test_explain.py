@@ -90,13 +90,18 @@ def test_a_sidecar_from_another_build_is_not_believed(home: Path, tmp_path: Path
 
 def test_the_service_reason_is_the_explanation(home: Path) -> None:
     client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
-    answer = client.get("/v1/es-fise/words/madrid").get_json()
+    answer = client.get("/v1/es-fise/words/madrid?lang=en").get_json()
     assert answer["rule"] == "proper-noun" and answer["reason"].startswith("MADRID: proper nouns")
+    # In the edition's language by default, like every reason.
+    spanish = client.get("/v1/es-fise/words/madrid").get_json()["reason"]
+    assert (
+        spanish == "MADRID: nombres propios (con mayúscula en la fuente: Madrid, Pedro) — la forma «Madrid» de main.txt"
+    )
     assert client.get("/v1/es-fise/words/casa").get_json()["sources"] == ["extra.txt", "main.txt"]
-    results = client.post("/v1/es-fise/check", json={"words": ["madrid", "casa"]}).get_json()["results"]
-    assert results[0]["reason"].startswith("MADRID: proper nouns") and results[1]["reason"] is None
+    results = client.post("/v1/es-fise/check?lang=fr", json={"words": ["madrid", "casa"]}).get_json()["results"]
+    assert results[0]["reason"].startswith("MADRID : noms propres") and results[1]["reason"] is None
     blind = client.post("/v1/es-fise/challenge", json={"words": ["madrid"]}).get_json()
-    assert "results" not in blind and "proper" not in json.dumps(blind)  # a word judge never says why
+    assert "results" not in blind and "propi" not in json.dumps(blind)  # a word judge never says why
 
 
 def test_check_gives_the_same_reason_as_the_service(home: Path) -> None:
@@ -104,4 +109,12 @@ def test_check_gives_the_same_reason_as_the_service(home: Path) -> None:
     cli = json.loads(result.stdout)
     client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
     service = client.post("/v1/es-fise/check", json={"words": ["madrid", "casa"]}).get_json()
-    assert cli == service and cli["results"][0]["reason"].startswith("MADRID: proper nouns")
+    assert cli == service and cli["results"][0]["reason"].startswith("MADRID: nombres propios")
+
+
+def test_every_rule_is_described_in_the_message_catalogue() -> None:
+    from lextools.filters import RULES
+    from lextools.messages import catalogue
+
+    for name, rule in RULES.items():
+        assert catalogue()[f"rule_{name}"]["en"] == rule.description, name
