@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from lextools.budget import Budget, Exhausted
 from lextools.errors import PositionError, QueryError, SpellingError
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
+from lextools.messages import message
 from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.ranking import probability_ranking
 from lextools.tokenize import spell
@@ -54,7 +55,7 @@ class Match:
 def words_of_length(lex: Lexicon, n: int) -> list[str]:
     """Keys of exactly ``n`` tiles, in the edition's alphabet order."""
     if not 1 <= n <= MAX_QUERY_TILES:
-        raise QueryError(f"length must be between 1 and {MAX_QUERY_TILES}")
+        raise QueryError(message("length_range", max=MAX_QUERY_TILES))
     return [m.key for m in match_pattern(lex, [None] * n)]
 
 
@@ -64,7 +65,7 @@ def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
     Returns a list of keys characters, ``None`` for ``?`` and ``"*"`` for ``*``.
     """
     if not text or too_long(text):  # counted in NFC, as words are
-        raise QueryError(f"a pattern has 1 to {MAX_INPUT_CHARS} characters")
+        raise QueryError(message("pattern_chars", max=MAX_INPUT_CHARS))
     parts: list[str | None] = []
     for piece in re.split(r"([?*])", text):
         if piece == "?":
@@ -77,9 +78,9 @@ def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
             try:
                 parts += list(spell(piece, lex.edition).key)
             except SpellingError as e:
-                raise QueryError(f"pattern {text!r}: {e.reason}") from None
+                raise QueryError(message("bad_pattern", text=repr(text), reason=e.message or e.reason)) from None
     if sum(1 for p in parts if p != "*") > MAX_QUERY_TILES:
-        raise QueryError(f"a pattern has at most {MAX_QUERY_TILES} tiles")
+        raise QueryError(message("pattern_tiles", max=MAX_QUERY_TILES))
     return parts
 
 
@@ -101,11 +102,11 @@ def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
             try:
                 key += spell(piece, lex.edition, obligatory=False).key
             except SpellingError as e:
-                raise QueryError(f"rack {text!r}: {e.reason}") from None
+                raise QueryError(message("bad_rack", text=repr(text), reason=e.message or e.reason)) from None
     if not key and not blanks:
-        raise QueryError("empty rack")
+        raise QueryError(message("empty_rack"))
     if len(key) + blanks > MAX_QUERY_TILES:
-        raise QueryError(f"a rack has at most {MAX_QUERY_TILES} tiles")
+        raise QueryError(message("rack_tiles", max=MAX_QUERY_TILES))
     return key, blanks
 
 
@@ -125,6 +126,8 @@ def anagrams(
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
     Longest first, then by alphagram, then alphabetical; see the module docstring for ``after``.
     """
+    if not len(lex):
+        return []
     budget = budget if budget is not None else Budget()
     dct, ed = lex.anagrams.dct, lex.edition
     codes = sorted(t.code for t in ed.tiles)
@@ -256,7 +259,7 @@ def find(
     ``????????`` and ``CH?*O`` on 150,000 words).
     """
     if length is not None and not 1 <= length <= MAX_QUERY_TILES:
-        raise QueryError(f"length must be between 1 and {MAX_QUERY_TILES}")
+        raise QueryError(message("length_range", max=MAX_QUERY_TILES))
     if order not in ORDERS:
         raise QueryError(f"unknown order {order!r}: use {' or '.join(ORDERS)}")
 
@@ -266,7 +269,7 @@ def find(
         try:
             return spell(text, lex.edition).key
         except SpellingError as e:
-            raise QueryError(f"{name} {text!r}: {e.reason}") from None
+            raise QueryError(message("bad_param", name=name, text=repr(text), reason=e.message or e.reason)) from None
 
     prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
     parts = parse_pattern(pattern, lex) if pattern else ["*"]
@@ -357,6 +360,8 @@ def _walk_guided(
 ) -> list[str]:
     """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given,
     that ``keep`` accepts, in the edition's alphabet order, after the key ``after``."""
+    if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
+        return []
     dct, guide = lex.words.dct, lex.words.guide
     rank = lex.edition.collation_key
     budget = budget if budget is not None else Budget()

@@ -1,8 +1,11 @@
 """Every failure the service reports, in one JSON shape: ``{"error": {"code": ..., "message": ...}}``.
 
 The mapping from library errors to HTTP statuses lives here and nowhere else (``STATUS``). User input
-can only ever produce a 4xx: a malformed request is 400, an unknown edition 404, a body or batch
-that is too large 413, a word that the edition cannot spell 422. A missing or corrupt lexicon is
+can only ever produce a 4xx: a malformed request is 400, a challenge from another site's page 403,
+an unknown edition 404, a body or batch that is too large 413, a challenge not sent as JSON 415, a
+word that the edition cannot spell 422, too many challenges a second 429. Messages people read come
+from the catalogue (lextools/messages.py) in the language the request asks for (service/language.py).
+A 404 at a page's address (a kiosk's /study) is a page, not JSON. A missing or corrupt lexicon is
 the server's problem, not the client's, and says so with 503; anything else that escapes a view is a
 bug, logged with its traceback and answered with a bare 500 that leaks nothing.
 
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from lextools.errors import (
@@ -25,9 +28,13 @@ from lextools.errors import (
     LexiconError,
     LexiconNotFoundError,
     QueryError,
+    RateLimitError,
+    RecordError,
     SpellingError,
     UnknownEditionError,
 )
+from lextools.messages import Message, message
+from service.language import request_language
 
 log = logging.getLogger("lextools.service")
 
@@ -37,16 +44,22 @@ ERRORS: dict[str, tuple[int, str]] = {
     "unknown_parameter": (400, "a query parameter the route does not take (a blank in a URL path is %3F)"),
     "stale_cursor": (400, "the cursor belongs to a lexicon since rebuilt: start the search again"),
     "bad_query": (400, "a pattern, rack or tile constraint that cannot be searched"),
+    "word_too_long": (400, "a challenged word has more tiles than a board row"),
+    "unauthorized": (401, "the challenge record needs the director's token"),
+    "foreign_origin": (403, "a challenge sent from another site's page"),
     "not_found": (404, "no such route"),
     "unknown_edition": (404, "no such edition"),
     "method_not_allowed": (405, "the route does not take this method"),
     "body_too_large": (413, "the body is over the size limit"),
-    "too_many_words": (413, "more words than one request may check"),
+    "too_many_words": (413, "more words than one request may check or challenge"),
+    "unsupported_media_type": (415, "a challenge not sent as JSON"),
     "unspellable": (422, "the word cannot be spelled with the edition's tiles; the message says why"),
+    "too_many_challenges": (429, "more challenges a second than a judge needs"),
     "internal_error": (500, "a bug; the service log has the details"),
     "edition_data": (500, "a shipped edition file is inconsistent; the service log has the details"),
     "lexicon_not_found": (503, "this server has no lexicon for the edition"),
     "corrupt_lexicon": (503, "this server's lexicon for the edition cannot be read; the service log says why"),
+    "record_error": (503, "the challenge record cannot be written, so nothing is judged; the log says why"),
 }
 
 #: Werkzeug's own errors under our codes (any other takes a code made from its name).
@@ -61,14 +74,16 @@ STATUS: dict[type[LexiconError], int] = {
     LexiconNotFoundError: 503,  # the edition exists but nobody built its lexicon here (yet)
     CorruptLexiconError: 503,
     EditionDataError: 500,  # a shipped edition file is inconsistent: our bug
+    RateLimitError: 429,  # more challenges per second than a judge needs
+    RecordError: 503,  # the challenge record cannot be written: nothing is judged unrecorded
 }
 
 
 class ServiceError(Exception):
     """A request the service refuses for a reason of its own (not the library's): bad body, too many words."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: str | Message) -> None:
+        super().__init__(str(message))
         self.status = status
         self.code = code
         self.message = message
@@ -87,21 +102,27 @@ def status_of(error: LexiconError) -> int:
     return next(STATUS[cls] for cls in type(error).__mro__ if cls in STATUS)
 
 
-def public_message(e: LexiconError) -> str:
-    """What a client may read of a library error: its own message, unless it is the server's fault
-    (then it may name the server's files, which only the log gets)."""
+def public_message(e: LexiconError, lang: str = "en") -> str:
+    """What a client may read of a library error: its own message in ``lang``, unless it is the
+    server's fault (then it may name the server's files, which only the log gets)."""
     if status_of(e) < 500:
-        return str(e)
+        return e.text(lang)
     log.error("%s: %s", e.code, e)
     return ERRORS.get(e.code, ERRORS["internal_error"])[1]
 
 
 def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
-    return error_response(status_of(e), e.code, public_message(e))
+    lang = request_language()
+    edition = (request.view_args or {}).get("edition")
+    if isinstance(e, LexiconNotFoundError) and edition:  # said for people; the log has where it looked
+        log.error("%s: %s", e.code, e)
+        return error_response(status_of(e), e.code, message("no_lexicon", edition=edition).text(lang))
+    return error_response(status_of(e), e.code, public_message(e, lang))
 
 
 def _on_service_error(e: ServiceError) -> tuple[Response, int]:
-    return error_response(e.status, e.code, e.message)
+    text = e.message.text(request_language()) if isinstance(e.message, Message) else e.message
+    return error_response(e.status, e.code, text)
 
 
 def _on_http_error(e: HTTPException) -> Response | HTTPException:
@@ -111,9 +132,15 @@ def _on_http_error(e: HTTPException) -> Response | HTTPException:
     """
     if e.code is None:
         return e
+    from service import pages  # pages import the routes' input helpers, which import this module
+
+    if e.code == 404 and request.path in pages.PAGE_PATHS:  # a page (kiosk mode) answers with a page
+        html, status = pages.error_page(message("not_found"))
+        return Response(html, status, content_type="text/html; charset=utf-8")
     response = e.get_response()
     code = _HTTP_CODES.get(e.code) or (e.name or "error").lower().replace(" ", "_")
-    body, _ = error_response(e.code, code, e.description or e.name)
+    text = message("not_found").text(request_language()) if e.code == 404 else e.description or e.name
+    body, _ = error_response(e.code, code, text)
     response.set_data(body.get_data())
     response.content_type = "application/json"
     return response

@@ -1,7 +1,7 @@
 """The OpenAPI 3 document of the service: operations and schemas written as dicts (shared parts
 once), assembled by apispec.
 
-Limits come from the running app's config and enums from ``service.contract`` and
+Limits come from the running app's config and enums from ``service.limits`` and
 ``service.errors.ERRORS``, so the document states what the service enforces (a deployment that
 raises ``MAX_BATCH`` publishes the new maximum). The query parameters each operation declares are
 also the only ones the route accepts (``service.inputs.refuse_unknown_parameters``).
@@ -17,11 +17,21 @@ from typing import Any
 from apispec import APISpec
 from flask import Flask, current_app
 
-from lextools import __version__
+from lextools import __version__, quiz
 from lextools.edition import edition_names
+from lextools.messages import LANGUAGES
 from lextools.normalize import MAX_INPUT_CHARS
-from service.contract import EXPORT_FORMATS, MAX_QUERY_TILES, NOTATIONS, ORDERS
+from lextools.receipts import RECEIPT_FIELDS
 from service.errors import ERRORS
+from service.limits import (
+    CHALLENGE_RATE,
+    EXPORT_FORMATS,
+    MAX_QUERY_TILES,
+    MAX_WORD_CHARS,
+    MAX_WORDS,
+    NOTATIONS,
+    ORDERS,
+)
 
 Schema = dict[str, Any]
 
@@ -57,8 +67,10 @@ def _query(name: str, schema: Schema, description: str) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
 
-#: Path parameters shared by many routes: components, named (apispec writes the $ref).
+#: Parameters shared by many routes: components, named (apispec writes the $ref).
 EDITION = "edition"
+#: The language of reasons, rulings and error messages (else Accept-Language, else the edition's).
+LANG = "lang"
 WORD = "word"
 
 SCHEMAS: dict[str, Schema] = {
@@ -139,7 +151,53 @@ SCHEMAS: dict[str, Schema] = {
         challenger_penalty={**_nullable("string"), "description": "null when the challenger is not penalised"},
         source=_nullable("string"),
     ),
+    "QuizQuestion": {
+        **_object(
+            ["id"],
+            id={"type": "string", "description": "the question as text: a cardbox key"},
+            rank=_nullable("integer"),
+            ways=_nullable("integer"),
+            rack={**_strings(), "description": "anagram, build: tiles, ? for a blank"},
+            answers={
+                "type": "array",
+                "items": {"allOf": [_ref("Entry"), _object(["blanks"], blanks=_strings())]},
+                "description": "anagram, build: every word the rack makes",
+            },
+            word={"type": "string"},
+            tiles=_strings(),
+            front={**_strings(), "description": "hooks: front hook tiles"},
+            back={**_strings(), "description": "hooks: back hook tiles"},
+            valid={"type": "boolean", "description": "word-or-phony: a word (true) or a phony"},
+            **{"from": {**_nullable("string"), "description": "word-or-phony: the word a phony was made from"}},
+        ),
+        "additionalProperties": False,
+    },
     "Entry": _object(["word", "tiles"], word={"type": "string"}, tiles=_strings()),
+    "Receipt": {
+        **_object(
+            list(RECEIPT_FIELDS),
+            id={"type": "string"},
+            time={"type": "string", "format": "date-time"},
+            edition={"type": "string"},
+            checksum={"type": "string", "description": "the lexicon that judged"},
+            acceptable={"type": "boolean"},
+            signature={
+                "type": "string",
+                "description": "HMAC-SHA256 (hex) over id, time, edition, checksum, words, acceptable; "
+                "check it with `lextools receipt verify`",
+            },
+        ),
+        "description": "Proof of the ruling; the words are signed but not repeated (the record has them)",
+    },
+    "RecordEntry": _object(
+        ["id", "time", "edition", "checksum", "words", "acceptable"],
+        id={"type": "string"},
+        time={"type": "string", "format": "date-time"},
+        edition={"type": "string"},
+        checksum={"type": "string"},
+        words=_strings(),
+        acceptable={"type": "boolean"},
+    ),
 }
 
 
@@ -150,15 +208,23 @@ def _responses() -> dict[str, Any]:
 
     return {
         "E400": described(400, "Malformed input: body, parameters, pattern, rack or cursor"),
+        "E401": described(401, "The director token is missing or wrong"),
+        "E403": described(403, "A browser sent it from another site's page (its Origin is not this server)"),
         "E404": described(404, "Unknown edition or route"),
-        "E413": described(413, f"Body over {_limit('MAX_CONTENT_LENGTH')} bytes, or over {_limit('MAX_BATCH')} words"),
+        "E413": described(
+            413,
+            f"Body over {_limit('MAX_CONTENT_LENGTH')} bytes, or over {_limit('MAX_BATCH')} words to check "
+            f"or {MAX_WORDS} to challenge",
+        ),
+        "E415": described(415, "The body is not sent as Content-Type: application/json"),
         "E422": described(422, "The word cannot be spelled with the edition's tiles; the message says why"),
-        "E503": described(503, "No usable lexicon for the edition on this server"),
+        "E429": described(429, f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
+        "E503": described(503, "No usable lexicon for the edition on this server, or no writable record"),
     }
 
 
 def _limit(name: str) -> int:
-    """A limit as the running app enforces it (``service.contract.LIMITS``)."""
+    """A limit as the running app enforces it (``service.limits.LIMITS``)."""
     return int(current_app.config[name])
 
 
@@ -199,6 +265,57 @@ def _search_params() -> list[dict[str, Any]]:
     ]
 
 
+QUIZ_REQUIRED = ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"]
+#: The quiz's query parameters (service/quiz.py reads the same names and lextools.quiz the same limits).
+QUIZ_PARAMS = [
+    _query("type", {"type": "string", "enum": list(quiz.QUIZ_TYPES), "default": "anagram"}, "quiz type"),
+    _query(
+        "length",
+        {"type": "integer", "minimum": quiz.MIN_LENGTH, "maximum": quiz.MAX_LENGTH},
+        "tiles per word or rack; default " + ", ".join(f"{k} {v}" for k, v in quiz.DEFAULT_LENGTH.items()),
+    ),
+    _query(
+        "blanks",
+        {"type": "integer", "minimum": 0, "maximum": quiz.MAX_BLANKS, "default": 0},
+        "blanks on an anagram or build rack, and blanks a draw may use in the probability count (as Zyzzyva)",
+    ),
+    _query("order", {"type": "string", "enum": list(quiz.ORDERS), "default": "probability"}, "question order"),
+    _query(
+        "from",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_RANK, "default": 1},
+        "first probability rank within the length",
+    ),
+    _query(
+        "to",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_RANK},
+        "last probability rank (default: the last)",
+    ),
+    _query(
+        "count",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_COUNT, "default": quiz.DEFAULT_COUNT},
+        "questions",
+    ),
+    _query(
+        "seed",
+        {"type": "integer", "minimum": 0, "maximum": quiz.MAX_SEED},
+        "draw the questions at random from the range, the same for the same seed (default: the first ones)",
+    ),
+    _query(
+        "min_length",
+        {"type": "integer", "minimum": quiz.MIN_LENGTH, "maximum": quiz.MAX_LENGTH, "default": quiz.DEFAULT_BUILD_MIN},
+        f"build: shortest word, in tiles (a build rack has at most {quiz.MAX_BUILD_LENGTH} tiles, "
+        f"and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)",
+    ),
+    _query(
+        "list",
+        {"type": "string", "pattern": "^(two-tile|three-tile|high-value|with-.+)$"},
+        "type=list: two-tile, three-tile, high-value (tiles worth "
+        + str(quiz.HIGH_VALUE)
+        + " or more), with-T for Ñ and each digraph tile (with-CH)",
+    ),
+]
+
+
 def _paths() -> dict[str, Any]:
     batch = _limit("MAX_BATCH")
     words_body = {
@@ -212,13 +329,18 @@ def _paths() -> dict[str, Any]:
     }
     challenge_body = {
         "required": True,
-        "description": "Read as JSON whatever the Content-Type.",
+        "description": "Content-Type: application/json only.",
         "content": {
             "application/json": {
                 "schema": _object(
                     ["words"],
                     # a challenge is of a play, so of one word at least (check takes an empty list)
-                    words={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": batch},
+                    words={
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 1, "maxLength": MAX_WORD_CHARS},
+                        "minItems": 1,
+                        "maxItems": MAX_WORDS,
+                    },
                     reveal={"type": "boolean", "default": False, "description": "include per-word results"},
                 )
             }
@@ -287,7 +409,8 @@ def _paths() -> dict[str, Any]:
         },
         "/v1/{edition}/challenge": {
             "post": {
-                "summary": "Judge a challenged play; per-word results only with reveal (else only in the service log)",
+                "summary": "Judge a challenged play, record it, answer with a signed receipt; per-word "
+                "results only with reveal. Only from this server's own pages (Origin) or from non-browsers.",
                 "operationId": "challenge",
                 "parameters": [EDITION],
                 "requestBody": challenge_body,
@@ -299,11 +422,38 @@ def _paths() -> dict[str, Any]:
                             words={"type": "integer"},
                             acceptable={"type": "boolean"},
                             ruling=_ref("Ruling"),
+                            receipt=_ref("Receipt"),
                             results={"type": "array", "items": _ref("WordResult")},
                         ),
                         "The judgement",
                     ),
-                    **_errors(400, 404, 413, 503),
+                    **_errors(400, 403, 404, 413, 415, 429, 503),
+                },
+            }
+        },
+        "/v1/record": {
+            "get": {
+                "summary": "The challenge record, for the tournament director (Authorization: Bearer "
+                "$LEXTOOLS_DIRECTOR_TOKEN; 404 when the server has no token)",
+                "operationId": "getRecord",
+                "security": [{"director": []}],
+                "parameters": [
+                    _query("since", {"type": "string"}, "only challenges from this time on (ISO 8601; UTC if no zone)"),
+                    _query("format", {"type": "string", "enum": ["json", "csv"], "default": "json"}, "json or csv"),
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The challenges, oldest first",
+                        "content": {
+                            "application/json": {
+                                "schema": _object(
+                                    ["challenges"], challenges={"type": "array", "items": _ref("RecordEntry")}
+                                )
+                            },
+                            "text/csv": {"schema": {"type": "string"}},
+                        },
+                    },
+                    **_errors(400, 401, 404),
                 },
             }
         },
@@ -447,6 +597,36 @@ def _paths() -> dict[str, Any]:
                 },
             }
         },
+        "/v1/{edition}/quiz": {
+            "get": {
+                "summary": "A word-study quiz (anagram, build, hooks, word-or-phony, word list); same seed, same quiz",
+                "operationId": "quiz",
+                "parameters": [EDITION, *QUIZ_PARAMS],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            QUIZ_REQUIRED,
+                            edition={"type": "string"},
+                            type={"type": "string", "enum": list(quiz.QUIZ_TYPES)},
+                            list=_nullable("string"),
+                            length={"type": "integer"},
+                            blanks={"type": "integer"},
+                            min_length=_nullable("integer"),
+                            order={"type": "string", "enum": list(quiz.ORDERS)},
+                            ranked_by={"type": "string", "enum": list(quiz.ORDERS)},
+                            to={"type": "integer"},
+                            in_range={"type": "integer", "description": "items ranked from..to"},
+                            seed=_nullable("integer"),
+                            count={"type": "integer"},
+                            questions={"type": "array", "items": _ref("QuizQuestion")},
+                            **{"from": {"type": "integer"}},
+                        ),
+                        "The questions with their answers",
+                    ),
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
         "/v1/{edition}/export": {
             "get": {
                 "summary": "The whole word list, streamed; ETag is the lexicon checksum",
@@ -504,6 +684,15 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
+def _with_lang(paths: dict[str, Any]) -> dict[str, Any]:
+    """Every answer about an edition words its reasons, rulings and errors in ``lang`` (service/language.py)."""
+    for path, operations in paths.items():
+        if "{edition}" in path:
+            for operation in operations.values():
+                operation["parameters"] = [*operation.get("parameters", []), LANG]
+    return paths
+
+
 #: Where the app keeps its document (built on first use: it depends on the code, the shipped
 #: editions and the app's config, none of which change while the app runs).
 _EXTENSION = "lextools.openapi"
@@ -522,12 +711,14 @@ def document(app: Flask | None = None) -> dict[str, Any]:
 def query_parameters(rule: str, method: str) -> dict[str, bool] | None:
     """The query parameters the operation of a Flask rule declares (name → repeatable, i.e. an
     array); None for a route the document does not describe (the HTML pages)."""
-    operations = document()["paths"].get(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule))
+    doc = document()
+    operations = doc["paths"].get(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule))
     if operations is None:
         return None
     operation = operations.get(method.lower()) or operations.get("get", {})  # HEAD, OPTIONS: as GET
-    params = [p for p in operation.get("parameters", []) if p.get("in") == "query"]  # path ones are $refs
-    return {p["name"]: p["schema"].get("type") == "array" for p in params}
+    shared = doc["components"]["parameters"]
+    params = [shared[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p for p in operation.get("parameters", [])]
+    return {p["name"]: p["schema"].get("type") == "array" for p in params if p["in"] == "query"}
 
 
 def _build() -> dict[str, Any]:
@@ -539,7 +730,8 @@ def _build() -> dict[str, Any]:
         openapi_version="3.0.3",
         info={
             "description": "Scrabble lexicons per edition over HTTP. Errors share one shape, "
-            '{"error": {"code", "message"}}. GET routes allow any origin (CORS).'
+            '{"error": {"code", "message"}}. GET routes and POST check allow any origin (CORS); the '
+            "challenge, which writes the record, only this server's own pages.",
         },
         servers=[{"url": "/"}],
     )
@@ -547,11 +739,21 @@ def _build() -> dict[str, Any]:
         spec.components.schema(name, schema)
     for name, response in _responses().items():
         spec.components.response(name, response)
+    spec.components.security_scheme("director", {"type": "http", "scheme": "bearer"})
     spec.components.parameter(
-        "edition", "path", {"required": True, "schema": {"type": "string", "enum": edition_names()}}
+        LANG,
+        "query",
+        {
+            "required": False,
+            "schema": {"type": "string", "enum": list(LANGUAGES)},
+            "description": "language of reasons, rulings and errors; else Accept-Language, else the edition's language",
+        },
     )
     spec.components.parameter(
-        "word",
+        EDITION, "path", {"required": True, "schema": {"type": "string", "enum": edition_names()}}
+    )
+    spec.components.parameter(
+        WORD,
         "path",
         {
             "required": True,
@@ -559,6 +761,6 @@ def _build() -> dict[str, Any]:
             "description": "URL-encoded UTF-8, any notation: CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O",
         },
     )
-    for path, operations in _with_checksum_header(_paths()).items():
+    for path, operations in _with_lang(_with_checksum_header(_paths())).items():
         spec.path(path=path, operations=operations)
     return spec.to_dict()

@@ -5,13 +5,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, current_app
 
-from lextools import search
+from lextools import answers, search
 from lextools.budget import Budget
 from lextools.errors import PositionError
 from lextools.lexicon import Lexicon
@@ -22,17 +22,9 @@ from service.lexicons import lexicon
 bp = Blueprint("study", __name__, url_prefix="/v1/<edition>")
 
 
-def entries(lex: Lexicon, keys: Iterable[str]) -> list[dict[str, Any]]:
-    """Keys as the service shows words: plain spelling and tile labels (CHA is CH·A, two tiles)."""
-    ed = lex.edition
-    return [{"word": ed.spelling(k), "tiles": list(ed.decode(k))} for k in keys]
-
-
 @bp.get("/two-tile-words")
 def two_tile_words(edition: str) -> dict[str, Any]:
-    lex = lexicon(edition)
-    words = entries(lex, search.ordered(lex, search.words_of_length(lex, 2), "alpha"))
-    return {"edition": edition, "count": len(words), "words": words}
+    return answers.two_tile(lexicon(edition))
 
 
 @bp.get("/anagrams/<path:rack>")
@@ -47,19 +39,9 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
         raise bad_request(f"a rack has at most {most} blanks")
     with walking(limit) as budget:
-        matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after)
-    ed = lex.edition
-    return {
-        "edition": edition,
-        "rack": rack,
-        "blanks": blanks,
-        "sub": sub,
-        "min_length": min_length,
-        "words": [
-            {"word": ed.spelling(m.key), "tiles": list(ed.decode(m.key)), "blanks": list(m.blanks)} for m in matches
-        ],
-        **_page_answer(lex, "r", budget, len(matches)),
-    }
+        return answers.anagrams(
+            lex, rack, key, blanks, sub, min_length, budget=budget, after=after, cursor_of=_cursor_of(lex, "r")
+        )
 
 
 @bp.get("/search")
@@ -82,12 +64,7 @@ def search_words(edition: str) -> dict[str, Any]:
                 after=after,
             )
         )
-    return {
-        "edition": edition,
-        "order": order,
-        "words": entries(lex, keys),
-        **_page_answer(lex, order[0], budget, len(keys)),
-    }
+    return answers.search_page(lex, order, keys, budget, _cursor_of(lex, order[0]))
 
 
 # -- pages and cursors --------------------------------------------------------------------------------
@@ -142,9 +119,8 @@ def walking(limit: int) -> Iterator[Budget]:
             raise bad_request("cursor is not one this service issued") from None
 
 
-def _page_answer(lex: Lexicon, kind: str, budget: Budget, count: int) -> dict[str, Any]:
-    cursor = None
-    if budget.resume is not None:
-        position = base64.urlsafe_b64encode(budget.resume.encode()).decode().rstrip("=")
-        cursor = f"{kind}{position}.{lex.checksum[:16]}"
-    return {"count": count, "truncated": budget.truncated, "next_cursor": cursor}
+def _cursor_of(lex: Lexicon, kind: str) -> Callable[[str], str]:
+    def cursor(position: str) -> str:
+        return f"{kind}{base64.urlsafe_b64encode(position.encode()).decode().rstrip('=')}.{lex.checksum[:16]}"
+
+    return cursor
