@@ -8,11 +8,10 @@ builds each answer and both layers call it. Word lists are in the edition's alph
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lextools import search
-from lextools.budget import Budget
 from lextools.edition import Edition
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon, WordResult
@@ -99,22 +98,21 @@ def two_tile(lex: Lexicon) -> dict[str, Any]:
     return {"edition": lex.edition.name, "count": len(words), "words": words}
 
 
+def whole(count: int) -> dict[str, Any]:
+    """The paging fields of an answer given whole (the CLI's; a service page that fitted its budget)."""
+    return {"count": count, "truncated": False, "next_cursor": None}
+
+
 def anagrams(
-    lex: Lexicon,
-    rack: str,
-    key: str,
-    blanks: int,
-    sub: bool,
-    min_length: int,
-    *,
-    budget: Budget | None = None,
-    after: str | None = None,
-    cursor_of: Callable[[str], str] | None = None,
-) -> dict[str, Any]:
-    """Longest first, then by alphagram, then alphabetical; ``key`` and ``blanks`` are the rack as
-    :func:`search.parse_rack` reads it. A page of them with ``budget`` (see :func:`page`)."""
+    lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, matches: Sequence[search.Match],
+    page: dict[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """The words of a page of :func:`search.anagrams`, in its order: longest first, then alphagram by
+    alphagram, each alphagram's words in the edition's alphabet — the order a resumed page continues.
+
+    ``page`` holds ``count``, ``truncated`` and ``next_cursor`` (:func:`whole` when nothing was cut).
+    """
     ed = lex.edition
-    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after)
     return {
         "edition": ed.name,
         "rack": rack,
@@ -124,30 +122,10 @@ def anagrams(
         "words": [
             {"word": ed.spelling(m.key), "tiles": list(ed.decode(m.key)), "blanks": list(m.blanks)} for m in matches
         ],
-        **page(len(matches), budget, cursor_of),
+        **page,
     }
 
 
-def search_page(
-    lex: Lexicon,
-    order: str,
-    keys: Sequence[str],
-    budget: Budget | None = None,
-    cursor_of: Callable[[str], str] | None = None,
-) -> dict[str, Any]:
-    """A page of a search: ``keys`` found in ``order`` by a walk with ``budget`` (see :func:`page`)."""
-    return {
-        "edition": lex.edition.name,
-        "order": order,
-        "words": entries(lex, keys),
-        **page(len(keys), budget, cursor_of),
-    }
-
-
-def page(count: int, budget: Budget | None, cursor_of: Callable[[str], str] | None) -> dict[str, Any]:
-    """How a list ends: ``truncated`` when its walk stopped at its budget (time or ``limit`` words,
-    lextools/budget.py), and ``next_cursor``, the resume position as ``cursor_of`` writes it (the
-    service's cursors; the command line has none)."""
-    resume = budget.resume if budget is not None else None
-    cursor = cursor_of(resume) if resume is not None and cursor_of is not None else None
-    return {"count": count, "truncated": resume is not None, "next_cursor": cursor}
+def search_page(lex: Lexicon, order: str, keys: Sequence[str], page: dict[str, Any]) -> dict[str, Any]:
+    """A page of a search (:func:`search.find`), its keys in ``order``; ``page`` as for :func:`anagrams`."""
+    return {"edition": lex.edition.name, "order": order, "words": entries(lex, keys), **page}

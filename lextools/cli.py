@@ -301,7 +301,8 @@ def anagram(
     """Anagrams of a rack (blanks may be digraph tiles, never a letter the edition lacks)."""
     lex = _open(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
-    _print_words(answers.anagrams(lex, rack, key, blanks, sub, min_length), as_json)
+    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
+    _print_words(answers.anagrams(lex, rack, blanks, sub, min_length, matches, answers.whole(len(matches))), as_json)
 
 
 @app.command()
@@ -315,9 +316,10 @@ def pattern(
 ) -> None:
     """Words matching a pattern (prefix search is PATTERN*); --json is the service's search answer."""
     lex = _open(edition, lexicons)
-    budget = Budget(results=limit) if limit else None  # no time limit here: the whole list, or --limit words
+    budget = Budget(results=limit or None)
     keys = list(search.find(lex, pattern=pattern, order=order, budget=budget))
-    _print_words(answers.search_page(lex, order, keys, budget), as_json)
+    page = {"count": len(keys), "truncated": budget.truncated, "next_cursor": None}
+    _print_words(answers.search_page(lex, order, keys, page), as_json)
 
 
 @app.command("quiz")

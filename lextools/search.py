@@ -126,7 +126,7 @@ def anagrams(
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
     Longest first, then by alphagram, then alphabetical; see the module docstring for ``after``.
     """
-    if not len(lex):
+    if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
         return []
     budget = budget if budget is not None else Budget()
     dct, ed = lex.anagrams.dct, lex.edition

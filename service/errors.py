@@ -44,22 +44,22 @@ ERRORS: dict[str, tuple[int, str]] = {
     "unknown_parameter": (400, "a query parameter the route does not take (a blank in a URL path is %3F)"),
     "stale_cursor": (400, "the cursor belongs to a lexicon since rebuilt: start the search again"),
     "bad_query": (400, "a pattern, rack or tile constraint that cannot be searched"),
-    "word_too_long": (400, "a challenged word has more tiles than a board row"),
-    "unauthorized": (401, "the challenge record needs the director's token"),
-    "foreign_origin": (403, "a challenge sent from another site's page"),
+    "word_too_long": (400, "a challenged word of more than 15 tiles"),
+    "unauthorized": (401, "the record route without the director token, or with a wrong one"),
+    "foreign_origin": (403, "a challenge sent from another site's page (its Origin is not this server)"),
     "not_found": (404, "no such route"),
     "unknown_edition": (404, "no such edition"),
     "method_not_allowed": (405, "the route does not take this method"),
     "body_too_large": (413, "the body is over the size limit"),
     "too_many_words": (413, "more words than one request may check or challenge"),
-    "unsupported_media_type": (415, "a challenge not sent as JSON"),
+    "unsupported_media_type": (415, "a challenge not sent as Content-Type: application/json"),
     "unspellable": (422, "the word cannot be spelled with the edition's tiles; the message says why"),
-    "too_many_challenges": (429, "more challenges a second than a judge needs"),
+    "too_many_challenges": (429, "more challenges a second from one client than a judge needs; not recorded"),
     "internal_error": (500, "a bug; the service log has the details"),
     "edition_data": (500, "a shipped edition file is inconsistent; the service log has the details"),
     "lexicon_not_found": (503, "this server has no lexicon for the edition"),
     "corrupt_lexicon": (503, "this server's lexicon for the edition cannot be read; the service log says why"),
-    "record_error": (503, "the challenge record cannot be written, so nothing is judged; the log says why"),
+    "record_error": (503, "the challenge record cannot be written: nothing is judged unrecorded"),
 }
 
 #: Werkzeug's own errors under our codes (any other takes a code made from its name).
@@ -89,7 +89,7 @@ class ServiceError(Exception):
         self.message = message
 
 
-def bad_request(message: str | Message) -> ServiceError:
+def bad_request(message: str) -> ServiceError:
     return ServiceError(400, "bad_request", message)
 
 
@@ -102,22 +102,25 @@ def status_of(error: LexiconError) -> int:
     return next(STATUS[cls] for cls in type(error).__mro__ if cls in STATUS)
 
 
-def public_message(e: LexiconError, lang: str = "en") -> str:
-    """What a client may read of a library error: its own message in ``lang``, unless it is the
-    server's fault (then it may name the server's files, which only the log gets)."""
+def public_message(e: LexiconError) -> str:
+    """What a client may read of a library error: its own message, unless it is the server's fault
+    (then it may name the server's files, which only the log gets)."""
     if status_of(e) < 500:
-        return e.text(lang)
+        return str(e)
     log.error("%s: %s", e.code, e)
     return ERRORS.get(e.code, ERRORS["internal_error"])[1]
 
 
 def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
+    status = status_of(e)
     lang = request_language()
     edition = (request.view_args or {}).get("edition")
     if isinstance(e, LexiconNotFoundError) and edition:  # said for people; the log has where it looked
         log.error("%s: %s", e.code, e)
-        return error_response(status_of(e), e.code, message("no_lexicon", edition=edition).text(lang))
-    return error_response(status_of(e), e.code, public_message(e, lang))
+        return error_response(status, e.code, message("no_lexicon", edition=edition).text(lang))
+    if status >= 500:
+        return error_response(status, e.code, public_message(e))
+    return error_response(status, e.code, e.text(lang))
 
 
 def _on_service_error(e: ServiceError) -> tuple[Response, int]:

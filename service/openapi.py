@@ -1,7 +1,7 @@
 """The OpenAPI 3 document of the service: operations and schemas written as dicts (shared parts
 once), assembled by apispec.
 
-Limits come from the running app's config and enums from ``service.limits`` and
+Limits come from the running app's config and enums from ``service.contract`` and
 ``service.errors.ERRORS``, so the document states what the service enforces (a deployment that
 raises ``MAX_BATCH`` publishes the new maximum). The query parameters each operation declares are
 also the only ones the route accepts (``service.inputs.refuse_unknown_parameters``).
@@ -22,16 +22,9 @@ from lextools.edition import edition_names
 from lextools.messages import LANGUAGES
 from lextools.normalize import MAX_INPUT_CHARS
 from lextools.receipts import RECEIPT_FIELDS
+from service.contract import EXPORT_FORMATS, MAX_QUERY_TILES, NOTATIONS, ORDERS
 from service.errors import ERRORS
-from service.limits import (
-    CHALLENGE_RATE,
-    EXPORT_FORMATS,
-    MAX_QUERY_TILES,
-    MAX_WORD_CHARS,
-    MAX_WORDS,
-    NOTATIONS,
-    ORDERS,
-)
+from service.limits import CHALLENGE_RATE, MAX_WORD_CHARS, MAX_WORDS
 
 Schema = dict[str, Any]
 
@@ -67,10 +60,8 @@ def _query(name: str, schema: Schema, description: str) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
 
-#: Parameters shared by many routes: components, named (apispec writes the $ref).
+#: Path parameters shared by many routes: components, named (apispec writes the $ref).
 EDITION = "edition"
-#: The language of reasons, rulings and error messages (else Accept-Language, else the edition's).
-LANG = "lang"
 WORD = "word"
 
 SCHEMAS: dict[str, Schema] = {
@@ -200,71 +191,6 @@ SCHEMAS: dict[str, Schema] = {
     ),
 }
 
-
-def _responses() -> dict[str, Any]:
-    def described(status: int, what: str) -> dict[str, Any]:
-        codes = ", ".join(code for code, (code_status, _) in ERRORS.items() if code_status == status)
-        return _json(_ref("Error"), f"{what} (codes: {codes})")
-
-    return {
-        "E400": described(400, "Malformed input: body, parameters, pattern, rack or cursor"),
-        "E401": described(401, "The director token is missing or wrong"),
-        "E403": described(403, "A browser sent it from another site's page (its Origin is not this server)"),
-        "E404": described(404, "Unknown edition or route"),
-        "E413": described(
-            413,
-            f"Body over {_limit('MAX_CONTENT_LENGTH')} bytes, or over {_limit('MAX_BATCH')} words to check "
-            f"or {MAX_WORDS} to challenge",
-        ),
-        "E415": described(415, "The body is not sent as Content-Type: application/json"),
-        "E422": described(422, "The word cannot be spelled with the edition's tiles; the message says why"),
-        "E429": described(429, f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
-        "E503": described(503, "No usable lexicon for the edition on this server, or no writable record"),
-    }
-
-
-def _limit(name: str) -> int:
-    """A limit as the running app enforces it (``service.limits.LIMITS``)."""
-    return int(current_app.config[name])
-
-
-def _page_params() -> list[dict[str, Any]]:
-    """The page of a budgeted walk (search, anagrams): how many words, and where to resume."""
-    budget = _limit("SEARCH_BUDGET_MS")
-    return [
-        _query(
-            "limit",
-            {"type": "integer", "minimum": 1, "maximum": _limit("SEARCH_MAX_LIMIT"), "default": _limit("SEARCH_LIMIT")},
-            f"words per page; a page also stops after {budget} ms of work",
-        ),
-        _query("cursor", {"type": "string"}, "next_cursor of the previous page: resumes where its work stopped"),
-    ]
-
-
-def _page_fields() -> dict[str, Schema]:
-    return {
-        "count": {"type": "integer", "description": "words in this page"},
-        "truncated": {"type": "boolean", "description": "the page stopped at its limit or work budget"},
-        "next_cursor": {**_nullable("string"), "description": "present when truncated: fetches what follows"},
-    }
-
-
-def _search_params() -> list[dict[str, Any]]:
-    return [
-        _query(
-            "pattern",
-            {"type": "string", "maxLength": MAX_INPUT_CHARS},
-            "? is one tile, * any run of tiles; tiles in any notation",
-        ),
-        _query("length", {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES}, "length in tiles"),
-        _query("contains", {"type": "string"}, "tiles the word contains"),
-        _query("starts", {"type": "string"}, "tiles the word starts with"),
-        _query("ends", {"type": "string"}, "tiles the word ends with"),
-        _query("order", {"type": "string", "enum": list(ORDERS), "default": ORDERS[0]}, "result order"),
-        *_page_params(),
-    ]
-
-
 QUIZ_REQUIRED = ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"]
 #: The quiz's query parameters (service/quiz.py reads the same names and lextools.quiz the same limits).
 QUIZ_PARAMS = [
@@ -314,6 +240,70 @@ QUIZ_PARAMS = [
         + " or more), with-T for Ñ and each digraph tile (with-CH)",
     ),
 ]
+
+
+def _responses() -> dict[str, Any]:
+    def described(status: int, what: str) -> dict[str, Any]:
+        codes = ", ".join(code for code, (code_status, _) in ERRORS.items() if code_status == status)
+        return _json(_ref("Error"), f"{what} (codes: {codes})")
+
+    return {
+        "E400": described(400, "Malformed input: body, parameters, pattern, rack or cursor"),
+        "E401": described(401, "The director token is missing or wrong"),
+        "E403": described(403, "A browser sent it from another site's page (its Origin is not this server)"),
+        "E404": described(404, "Unknown edition or route"),
+        "E413": described(
+            413,
+            f"Body over {_limit('MAX_CONTENT_LENGTH')} bytes, or over {_limit('MAX_BATCH')} words "
+            f"({MAX_WORDS} in a challenge)",
+        ),
+        "E415": described(415, "The body is not sent as Content-Type: application/json"),
+        "E422": described(422, "The word cannot be spelled with the edition's tiles; the message says why"),
+        "E429": described(429, f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
+        "E503": described(503, "No usable lexicon for the edition on this server"),
+    }
+
+
+def _limit(name: str) -> int:
+    """A limit as the running app enforces it (``service.contract.LIMITS``)."""
+    return int(current_app.config[name])
+
+
+def _page_params() -> list[dict[str, Any]]:
+    """The page of a budgeted walk (search, anagrams): how many words, and where to resume."""
+    budget = _limit("SEARCH_BUDGET_MS")
+    return [
+        _query(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": _limit("SEARCH_MAX_LIMIT"), "default": _limit("SEARCH_LIMIT")},
+            f"words per page; a page also stops after {budget} ms of work",
+        ),
+        _query("cursor", {"type": "string"}, "next_cursor of the previous page: resumes where its work stopped"),
+    ]
+
+
+def _page_fields() -> dict[str, Schema]:
+    return {
+        "count": {"type": "integer", "description": "words in this page"},
+        "truncated": {"type": "boolean", "description": "the page stopped at its limit or work budget"},
+        "next_cursor": {**_nullable("string"), "description": "present when truncated: fetches what follows"},
+    }
+
+
+def _search_params() -> list[dict[str, Any]]:
+    return [
+        _query(
+            "pattern",
+            {"type": "string", "maxLength": MAX_INPUT_CHARS},
+            "? is one tile, * any run of tiles; tiles in any notation",
+        ),
+        _query("length", {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES}, "length in tiles"),
+        _query("contains", {"type": "string"}, "tiles the word contains"),
+        _query("starts", {"type": "string"}, "tiles the word starts with"),
+        _query("ends", {"type": "string"}, "tiles the word ends with"),
+        _query("order", {"type": "string", "enum": list(ORDERS), "default": ORDERS[0]}, "result order"),
+        *_page_params(),
+    ]
 
 
 def _paths() -> dict[str, Any]:
@@ -684,12 +674,21 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
+#: The language of reasons, rulings and error messages, on every route about an edition: declared
+#: inline (not as a $ref) because the declared query parameters are the ones a route accepts.
+_LANG = _query(
+    "lang",
+    {"type": "string", "enum": list(LANGUAGES)},
+    "language of reasons, rulings and errors; else Accept-Language, else the edition's language",
+)
+
+
 def _with_lang(paths: dict[str, Any]) -> dict[str, Any]:
     """Every answer about an edition words its reasons, rulings and errors in ``lang`` (service/language.py)."""
     for path, operations in paths.items():
         if "{edition}" in path:
             for operation in operations.values():
-                operation["parameters"] = [*operation.get("parameters", []), LANG]
+                operation["parameters"] = [*operation.get("parameters", []), dict(_LANG)]
     return paths
 
 
@@ -711,14 +710,12 @@ def document(app: Flask | None = None) -> dict[str, Any]:
 def query_parameters(rule: str, method: str) -> dict[str, bool] | None:
     """The query parameters the operation of a Flask rule declares (name → repeatable, i.e. an
     array); None for a route the document does not describe (the HTML pages)."""
-    doc = document()
-    operations = doc["paths"].get(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule))
+    operations = document()["paths"].get(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule))
     if operations is None:
         return None
     operation = operations.get(method.lower()) or operations.get("get", {})  # HEAD, OPTIONS: as GET
-    shared = doc["components"]["parameters"]
-    params = [shared[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p for p in operation.get("parameters", [])]
-    return {p["name"]: p["schema"].get("type") == "array" for p in params if p["in"] == "query"}
+    params = [p for p in operation.get("parameters", []) if p.get("in") == "query"]  # path ones are $refs
+    return {p["name"]: p["schema"].get("type") == "array" for p in params}
 
 
 def _build() -> dict[str, Any]:
@@ -731,7 +728,7 @@ def _build() -> dict[str, Any]:
         info={
             "description": "Scrabble lexicons per edition over HTTP. Errors share one shape, "
             '{"error": {"code", "message"}}. GET routes and POST check allow any origin (CORS); the '
-            "challenge, which writes the record, only this server's own pages.",
+            "challenge, which writes the record, only this server's own pages."
         },
         servers=[{"url": "/"}],
     )
@@ -739,21 +736,11 @@ def _build() -> dict[str, Any]:
         spec.components.schema(name, schema)
     for name, response in _responses().items():
         spec.components.response(name, response)
-    spec.components.security_scheme("director", {"type": "http", "scheme": "bearer"})
     spec.components.parameter(
-        LANG,
-        "query",
-        {
-            "required": False,
-            "schema": {"type": "string", "enum": list(LANGUAGES)},
-            "description": "language of reasons, rulings and errors; else Accept-Language, else the edition's language",
-        },
+        "edition", "path", {"required": True, "schema": {"type": "string", "enum": edition_names()}}
     )
     spec.components.parameter(
-        EDITION, "path", {"required": True, "schema": {"type": "string", "enum": edition_names()}}
-    )
-    spec.components.parameter(
-        WORD,
+        "word",
         "path",
         {
             "required": True,
@@ -761,6 +748,7 @@ def _build() -> dict[str, Any]:
             "description": "URL-encoded UTF-8, any notation: CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O",
         },
     )
+    spec.components.security_scheme("director", {"type": "http", "scheme": "bearer"})
     for path, operations in _with_lang(_with_checksum_header(_paths())).items():
         spec.path(path=path, operations=operations)
     return spec.to_dict()

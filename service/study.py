@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -15,7 +15,6 @@ from lextools import answers, search
 from lextools.budget import Budget
 from lextools.errors import PositionError
 from lextools.lexicon import Lexicon
-from lextools.messages import message
 from service.errors import ServiceError, bad_request
 from service.inputs import bool_arg, choice_arg, int_arg, text_arg
 from service.lexicons import lexicon
@@ -40,9 +39,8 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
         raise bad_request(f"a rack has at most {most} blanks")
     with walking(limit) as budget:
-        return answers.anagrams(
-            lex, rack, key, blanks, sub, min_length, budget=budget, after=after, cursor_of=_cursor_of(lex, "r")
-        )
+        matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after)
+    return answers.anagrams(lex, rack, blanks, sub, min_length, matches, _page_answer(lex, "r", budget, len(matches)))
 
 
 @bp.get("/search")
@@ -65,7 +63,7 @@ def search_words(edition: str) -> dict[str, Any]:
                 after=after,
             )
         )
-    return answers.search_page(lex, order, keys, budget, _cursor_of(lex, order[0]))
+    return answers.search_page(lex, order, keys, _page_answer(lex, order[0], budget, len(keys)))
 
 
 # -- pages and cursors --------------------------------------------------------------------------------
@@ -87,13 +85,15 @@ def _page(lex: Lexicon, kind: str) -> tuple[int, str | None]:
         return limit, None
     match = _CURSOR.fullmatch(cursor)
     if match is None or match[1] != kind:
-        raise bad_request(message("bad_cursor"))
+        raise bad_request("cursor is not one this service issued for this route and order")
     if match[3] != lex.checksum[:16]:
-        raise ServiceError(400, "stale_cursor", message("stale_cursor"))
+        raise ServiceError(
+            400, "stale_cursor", "this cursor is of another lexicon (rebuilt since, or another edition's): start again"
+        )
     try:
         position = base64.urlsafe_b64decode(match[2] + "=" * (-len(match[2]) % 4)).decode()
     except (binascii.Error, UnicodeDecodeError):
-        raise bad_request(message("bad_cursor")) from None
+        raise bad_request("cursor is not one this service issued") from None
     return limit, position
 
 
@@ -115,11 +115,12 @@ def walking(limit: int) -> Iterator[Budget]:
         try:
             yield Budget(seconds=current_app.config["SEARCH_BUDGET_MS"] / 1000, results=limit)
         except PositionError:
-            raise bad_request(message("bad_cursor")) from None
+            raise bad_request("cursor is not one this service issued") from None
 
 
-def _cursor_of(lex: Lexicon, kind: str) -> Callable[[str], str]:
-    def cursor(position: str) -> str:
-        return f"{kind}{base64.urlsafe_b64encode(position.encode()).decode().rstrip('=')}.{lex.checksum[:16]}"
-
-    return cursor
+def _page_answer(lex: Lexicon, kind: str, budget: Budget, count: int) -> dict[str, Any]:
+    cursor = None
+    if budget.resume is not None:
+        position = base64.urlsafe_b64encode(budget.resume.encode()).decode().rstrip("=")
+        cursor = f"{kind}{position}.{lex.checksum[:16]}"
+    return {"count": count, "truncated": budget.truncated, "next_cursor": cursor}
