@@ -7,6 +7,8 @@ JSON error shape; anything else escaping the library is a bug.
 
 from __future__ import annotations
 
+import os
+
 from lextools.messages import Message
 
 
@@ -96,3 +98,31 @@ class SourceError(LexiconError):
     """A word source cannot be read (missing file, unknown source name, checksum mismatch)."""
 
     code = "bad_source"
+
+
+class BuildRefusedError(LexiconError):
+    """A build would replace a lexicon with a worse one (no words, a large loss) and was not committed."""
+
+    code = "build_refused"
+
+
+class BuildBusyError(LexiconError):
+    """Another build of the same edition is writing to the same directory (``--no-wait``)."""
+
+    code = "build_busy"
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path as text a person can read, also when its name is not valid UTF-8 (shown as escapes)."""
+    return os.fspath(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def os_error_message(e: OSError) -> str:
+    """One line naming the path and the cause: ``out/es-fise.json: No space left on device``."""
+    cause = e.strerror or str(e)
+    if e.filename is None:
+        return cause
+    where = path_text(e.filename)
+    if e.filename2 is not None:
+        where += f" → {path_text(e.filename2)}"
+    return f"{where}: {cause}"

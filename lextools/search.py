@@ -96,6 +96,8 @@ def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_le
     ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
     """
+    if not len(lex):
+        return []
     dct = lex.anagrams.dct
     codes = sorted(t.code for t in lex.edition.tiles)
     code_bytes = {c: c.encode() for c in codes}
@@ -191,6 +193,8 @@ def find(
 
 def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int | None) -> list[str]:
     """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given."""
+    if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
+        return []
     dct, guide = lex.words.dct, lex.words.guide
     end = len(parts)
     longest = length if length is not None else MAX_QUERY_TILES

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, request
 
+from lextools import answers
 from lextools.edition import load_edition
 from lextools.errors import RecordError, SpellingError
 from lextools.lexicon import Lexicon
@@ -35,7 +36,7 @@ from lextools.tokenize import spell
 from service import kiosk
 from service.errors import ServiceError, bad_request
 from service.inputs import flag, json_body, words_of
-from service.language import localized, request_language
+from service.language import request_language
 from service.lexicons import lexicon
 from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_TILES_PER_WORD, MAX_WORD_CHARS, MAX_WORDS
 from service.rulings import ruling
@@ -124,7 +125,7 @@ def challenge(edition: str) -> dict[str, Any]:
         "receipt": receipt.as_dict(),
     }
     if reveal:
-        reply["results"] = [localized(r, edition, lang) for r in results]
+        reply["results"] = [answers.word_result(lex, r, lang) for r in results]
     return reply
 
 
