@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lextools import answers, search
+from lextools import answers, quiz, search
 from lextools.compare import WordSet, comparison, open_word_set
 from lextools.compare import diff as diff_sets
 from lextools.edition import edition_names, load_edition
@@ -32,7 +32,7 @@ from lextools.errors import LexiconError, os_error_message, path_text
 from lextools.filters import SourceWord, rules_named
 from lextools.guard import BuildSource, build_lexicon
 from lextools.lexicon import Lexicon, default_home, load_lexicon
-from lextools.messages import LANGUAGES
+from lextools.messages import LANGUAGES, choose_language
 from lextools.tokenize import NOTATIONS, write
 from lextools.wordlist import WordList, decode, read_list, words_of
 
@@ -216,13 +216,13 @@ def check(
         typer.Argument(help="Words in any notation (CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O); - reads them from stdin."),
     ] = None,
     file: Annotated[Path | None, typer.Option("--file", "-f", help="Check the words of a list, one per line.")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language of the reasons: es, fr or en [default: the edition's]")
+    ] = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
-    lang: Annotated[str, typer.Option(help="Language of the reasons: en, es or fr.")] = "en",
 ) -> None:
     """Check words. Exit 0 when every word is valid, 1 when any is not."""
-    if lang not in LANGUAGES:
-        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
     words = list(words or [])
     if words == ["-"]:
         words = words_of(decode(sys.stdin.buffer.read(), "standard input")[0])
@@ -233,7 +233,9 @@ def check(
     if not words:
         raise LexiconError("no words to check: name them, give - to read standard input, or --file LIST")
     lex = _open(edition, lexicons)
-    answer = answers.check(lex, words, lang)
+    if lang is not None and lang not in LANGUAGES:
+        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
+    answer = answers.check(lex, words, choose_language(lang, None, lex.edition.language))
     if as_json:
         _print_json(answer)
     else:
@@ -314,6 +316,39 @@ def pattern(
     lex = _open(edition, lexicons)
     found = search.ordered(lex, list(search.find(lex, pattern=pattern)), order)
     _print_words(answers.search_page(lex, order, found, found[:limit] if limit else found, None), as_json)
+
+
+@app.command("quiz")
+def quiz_command(
+    edition: EditionArg,
+    kind: Annotated[str, typer.Option("--type", help=" | ".join(quiz.QUIZ_TYPES))] = "anagram",
+    length: Annotated[int | None, typer.Option(help="Tiles per word or rack [default: by type].")] = None,
+    blanks: Annotated[
+        int, typer.Option(help=f"Blanks on the rack and in the probability count (0-{quiz.MAX_BLANKS}).")
+    ] = 0,
+    order: Annotated[str, typer.Option(help=" | ".join(quiz.ORDERS))] = "probability",
+    rank_from: Annotated[int, typer.Option("--from", help="First probability rank within the length.")] = 1,
+    rank_to: Annotated[int | None, typer.Option("--to", help="Last probability rank [default: the last].")] = None,
+    count: Annotated[int, typer.Option(help=f"Questions (1-{quiz.MAX_COUNT}).")] = quiz.DEFAULT_COUNT,
+    seed: Annotated[
+        int | None, typer.Option(help="Draw the questions at random from the range, the same for a seed.")
+    ] = None,
+    min_length: Annotated[int, typer.Option(help="build: shortest word, in tiles.")] = quiz.DEFAULT_BUILD_MIN,
+    list_name: Annotated[
+        str | None, typer.Option("--list", help="type list: two-tile, three-tile, high-value, with-CH…")
+    ] = None,
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """A word-study quiz with its answers: the JSON of GET /v1/{edition}/quiz."""
+    lex = _open(edition, lexicons)
+    request = quiz.QuizRequest(kind, length, blanks, order, rank_from, rank_to, count, seed, min_length, list_name)
+    result = quiz.quiz(lex, request)
+    if as_json:
+        _print_json(result)
+        return
+    for q in result["questions"]:
+        sys.stdout.write(quiz.question_line(q) + "\n")
 
 
 @app.command()

@@ -2,8 +2,9 @@
 
 Layout (Flask tutorial style): :func:`create_app` builds an app from config; the routes live in
 blueprints — ``meta`` (health, editions, OpenAPI), ``words`` (validity, check, challenge, hooks,
-score), ``study`` (two-tile words, anagrams, search), ``export``; ``errors`` gives every failure one
-JSON shape; ``lexicons`` keeps the lexicons a worker has loaded; ``server`` runs it under gunicorn.
+score), ``study`` (two-tile words, anagrams, search), ``quiz`` (word-study quizzes), ``export``;
+``errors`` gives every failure one JSON shape; ``lexicons`` keeps the lexicons a worker has loaded;
+``server`` runs it under gunicorn.
 The library (``lextools``) never imports this package.
 
 The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
@@ -38,7 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ``SEARCH_LIMIT`` / ``SEARCH_MAX_LIMIT`` (words per search page), ``MAX_RACK_BLANKS``,
     ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
     None never; see service/lexicons.py)."""
-    from service import errors, export, meta, pages, study, words
+    from service import errors, export, meta, pages, quiz, study, words
     from service.inputs import require_utf8_path
     from service.lexicons import EXTENSION, LexiconCache
 
@@ -70,7 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     app.before_request(require_utf8_path)
     app.after_request(_cors)
-    for module in (meta, words, study, export):
+    for module in (meta, words, study, quiz, export):
         app.register_blueprint(module.bp)
     app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
     from service.challenge import init_app as init_judge  # (kept apart: the judge's config and routes)

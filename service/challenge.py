@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from lextools import answers
+from lextools.answers import localized
 from lextools.edition import load_edition
 from lextools.errors import RecordError, SpellingError
 from lextools.lexicon import Lexicon
@@ -125,7 +125,7 @@ def challenge(edition: str) -> dict[str, Any]:
         "receipt": receipt.as_dict(),
     }
     if reveal:
-        reply["results"] = [answers.word_result(lex, r, lang) for r in results]
+        reply["results"] = [localized(r, lex.edition, lang) for r in results]
     return reply
 
 

@@ -29,7 +29,6 @@ from lextools.errors import (
     UnknownEditionError,
 )
 from lextools.messages import Message, message
-from service import pages
 from service.language import request_language
 
 log = logging.getLogger("lextools.service")
@@ -94,6 +93,8 @@ def _on_http_error(e: HTTPException) -> Response | HTTPException:
     """
     if e.code is None:
         return e
+    from service import pages  # pages import the routes' input helpers, which import this module
+
     if e.code == 404 and request.path in pages.PAGE_PATHS:  # a page (kiosk mode) answers with a page
         html, status = pages.error_page(message("not_found"))
         return Response(html, status, content_type="text/html; charset=utf-8")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from lextools import __version__
+from lextools import __version__, quiz
 from lextools.edition import edition_names
 from lextools.messages import LANGUAGES
 from lextools.receipts import RECEIPT_FIELDS
@@ -134,6 +134,27 @@ SCHEMAS: dict[str, Schema] = {
         challenger_penalty={**_nullable("string"), "description": "null when the challenger is not penalised"},
         source=_nullable("string"),
     ),
+    "QuizQuestion": {
+        **_object(
+            ["id"],
+            id={"type": "string", "description": "the question as text: a cardbox key"},
+            rank=_nullable("integer"),
+            ways=_nullable("integer"),
+            rack={**_strings(), "description": "anagram, build: tiles, ? for a blank"},
+            answers={
+                "type": "array",
+                "items": {"allOf": [_ref("Entry"), _object(["blanks"], blanks=_strings())]},
+                "description": "anagram, build: every word the rack makes",
+            },
+            word={"type": "string"},
+            tiles=_strings(),
+            front={**_strings(), "description": "hooks: front hook tiles"},
+            back={**_strings(), "description": "hooks: back hook tiles"},
+            valid={"type": "boolean", "description": "word-or-phony: a word (true) or a phony"},
+            **{"from": {**_nullable("string"), "description": "word-or-phony: the word a phony was made from"}},
+        ),
+        "additionalProperties": False,
+    },
     "Entry": _object(["word", "tiles"], word={"type": "string"}, tiles=_strings()),
     "Receipt": {
         **_object(
@@ -185,6 +206,56 @@ SEARCH_PARAMS = [
     _query("order", {"type": "string", "enum": ["alpha", "probability"], "default": "alpha"}, "result order"),
     _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}, "words per page"),
     _query("cursor", {"type": "string"}, "next_cursor of the previous page"),
+]
+
+QUIZ_REQUIRED = ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"]
+#: The quiz's query parameters (service/quiz.py reads the same names and lextools.quiz the same limits).
+QUIZ_PARAMS = [
+    _query("type", {"type": "string", "enum": list(quiz.QUIZ_TYPES), "default": "anagram"}, "quiz type"),
+    _query(
+        "length",
+        {"type": "integer", "minimum": quiz.MIN_LENGTH, "maximum": quiz.MAX_LENGTH},
+        "tiles per word or rack; default " + ", ".join(f"{k} {v}" for k, v in quiz.DEFAULT_LENGTH.items()),
+    ),
+    _query(
+        "blanks",
+        {"type": "integer", "minimum": 0, "maximum": quiz.MAX_BLANKS, "default": 0},
+        "blanks on an anagram or build rack, and blanks a draw may use in the probability count (as Zyzzyva)",
+    ),
+    _query("order", {"type": "string", "enum": list(quiz.ORDERS), "default": "probability"}, "question order"),
+    _query(
+        "from",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_RANK, "default": 1},
+        "first probability rank within the length",
+    ),
+    _query(
+        "to",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_RANK},
+        "last probability rank (default: the last)",
+    ),
+    _query(
+        "count",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_COUNT, "default": quiz.DEFAULT_COUNT},
+        "questions",
+    ),
+    _query(
+        "seed",
+        {"type": "integer", "minimum": 0, "maximum": quiz.MAX_SEED},
+        "draw the questions at random from the range, the same for the same seed (default: the first ones)",
+    ),
+    _query(
+        "min_length",
+        {"type": "integer", "minimum": quiz.MIN_LENGTH, "maximum": quiz.MAX_LENGTH, "default": quiz.DEFAULT_BUILD_MIN},
+        f"build: shortest word, in tiles (a build rack has at most {quiz.MAX_BUILD_LENGTH} tiles, "
+        f"and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)",
+    ),
+    _query(
+        "list",
+        {"type": "string", "pattern": "^(two-tile|three-tile|high-value|with-.+)$"},
+        "type=list: two-tile, three-tile, high-value (tiles worth "
+        + str(quiz.HIGH_VALUE)
+        + " or more), with-T for Ñ and each digraph tile (with-CH)",
+    ),
 ]
 
 
@@ -450,6 +521,36 @@ def _paths() -> dict[str, Any]:
                             next_cursor=_nullable("string"),
                         ),
                         "A page",
+                    ),
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
+        "/v1/{edition}/quiz": {
+            "get": {
+                "summary": "A word-study quiz (anagram, build, hooks, word-or-phony, word list); same seed, same quiz",
+                "operationId": "quiz",
+                "parameters": [EDITION, *QUIZ_PARAMS],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            QUIZ_REQUIRED,
+                            edition={"type": "string"},
+                            type={"type": "string", "enum": list(quiz.QUIZ_TYPES)},
+                            list=_nullable("string"),
+                            length={"type": "integer"},
+                            blanks={"type": "integer"},
+                            min_length=_nullable("integer"),
+                            order={"type": "string", "enum": list(quiz.ORDERS)},
+                            ranked_by={"type": "string", "enum": list(quiz.ORDERS)},
+                            to={"type": "integer"},
+                            in_range={"type": "integer", "description": "items ranked from..to"},
+                            seed=_nullable("integer"),
+                            count={"type": "integer"},
+                            questions={"type": "array", "items": _ref("QuizQuestion")},
+                            **{"from": {"type": "integer"}},
+                        ),
+                        "The questions with their answers",
                     ),
                     **_errors(400, 404, 503),
                 },

@@ -1,4 +1,7 @@
-"""Validity: one word, a batch, hooks and score (challenges are in service/challenge.py)."""
+"""Validity: one word, a batch, hooks and score (challenges are in service/challenge.py).
+
+Each route is a thin layer over :mod:`lextools.answers`, which the CLI's ``--json`` prints too.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 def word(edition: str, word: str) -> dict[str, Any]:
     lex = lexicon(edition)
     result = answers.spelled(lex, word)
-    return {**result.as_dict(), "hooks": answers.hook_tiles(lex, result)}
+    return {**answers.localized(result, lex.edition, request_language()), "hooks": answers.hook_tiles(lex, result)}
 
 
 @bp.post("/check")
@@ -44,6 +47,6 @@ def score(edition: str, word: str) -> dict[str, Any]:
     blanks = []
     for text in request.args.getlist("blank"):
         if not (text.isdecimal() and len(text) <= 2):
-            raise QueryError(message("blank_not_number", text=repr(text)))
+            raise QueryError(message("blank_position_number", text=repr(text)))
         blanks.append(int(text))
     return answers.score(load_edition(edition), word, blanks)
