@@ -54,10 +54,8 @@ def test_check_json_is_the_api_body_from_arguments_stdin_and_a_file(
     lexicon_home: Path, client: FlaskClient, tmp_path: Path
 ) -> None:
     words = ["chiquillo", "canción", "kilo", "1IQUI2O", "ad hoc"]
-    body = client.post("/v1/es-fise/check?lang=en", json={"words": words}).json  # the CLI's reasons: English
+    body = client.post("/v1/es-fise/check", json={"words": words}).json
     assert cli_json(lexicon_home, "check", "es-fise", *words) == body
-    spanish = client.post("/v1/es-fise/check", json={"words": words}).json  # the API's: the edition's language
-    assert cli_json(lexicon_home, "check", "es-fise", "--lang", "es", *words) == spanish != body
     assert cli_json(lexicon_home, "check", "es-fise", "-", stdin="\n".join(words) + "\n") == body
     listed = tmp_path / "words.txt"
     listed.write_text("# to check\n" + "\n".join(words) + "\n", "utf-8")

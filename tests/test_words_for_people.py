@@ -140,7 +140,7 @@ def test_a_missing_list_is_said_in_the_language_asked(tmp_path: Path) -> None:
         ("/v1/es-fise/anagrams/kk", "atril 'kk': es-fise no tiene ficha K"),
         ("/v1/es-fise/search?pattern=k*&lang=fr", "motif 'k*' : es-fise n'a pas de jeton K"),
         ("/v1/es-fise/search?pattern=k*&lang=en", "pattern 'k*': es-fise has no K tile"),
-        ("/v1/fr/score/chat?blank=9", "les positions de joker vont de 1 à 4, pas 9"),
+        ("/v1/fr/score/chat?blank=9", "les positions de joker vont de 1 à 4, pas '9'"),
         ("/v1/es-mattel2021/search?pattern=CA*&order=probability", "el número de fichas no está verificado"),
     ],
 )
