@@ -112,7 +112,10 @@ SCHEMAS: dict[str, Schema] = {
         tiles=_strings(),
         valid={"type": "boolean"},
         score={**_nullable("integer"), "description": "null where tile values are unverified"},
-        reason=_nullable("string"),
+        reason={
+            **_nullable("string"),
+            "description": "why the word is not valid: the rule that removed it and the source form it came from",
+        },
     ),
     "Hooks": _object(
         ["front", "back", "front_inner", "back_inner"],
@@ -121,7 +124,17 @@ SCHEMAS: dict[str, Schema] = {
         front_inner={"type": "boolean"},
         back_inner={"type": "boolean"},
     ),
-    "WordAnswer": {"allOf": [_ref("WordResult"), _object(["hooks"], hooks=_ref("Hooks"))]},
+    "WordAnswer": {
+        "allOf": [
+            _ref("WordResult"),
+            _object(
+                ["hooks"],
+                hooks=_ref("Hooks"),
+                rule={**_nullable("string"), "description": "the build rule that removed an invalid word"},
+                sources={**_strings(), "description": "for a valid word: the sources that list it"},
+            ),
+        ]
+    },
     "HooksAnswer": {
         "allOf": [
             _ref("Hooks"),
