@@ -35,6 +35,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 
 from lextools.budget import Budget, Exhausted
 from lextools.errors import PositionError, QueryError, SpellingError
@@ -143,8 +144,8 @@ def anagrams(
     bound = None if start is None else (-start[0], start[1], rank(start[2]) if start[2] else "\U0010ffff")
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
-        for m in sorted(_matches(lex, rack, blanks, sub, min_length, budget.pace), key=order):
-            key = order(m)
+        for key, m in sorted(((order(m), m) for m in _matches(lex, rack, blanks, sub, min_length, budget.pace)),
+                             key=itemgetter(0)):  # fmt: skip
             if bound is not None and key <= bound:
                 continue  # on an earlier page
             found.append(m)
