@@ -361,14 +361,23 @@ def _map_dawg(home: Path, metadata: dict[str, Any], part: str, with_guide: bool)
             f"{path} does not match its checksum in {metadata_path(home, str(metadata['edition'])).name}: "
             "the file is truncated or altered; rebuild the lexicon"
         )
+    try:
+        return dawg_from_bytes(data, with_guide)
+    except ValueError as e:  # checksum matched, but the content is no DAWG
+        raise CorruptLexiconError(f"{path} is not a DAWG file ({e}); rebuild the lexicon") from None
+
+
+def dawg_from_bytes(data: bytes | mmap.mmap, with_guide: bool = True) -> Any:
+    """A DAWG-Python ``CompletionDAWG`` whose arrays are views of ``data`` (nothing is copied);
+    ValueError when the bytes are no dawgdic DAWG (``with_guide``: a ``CompletionDAWG``'s)."""
     view = memoryview(data)
     try:
         dct_units, end = _array(view, 0, 4)
         guide_units, end = _array(view, end, 1, per_count=2) if with_guide else (None, end)
-        if end != len(view):
-            raise ValueError(f"{len(view) - end} bytes after the DAWG")
-    except (ValueError, struct.error) as e:  # checksum matched, but the content is no DAWG
-        raise CorruptLexiconError(f"{path} is not a DAWG file ({e}); rebuild the lexicon") from None
+    except struct.error as e:
+        raise ValueError(str(e)) from None
+    if end != len(view):
+        raise ValueError(f"{len(view) - end} bytes after the DAWG")
     dawg = dawg_python.CompletionDAWG()
     dawg.dct = dawg_python.wrapper.Dictionary()
     dawg.dct._units = dct_units
