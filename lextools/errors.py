@@ -65,3 +65,9 @@ class SourceError(LexiconError):
     """A word source cannot be read (missing file, unknown source name, checksum mismatch)."""
 
     code = "bad_source"
+
+
+class ExportFormatError(LexiconError):
+    """A file is not of the export format it is read as (KWG, KAD, DAWG, text), or cannot be one."""
+
+    code = "bad_export_format"

@@ -1,0 +1,403 @@
+"""KWG and KAD: the word graphs wolges, MAGPIE, Macondo and Woogles (liwords) load.
+
+The format, as the wolges documentation describes it: an array of little-endian u32 nodes, with no
+header and no alphabet in the file. For a node ``v``::
+
+    tile    = v >> 24          the tile number (blank = 0; see the alphabets below)
+    accepts = v & 0x800000     a word ends on this tile
+    is_end  = v & 0x400000     last node of its sibling list
+    arc     = v & 0x3FFFFF     index of the first node of the children's sibling list; 0 = none
+
+``node[0].arc`` is the DAWG's root list; in a combined file ``node[1].arc`` is the GADDAG's root
+list (a DAWG-only file reserves node 0 only). Sibling lists are contiguous and sorted by ascending
+tile; equal lists are stored once, and a list that is the tail of a longer one points into it.
+The GADDAG stores each word once per split point: the reversed prefix, the separator (tile 0),
+then the rest — CARE is ERAC, RAC·E, AC·RE, C·ARE. As in wolges, the separator's arc is the DAWG's
+list after the prefix (the rest of CAR… is exactly what the DAWG holds after CAR), so the two halves
+share their nodes. A KAD is a DAWG-only KWG of the lexicon's alphagrams (tiles sorted by number).
+
+How the graph is made minimal: dawg2 (dawgdic) builds a minimal automaton from the sorted keys, in
+C++; we read its transition table back (the layout DAWG-Python documents: a double array of u32
+units and a guide of child/sibling labels) and intern every sibling list by its content — a tuple
+of ``tile | accepts | child list`` ints — so equal lists get one id whatever dawgdic did. The
+GADDAG is built the same way from the keys ``reversed prefix + separator + id of the DAWG list
+after that prefix``, which makes two separator nodes equal exactly when they lead to the same DAWG
+list. The layout then writes each list that is not the tail of another in full, in breadth-first
+order from the roots, and points every tail into the list that holds it: the node count is the sum
+of the lengths of those maximal lists, which is what wolges' buildlex writes for the same states.
+
+Tile numbers are the edition's *KWG alphabet*, kept in ``kwg_alphabets.json`` (one list per
+edition, position = tile number, ``null`` for a number the edition does not use): es-fise, en and
+fr use wolges' Spanish, English and French alphabets as they are; es-na103 and es-mattel2021 have
+no wolges alphabet, so lextools defines one each by extending the Spanish numbering (K = 29,
+W = 30, and the numbers of the digraph tiles they lack left unused) — no existing tile renumbered.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import struct
+import sys
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import dawg
+
+from lextools.edition import Edition
+from lextools.errors import ExportFormatError, SourceError
+
+ACCEPTS = 0x800000
+IS_END = 0x400000
+ARC_MASK = 0x3FFFFF
+#: The arc field has 22 bits, so a file holds at most this many nodes.
+MAX_NODES = 0x400000
+#: The GADDAG separator's tile number.
+SEPARATOR = 0
+#: No word is longer than this in any file we read (the board has 15 squares); deeper is a cycle.
+MAX_DEPTH = 64
+
+# dawgdic's unit layout (DAWG-Python's ``units`` module): a label in the low byte, a has-leaf flag
+# (the key may end here), and the offset of the children's block.
+_HAS_LEAF = 1 << 8
+_LABEL_MASK = (1 << 31) | 0xFF
+#: Stands for the separator inside dawgdic keys (which cannot hold a NUL byte); above every tile.
+_SEP_CHAR = "\x7f"
+_ID_DIGITS = 4  # a DAWG list id after the separator: 4 digits of base 127, each char 1..127
+
+
+@dataclass(frozen=True)
+class KwgAlphabet:
+    """Tile numbers of an edition in KWG files: ``labels[n]`` is the label of tile ``n``."""
+
+    edition: str
+    name: str
+    wolges: str | None  # the wolges alphabet it equals, or None where lextools defines it
+    labels: tuple[str | None, ...]  # index 0 is the blank
+
+    def number(self, label: str) -> int:
+        return self.labels.index(label)
+
+    def numbered(self) -> Iterator[tuple[int, str]]:
+        """(tile number, label) for every tile the edition has, blank excluded."""
+        return ((n, label) for n, label in enumerate(self.labels) if n and label is not None)
+
+
+@cache
+def kwg_alphabet(edition: Edition) -> KwgAlphabet:
+    """The edition's KWG alphabet, checked against its tiles (each tile numbered exactly once)."""
+    text = (resources.files("lextools") / "kwg_alphabets.json").read_text(encoding="utf-8")
+    entry = json.loads(text).get(edition.name)
+    if entry is None:
+        raise ExportFormatError(f"{edition.name} has no KWG alphabet")
+    labels = ("?", *entry["tiles"])
+    named = [label for label in labels[1:] if label is not None]
+    if sorted(named) != sorted(edition.by_label) or len(labels) > 256:
+        raise ExportFormatError(f"the KWG alphabet of {edition.name} does not number each of its tiles once")
+    return KwgAlphabet(edition.name, entry["name"], entry["wolges"], labels)
+
+
+def _key_to_tiles(edition: Edition) -> dict[int, str]:
+    """str.translate table: lexicon key character → the character whose code point is its tile number."""
+    alphabet = kwg_alphabet(edition)
+    return {ord(edition.by_label[label].code): chr(n) for n, label in alphabet.numbered()}
+
+
+def _tiles_to_key(edition: Edition) -> dict[int, str]:
+    """The inverse table, sending every number the alphabet lacks to NUL (which no key holds)."""
+    table = dict.fromkeys(range(256), "\0")
+    table.update({ord(v): chr(k) for k, v in _key_to_tiles(edition).items()})
+    return table
+
+
+# -- encoding -------------------------------------------------------------------------------------
+
+
+class _Lists:
+    """Sibling lists as chains of interned states, as wolges keeps them: a state is a node (``tile |
+    accepts | child list``) and the list after it, so equal lists — and equal tails — get one id.
+    State 0 is the empty list (a node without children)."""
+
+    def __init__(self) -> None:
+        self.node = array.array("I", [0])
+        self.next = array.array("I", [0])
+        self.ids: dict[int, int] = {}
+
+    def intern(self, nodes: Sequence[int]) -> int:
+        """Id of the list of ``nodes`` (sorted by tile), interning each of its tails."""
+        state = 0
+        for node in reversed(nodes):
+            key = (node << 23) | state
+            found = self.ids.get(key)
+            if found is None:
+                found = self.ids[key] = len(self.node)
+                if found > ARC_MASK:  # ids live in the arc field until the layout
+                    raise ExportFormatError(f"the graph has more nodes than a KWG can hold ({MAX_NODES:,})")
+                self.node.append(node)
+                self.next.append(state)
+            state = found
+        return state
+
+
+class _Automaton:
+    """A dawgdic automaton read back from dawg2's bytes: the double array and the guide."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        data = dawg.CompletionDAWG(keys).tobytes()
+        (size,) = struct.unpack_from("<I", data, 0)
+        self.units = array.array("I")
+        self.units.frombytes(data[4 : 4 + 4 * size])
+        if sys.byteorder == "big":
+            self.units.byteswap()
+        self.guide = data[8 + 4 * size :]
+        #: dawgdic block base → interned list id: units with one base share their children.
+        self.memo: dict[int, int] = {}
+
+    def base(self, index: int) -> int:
+        unit = self.units[index]
+        return index ^ ((unit >> 10) << ((unit & (1 << 9)) >> 6))
+
+    def intern(self, pool: _Lists, index: int = 0, separator_list: dict[int, int] | None = None) -> int:
+        """Interned id of the list of children of unit ``index`` (the root by default)."""
+        base = self.base(index)
+        found = self.memo.get(base)
+        if found is not None:
+            return found
+        units, guide = self.units, self.guide
+        nodes = []
+        label = guide[2 * index]
+        while label:
+            child = base ^ label
+            if label == ord(_SEP_CHAR):
+                nodes.append(self._read_id(child))  # SEPARATOR << 24, never accepting
+            else:
+                nodes.append((label << 24) | ((units[child] & _HAS_LEAF) << 15) | self.intern(pool, child))
+            label = guide[2 * child + 1]
+        nodes.sort()
+        found = self.memo[base] = pool.intern(tuple(nodes))
+        return found
+
+    def _read_id(self, index: int) -> int:
+        """The DAWG list id spelled by the single path of ``_ID_DIGITS`` labels below a separator."""
+        value = 0
+        for _ in range(_ID_DIGITS):
+            label = self.guide[2 * index]
+            index = self.base(index) ^ label
+            value = value * 127 + label - 1
+        return value
+
+    def follow(self, index: int, label: int) -> int:
+        return self.base(index) ^ label
+
+
+def _id_chars(list_id: int) -> str:
+    digits = []
+    for _ in range(_ID_DIGITS):
+        list_id, d = divmod(list_id, 127)
+        digits.append(chr(d + 1))
+    return "".join(reversed(digits))
+
+
+def _gaddag_keys(words: Sequence[str], dawg_part: _Automaton) -> list[str]:
+    """Sorted dawgdic keys of the GADDAG: each reversed word, and once per proper prefix its
+    reversal + separator + the id of the DAWG list after the prefix (shared prefixes once)."""
+    keys = [w[::-1] for w in words]
+    memo = dawg_part.memo
+    previous = ""
+    path = [0]  # dawgdic unit after each prefix of the previous word
+    for w in words:
+        common = 0
+        limit = min(len(previous) - 1, len(w))
+        while common < limit and previous[common] == w[common]:
+            common += 1
+        del path[common + 1 :]
+        for j in range(common, len(w) - 1):
+            path.append(dawg_part.follow(path[-1], ord(w[j])))
+            keys.append(w[j::-1] + _SEP_CHAR + _id_chars(memo[dawg_part.base(path[-1])]))
+        path.append(dawg_part.follow(path[-1], ord(w[-1])))
+        previous = w
+    keys.sort()
+    return keys
+
+
+def _layout(pool: _Lists, roots: Sequence[int]) -> array.array:
+    """The node array: a header node per root, then the lists in breadth-first order from the roots.
+
+    A list is written as the whole chain it is the tail of (found through one predecessor per
+    state, up to a state that is nobody's tail), so a tail already written is pointed into, not
+    written again; a chain whose tail is also another chain's is written in full, since a list
+    must be contiguous — the same node count as wolges' buildlex for the same states.
+    """
+    node, nxt = pool.node, pool.next
+    count = len(node)
+    prev = array.array("I", bytes(4 * count))
+    for state in range(1, count):
+        prev[nxt[state]] = state
+    position = array.array("I", bytes(4 * count))
+    seen = bytearray(count)
+    seen[0] = 1
+    tops: list[int] = []
+    size = len(roots)
+    queue = deque()
+    for root in roots:
+        if not seen[root]:
+            seen[root] = 1
+            queue.append(root)
+    while queue:
+        state = queue.popleft()
+        if not position[state]:
+            top = state
+            while prev[top]:
+                top = prev[top]
+            tops.append(top)
+            while top:
+                if not position[top]:
+                    position[top] = size
+                size += 1
+                top = nxt[top]
+        while state:
+            child = node[state] & ARC_MASK
+            if not seen[child]:
+                seen[child] = 1
+                queue.append(child)
+            state = nxt[state]
+    if size > MAX_NODES:
+        raise ExportFormatError(f"the graph needs {size:,} nodes; a KWG holds at most {MAX_NODES:,}")
+    out = array.array("I", [IS_END | position[root] for root in roots])
+    keep = 0xFFFFFFFF & ~ARC_MASK
+    for state in tops:
+        while state:
+            value = node[state]
+            after = nxt[state]
+            out.append((value & keep) | position[value & ARC_MASK] | (0 if after else IS_END))
+            state = after
+    return out
+
+
+def _to_bytes(nodes: array.array) -> bytes:
+    if sys.byteorder == "big":
+        nodes = array.array("I", nodes)
+        nodes.byteswap()
+    return nodes.tobytes()
+
+
+def encode_tiles(words: Iterable[str], gaddag: bool = False) -> bytes:
+    """KWG of words written as tile numbers (one character per tile, its code point the number)."""
+    ordered = sorted(set(words))
+    if any(not w or min(w) < "\x01" or max(w) >= _SEP_CHAR for w in ordered):
+        raise ExportFormatError("a KWG word is one or more tiles numbered 1 to 126")
+    pool = _Lists()
+    dawg_part = _Automaton(ordered)
+    roots = [dawg_part.intern(pool)]
+    if gaddag:
+        roots.append(_Automaton(_gaddag_keys(ordered, dawg_part)).intern(pool))
+    return _to_bytes(_layout(pool, roots))
+
+
+def encode(keys: Iterable[str], edition: Edition, gaddag: bool = False) -> bytes:
+    """KWG of lexicon keys: DAWG only, or with ``gaddag`` the combined GADDAG + DAWG file."""
+    table = _key_to_tiles(edition)
+    return encode_tiles((k.translate(table) for k in keys), gaddag)
+
+
+def encode_kad(keys: Iterable[str], edition: Edition) -> bytes:
+    """KAD: the DAWG-only KWG of the alphagrams (each word's tiles sorted by tile number)."""
+    table = _key_to_tiles(edition)
+    return encode_tiles("".join(sorted(k.translate(table))) for k in keys)
+
+
+# -- decoding -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kwg:
+    """A KWG file read into memory and checked: arcs in range, tiles ascending within each list."""
+
+    nodes: array.array
+
+    @property
+    def has_gaddag(self) -> bool:
+        """A combined file reserves node 1 for the GADDAG root: tile 0, alone in its list."""
+        return len(self.nodes) > 1 and self.nodes[1] >> 24 == SEPARATOR and bool(self.nodes[1] & IS_END)
+
+    @property
+    def dawg_root(self) -> int:
+        return self.nodes[0] & ARC_MASK
+
+    @property
+    def gaddag_root(self) -> int:
+        return self.nodes[1] & ARC_MASK if self.has_gaddag else 0
+
+    def siblings(self, arc: int) -> Iterator[int]:
+        """The nodes of the sibling list starting at ``arc`` (none for arc 0)."""
+        if not arc:
+            return
+        nodes = self.nodes
+        previous = -1
+        while True:
+            if arc >= len(nodes):
+                raise ExportFormatError(f"a sibling list runs past the last node ({len(nodes):,})")
+            node = nodes[arc]
+            if node >> 24 <= previous:
+                raise ExportFormatError(f"node {arc}: siblings are not in ascending tile order")
+            previous = node >> 24
+            yield node
+            if node & IS_END:
+                return
+            arc += 1
+
+    def words(self, arc: int, separator: bool = False) -> Iterator[str]:
+        """Every accepted path from ``arc``, as tile-number characters (the separator as chr(0))."""
+        stack = [(arc, "")]
+        while stack:
+            arc, prefix = stack.pop()
+            if len(prefix) >= MAX_DEPTH:
+                raise ExportFormatError(f"a path is longer than {MAX_DEPTH} tiles: the graph has a cycle")
+            for node in self.siblings(arc):
+                tile = node >> 24
+                if tile == SEPARATOR and not separator:
+                    raise ExportFormatError("tile 0 (the GADDAG separator) in a DAWG")
+                word = prefix + chr(tile)
+                if node & ACCEPTS:
+                    yield word
+                if node & ARC_MASK:
+                    stack.append((node & ARC_MASK, word))
+
+
+def read_kwg(data: bytes) -> Kwg:
+    """Check the framing of a KWG file and return its nodes; :class:`ExportFormatError` if it is none."""
+    if not data or len(data) % 4:
+        raise ExportFormatError(f"{len(data):,} bytes is not a whole number of 4-byte KWG nodes")
+    nodes = array.array("I")
+    nodes.frombytes(data)
+    if sys.byteorder == "big":
+        nodes.byteswap()
+    if len(nodes) > MAX_NODES:
+        raise ExportFormatError(f"{len(nodes):,} nodes: a KWG holds at most {MAX_NODES:,}")
+    if nodes[0] >> 24 != SEPARATOR or not nodes[0] & IS_END:
+        raise ExportFormatError("node 0 is not a KWG root node (tile 0, end of its list)")
+    return Kwg(nodes)
+
+
+def decode_keys(words: Iterable[str], edition: Edition) -> Iterator[str]:
+    """Tile-number words → lexicon keys; a number the edition's alphabet lacks is refused, named."""
+    table = _tiles_to_key(edition)
+    for w in words:
+        key = w.translate(table)
+        if "\0" in key:
+            bad = next(ord(t) for t, k in zip(w, key, strict=True) if k == "\0")
+            raise SourceError(
+                f"tile number {bad} is not in the {edition.name} KWG alphabet "
+                f"(it numbers {', '.join(f'{label}={n}' for n, label in kwg_alphabet(edition).numbered())})"
+            )
+        yield key
+
+
+def kwg_spellings(data: bytes, edition: Edition) -> Iterator[str]:
+    """Words of a KWG's DAWG half in plain spelling, for building a lexicon from a KWG file."""
+    kwg = read_kwg(data)
+    for key in decode_keys(kwg.words(kwg.dawg_root), edition):
+        yield edition.spelling(key)
