@@ -23,11 +23,10 @@ from lextools import search
 from lextools.compare import diff as diff_sets
 from lextools.compare import open_word_set, precision_recall
 from lextools.compile import compile_words, write_lexicon
-from lextools.edition import edition_names, load_edition
+from lextools.edition import Edition, edition_names, load_edition
 from lextools.errors import LexiconError
 from lextools.filters import SourceWord, rules_named
 from lextools.lexicon import Lexicon, default_home, load_lexicon
-from lextools.tokenize import NOTATIONS, write
 from lextools.wordlist import read_bytes, read_words
 
 app = typer.Typer(
@@ -127,9 +126,9 @@ def build(
     for name in names:
         edition = load_edition(name)
 
-        def words() -> Iterator[SourceWord]:
+        def words(edition: Edition = edition) -> Iterator[SourceWord]:
             for p in source or ():
-                for w in read_words(p):
+                for w in read_words(p, edition):
                     yield SourceWord(w, source=p.name, tags=frozenset({"user-list"}))
 
         with _progress(f"{name}: spelling and filtering") as tick:
@@ -306,24 +305,67 @@ def score(
 @app.command()
 def export(
     edition: EditionArg,
-    format: Annotated[str, typer.Option("--format", help="txt (one word per line)")] = "txt",
+    format: Annotated[
+        str, typer.Option("--format", help="txt, dawg (as built), kwg (wolges' word graph) or kad (alphagrams)")
+    ] = "txt",
+    gaddag: Annotated[bool, typer.Option("--gaddag", help="kwg: the combined GADDAG + DAWG file.")] = False,
     notation: Annotated[str, typer.Option(help="plain, digits (1=CH 2=LL 3=RR) or brackets ([CH])")] = "plain",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write [default: stdout]")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="File to write, with FILE.manifest.json beside it; - for stdout"),
+    ] = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Export the word list: plain (Zyzzyva custom lexicon), digits (FISE), brackets (wolges buildlex)."""
-    if format != "txt":
-        raise LexiconError(f"unknown format {format!r}: the CLI exports txt (the service also serves the DAWG)")
-    if notation not in NOTATIONS:
-        raise LexiconError(f"unknown notation {notation!r}; use one of {', '.join(NOTATIONS)}")
-    lex = _open(edition, lexicons)
-    lines = (write(lex.edition.decode(k), lex.edition, notation) + "\n" for k in search.export_order(lex))  # type: ignore[arg-type]
-    if output is None:
-        sys.stdout.writelines(lines)
-        return
-    from lextools.compile import atomic_write
+    """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD."""
+    from lextools.export import BINARY_FORMATS, check_format, export_bytes, text_lines, write_export
 
-    atomic_write(output, "".join(lines).encode("utf-8"))
+    if gaddag and format not in ("kwg", "kwg-gaddag"):
+        raise LexiconError("--gaddag goes with --format kwg")
+    fmt = "kwg-gaddag" if gaddag else format
+    check_format(fmt, notation)
+    lex = _open(edition, lexicons)
+    if output is None or str(output) == "-":
+        if fmt == "txt":
+            sys.stdout.writelines(text_lines(lex, notation))  # type: ignore[arg-type]
+        elif output is None:
+            raise LexiconError(f"{fmt} is binary: give --output FILE, or --output - to write it to stdout")
+        else:
+            sys.stdout.buffer.write(export_bytes(lex, fmt, notation, _home(lexicons)))  # type: ignore[arg-type]
+            sys.stdout.buffer.flush()
+        return
+    with err.status(f"exporting {edition} as {fmt}…"):
+        info = write_export(lex, fmt, output, notation, _home(lexicons))  # type: ignore[arg-type]
+    size = info["files"][0]["bytes"]
+    nodes = f", {info['layout']['nodes']:,} nodes" if fmt in BINARY_FORMATS and fmt != "dawg" else ""
+    err.print(f"[green]wrote[/] {output}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it")
+
+
+@app.command()
+def verify(
+    file: Annotated[Path, typer.Argument(help="A KWG, KAD, DAWG or text export.")],
+    edition: Annotated[str, typer.Option("--edition", "-e", help="Edition whose lexicon the file should hold.")],
+    format: Annotated[
+        str | None,
+        typer.Option("--format", help="Read as: txt, dawg, kwg, kwg-gaddag, kad [default: manifest, suffix]"),
+    ] = None,
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Check an export word for word against the lexicon: 0 identical, 1 different, 2 not of its format."""
+    from lextools.verify import verify as verify_file
+
+    lex = _open(edition, lexicons)
+    verdict = verify_file(file, lex, format)
+    if as_json:
+        _print_json(verdict.as_dict())
+    else:
+        table = Table("part", "expected", "found", "missing", "extra", "examples", title=f"{file} ({verdict.format})")
+        for p in verdict.parts:
+            examples = " ".join([*(f"-{w}" for w in p.missing_examples[:5]), *(f"+{w}" for w in p.extra_examples[:5])])
+            table.add_row(p.name, f"{p.expected:,}", f"{p.found:,}", f"{p.missing:,}", f"{p.extra:,}", examples)
+        out.print(table)
+        out.print("identical" if verdict.identical else "[red]different[/]")
+    raise typer.Exit(0 if verdict.identical else 1)
 
 
 @app.command()

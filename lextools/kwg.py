@@ -297,16 +297,20 @@ def encode_tiles(words: Iterable[str], gaddag: bool = False) -> bytes:
     return _to_bytes(_layout(pool, roots))
 
 
+def tile_words(keys: Iterable[str], edition: Edition) -> Iterator[str]:
+    """Lexicon keys → words of tile-number characters (CH·A in es-fise is chr(4) + chr(1))."""
+    table = _key_to_tiles(edition)
+    return (k.translate(table) for k in keys)
+
+
 def encode(keys: Iterable[str], edition: Edition, gaddag: bool = False) -> bytes:
     """KWG of lexicon keys: DAWG only, or with ``gaddag`` the combined GADDAG + DAWG file."""
-    table = _key_to_tiles(edition)
-    return encode_tiles((k.translate(table) for k in keys), gaddag)
+    return encode_tiles(tile_words(keys, edition), gaddag)
 
 
 def encode_kad(keys: Iterable[str], edition: Edition) -> bytes:
     """KAD: the DAWG-only KWG of the alphagrams (each word's tiles sorted by tile number)."""
-    table = _key_to_tiles(edition)
-    return encode_tiles("".join(sorted(k.translate(table))) for k in keys)
+    return encode_tiles("".join(sorted(w)) for w in tile_words(keys, edition))
 
 
 # -- decoding -------------------------------------------------------------------------------------
