@@ -25,7 +25,7 @@ from typing import Any
 
 from lextools import kwg, search
 from lextools.compile import atomic_write, tool_versions
-from lextools.errors import ExportFormatError
+from lextools.errors import CorruptLexiconError, ExportFormatError
 from lextools.lexicon import Lexicon, alphagram
 from lextools.tokenize import NOTATIONS, Notation, write
 
@@ -67,10 +67,16 @@ def export_bytes(lex: Lexicon, fmt: str, notation: Notation = "plain", home: Pat
         try:
             return (Path(home) / str(lex.metadata["files"]["words"]["name"])).read_bytes()
         except FileNotFoundError:  # a rebuild removed the generation that was loaded
-            raise ExportFormatError(f"{lex.edition.name}: the lexicon was rebuilt meanwhile; try again") from None
+            raise CorruptLexiconError(f"{lex.edition.name}: the lexicon was rebuilt meanwhile; try again") from None
     if fmt == "kad":
         return kwg.encode_kad(lex.keys(), lex.edition)
     return kwg.encode(lex.keys(), lex.edition, gaddag=fmt == "kwg-gaddag")
+
+
+def export_name(edition: str, fmt: str, notation: str = "plain") -> str:
+    """The file name the service sends an export under (es-fise-gaddag.kwg, es-fise-digits.txt)."""
+    stem = {"kwg-gaddag": f"{edition}-gaddag", "txt": f"{edition}-{notation}"}.get(fmt, edition)
+    return stem + SUFFIXES[fmt]
 
 
 def alphabet_table(lex: Lexicon, fmt: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from lextools import __version__
 from lextools.edition import edition_names
+from lextools.export import FORMATS as EXPORT_FORMATS
 from lextools.search import MAX_QUERY_TILES
 
 Schema = dict[str, Any]
@@ -396,8 +397,9 @@ def _paths() -> dict[str, Any]:
                     EDITION,
                     _query(
                         "format",
-                        {"type": "string", "enum": ["txt", "dawg"], "default": "txt"},
-                        "txt: one word per line; dawg: the words DAWG as built (digit-notation keys)",
+                        {"type": "string", "enum": list(EXPORT_FORMATS), "default": "txt"},
+                        "txt: one word per line; dawg: the words DAWG as built (digit-notation keys); "
+                        "kwg: wolges' KWG (DAWG only); kwg-gaddag: GADDAG + DAWG KWG; kad: alphagram KWG",
                     ),
                     _query(
                         "notation",
@@ -419,6 +421,51 @@ def _paths() -> dict[str, Any]:
                         "description": "Unchanged since the ETag sent in If-None-Match",
                         "headers": {"ETag": {"schema": {"type": "string"}}},
                     },
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
+        "/v1/{edition}/manifest": {
+            "get": {
+                "summary": "How to load an export: format, layout, alphabet with tile numbers, sha256, provenance",
+                "operationId": "manifest",
+                "parameters": [
+                    EDITION,
+                    _query(
+                        "format",
+                        {"type": "string", "enum": list(EXPORT_FORMATS), "default": "kwg"},
+                        "the export it describes",
+                    ),
+                    _query(
+                        "notation",
+                        {"type": "string", "enum": ["plain", "digits", "brackets"], "default": "plain"},
+                        "txt only",
+                    ),
+                ],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            [
+                                "manifest_version",
+                                "format",
+                                "layout",
+                                "edition",
+                                "alphabet",
+                                "words",
+                                "files",
+                                "lexicon",
+                            ],
+                            manifest_version={"type": "integer"},
+                            format={"type": "string", "enum": list(EXPORT_FORMATS)},
+                            layout={"type": "object"},
+                            edition={"type": "string"},
+                            alphabet={"type": "object"},
+                            words={"type": "integer"},
+                            files={"type": "array", "items": {"type": "object"}},
+                            lexicon={"type": "object"},
+                        ),
+                        "The manifest (the same as FILE.manifest.json beside a CLI export)",
+                    ),
                     **_errors(400, 404, 503),
                 },
             }
