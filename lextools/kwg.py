@@ -160,8 +160,10 @@ class _Automaton:
         unit = self.units[index]
         return index ^ ((unit >> 10) << ((unit & (1 << 9)) >> 6))
 
-    def intern(self, pool: _Lists, index: int = 0, separator_list: dict[int, int] | None = None) -> int:
+    def intern(self, pool: _Lists, index: int = 0) -> int:
         """Interned id of the list of children of unit ``index`` (the root by default)."""
+        if not self.guide:  # no keys: dawgdic writes no guide at all
+            return 0
         base = self.base(index)
         found = self.memo.get(base)
         if found is not None:
