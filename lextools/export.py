@@ -57,20 +57,30 @@ def text_lines(lex: Lexicon, notation: Notation = "plain") -> Iterator[str]:
 
 
 def export_bytes(lex: Lexicon, fmt: str, notation: Notation = "plain", home: Path | None = None) -> bytes:
-    """The export as bytes; the ``dawg`` format is a copy of the words DAWG in the lexicon directory ``home``."""
+    """The export as bytes. All but ``txt`` are made from the words DAWG file in the lexicon directory
+    ``home`` (``dawg`` is a copy of it; a KWG reads its automaton instead of listing the words)."""
     check_format(fmt, notation)
     if fmt == "txt":
         return "".join(text_lines(lex, notation)).encode("utf-8")
+    if home is None:
+        raise ExportFormatError(f"the {fmt} export is made from the lexicon directory, and none was given")
+    data = words_dawg(lex, Path(home))
     if fmt == "dawg":
-        if home is None:
-            raise ExportFormatError("the dawg export needs the lexicon directory")
-        try:
-            return (Path(home) / str(lex.metadata["files"]["words"]["name"])).read_bytes()
-        except FileNotFoundError:  # a rebuild removed the generation that was loaded
-            raise CorruptLexiconError(f"{lex.edition.name}: the lexicon was rebuilt meanwhile; try again") from None
+        return data
     if fmt == "kad":
-        return kwg.encode_kad(lex.keys(), lex.edition)
-    return kwg.encode(lex.keys(), lex.edition, gaddag=fmt == "kwg-gaddag")
+        return kwg.encode_lexicon_kad(data, lex.edition)
+    return kwg.encode_lexicon(data, lex.edition, gaddag=fmt == "kwg-gaddag")
+
+
+def words_dawg(lex: Lexicon, home: Path) -> bytes:
+    """The bytes of the words DAWG ``lex`` was loaded from (its sha256 is the lexicon checksum)."""
+    try:
+        data = (home / str(lex.metadata["files"]["words"]["name"])).read_bytes()
+    except FileNotFoundError:  # a rebuild removed the generation that was loaded
+        data = b""
+    if hashlib.sha256(data).hexdigest() != lex.checksum:
+        raise CorruptLexiconError(f"{lex.edition.name}: the lexicon was rebuilt meanwhile; try again")
+    return data
 
 
 def export_name(edition: str, fmt: str, notation: str = "plain") -> str:

@@ -143,43 +143,95 @@ class _Lists:
 
 
 class _Automaton:
-    """A dawgdic automaton read back from dawg2's bytes: the double array and the guide."""
+    """A dawgdic automaton read back from its bytes (dawg2's ``tobytes``, or a lexicon's words DAWG):
+    the double array of units and the guide of first-child and next-sibling labels.
 
-    def __init__(self, keys: Sequence[str]) -> None:
-        data = dawg.CompletionDAWG(keys).tobytes()
-        (size,) = struct.unpack_from("<I", data, 0)
-        self.units = array.array("I")
-        self.units.frombytes(data[4 : 4 + 4 * size])
+    ``tiles`` maps a label to a tile number: a byte, or ``lead << 8 | continuation`` for a character
+    of two UTF-8 bytes (Ñ in lexicon keys), whose tiles are one step further down; a label mapped to
+    -1 is the GADDAG separator."""
+
+    def __init__(self, data: bytes, tiles: dict[int, int]) -> None:
+        try:
+            (size,) = struct.unpack_from("<I", data, 0)
+            self.units = array.array("I")
+            self.units.frombytes(data[4 : 4 + 4 * size])
+            (guide_size,) = struct.unpack_from("<I", data, 4 + 4 * size)
+        except (struct.error, ValueError):
+            raise ExportFormatError("not a DAWG file") from None
         if sys.byteorder == "big":
             self.units.byteswap()
-        self.guide = data[8 + 4 * size :]
+        self.guide = data[8 + 4 * size : 8 + 4 * size + 2 * guide_size]
+        self.tiles = tiles
+        self.multibyte = any(label > 0xFF for label in tiles)
         #: dawgdic block base → interned list id: units with one base share their children.
         self.memo: dict[int, int] = {}
+        #: dawgdic block base → [(tile, child unit)], for walks that pass a state many times.
+        self.edges: dict[int, list[tuple[int, int]]] = {}
+
+    @classmethod
+    def of(cls, keys: Sequence[str]) -> _Automaton:
+        """The minimal automaton of sorted keys of tile-number characters (and the separator)."""
+        tiles = {n: n for n in range(1, 0x7F)}
+        tiles[ord(_SEP_CHAR)] = -1
+        return cls(dawg.CompletionDAWG(keys).tobytes(), tiles)
 
     def base(self, index: int) -> int:
         unit = self.units[index]
         return index ^ ((unit >> 10) << ((unit & (1 << 9)) >> 6))
 
-    def intern(self, pool: _Lists, index: int = 0) -> int:
-        """Interned id of the list of children of unit ``index`` (the root by default)."""
-        if not self.guide:  # no keys: dawgdic writes no guide at all
-            return 0
+    def transitions(self, index: int) -> list[tuple[int, int]]:
+        """(tile, child unit) of every tile leaving unit ``index``, in dawgdic's label order."""
         base = self.base(index)
-        found = self.memo.get(base)
+        found = self.edges.get(base)
         if found is not None:
             return found
-        units, guide = self.units, self.guide
-        nodes = []
+        guide, tiles = self.guide, self.tiles
+        found = []
         label = guide[2 * index]
         while label:
             child = base ^ label
-            if label == ord(_SEP_CHAR):
+            if label >= 0xC0:  # the first byte of a two-byte character
+                below = self.base(child)
+                second = guide[2 * child]
+                while second:
+                    found.append((tiles[label << 8 | second], below ^ second))
+                    second = guide[2 * (below ^ second) + 1]
+            else:
+                found.append((tiles[label], child))
+            label = guide[2 * child + 1]
+        self.edges[base] = found
+        return found
+
+    def intern(self, pool: _Lists, index: int = 0) -> int:
+        """Interned id of the list of children of unit ``index`` (the root by default).
+
+        The hot loop of an export (millions of states for a GADDAG): dawgdic's offset arithmetic is
+        written out here; only an automaton with two-byte characters goes through :meth:`transitions`.
+        """
+        if not self.guide:  # no keys: dawgdic writes no guide at all
+            return 0
+        units, guide, tiles, memo = self.units, self.guide, self.tiles, self.memo
+        unit = units[index]
+        base = index ^ ((unit >> 10) << ((unit & 512) >> 6))
+        found = memo.get(base)
+        if found is not None:
+            return found
+        if self.multibyte:
+            edges = self.transitions(index)
+        else:
+            edges = []
+            label = guide[2 * index]
+            while label:
+                edges.append((tiles[label], base ^ label))
+                label = guide[2 * (base ^ label) + 1]
+        nodes = []
+        for tile, child in edges:
+            if tile < 0:
                 nodes.append(self._read_id(child))  # SEPARATOR << 24, never accepting
             else:
-                nodes.append((label << 24) | ((units[child] & _HAS_LEAF) << 15) | self.intern(pool, child))
-            label = guide[2 * child + 1]
+                nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
         nodes.sort()
-        found = self.memo[base] = pool.intern(tuple(nodes))
+        found = memo[base] = pool.intern(nodes)
         return found
 
     def _read_id(self, index: int) -> int:
@@ -191,8 +243,22 @@ class _Automaton:
             value = value * 127 + label - 1
         return value
 
-    def follow(self, index: int, label: int) -> int:
-        return self.base(index) ^ label
+    def paths(self) -> Iterator[tuple[str, int]]:
+        """Every path from the root once (the nodes of the trie), reversed, in tile-number
+        characters, with the unit it ends on: what the GADDAG and the alphagrams are made from."""
+        if not self.guide:
+            return
+        stack = [(0, "")]
+        while stack:
+            index, reversed_path = stack.pop()
+            for tile, child in self.transitions(index):
+                path = chr(tile) + reversed_path
+                yield path, child
+                stack.append((child, path))
+
+    def words(self) -> Iterator[str]:
+        units = self.units
+        return (path[::-1] for path, index in self.paths() if units[index] & _HAS_LEAF)
 
 
 def _id_chars(list_id: int) -> str:
@@ -203,26 +269,26 @@ def _id_chars(list_id: int) -> str:
     return "".join(reversed(digits))
 
 
-def _gaddag_keys(words: Sequence[str], dawg_part: _Automaton) -> list[str]:
-    """Sorted dawgdic keys of the GADDAG: each reversed word, and once per proper prefix its
-    reversal + separator + the id of the DAWG list after the prefix (shared prefixes once)."""
-    keys = [w[::-1] for w in words]
-    memo = dawg_part.memo
-    previous = ""
-    path = [0]  # dawgdic unit after each prefix of the previous word
-    for w in words:
-        common = 0
-        limit = min(len(previous) - 1, len(w))
-        while common < limit and previous[common] == w[common]:
-            common += 1
-        del path[common + 1 :]
-        for j in range(common, len(w) - 1):
-            path.append(dawg_part.follow(path[-1], ord(w[j])))
-            keys.append(w[j::-1] + _SEP_CHAR + _id_chars(memo[dawg_part.base(path[-1])]))
-        path.append(dawg_part.follow(path[-1], ord(w[-1])))
-        previous = w
+def _gaddag_keys(dawg_part: _Automaton) -> list[str]:
+    """Sorted dawgdic keys of the GADDAG: each reversed word, and once per proper prefix of a word
+    its reversal + separator + the id of the DAWG list after the prefix (interned before this)."""
+    keys = []
+    memo, units, guide = dawg_part.memo, dawg_part.units, dawg_part.guide
+    for reversed_path, index in dawg_part.paths():
+        if units[index] & _HAS_LEAF:
+            keys.append(reversed_path)
+        if guide[2 * index]:
+            keys.append(reversed_path + _SEP_CHAR + _id_chars(memo[dawg_part.base(index)]))
     keys.sort()
     return keys
+
+
+def _encode(dawg_part: _Automaton, gaddag: bool) -> bytes:
+    pool = _Lists()
+    roots = [dawg_part.intern(pool)]
+    if gaddag:
+        roots.append(_Automaton.of(_gaddag_keys(dawg_part)).intern(pool))
+    return _to_bytes(_layout(pool, roots))
 
 
 def _layout(pool: _Lists, roots: Sequence[int]) -> array.array:
@@ -286,17 +352,31 @@ def _to_bytes(nodes: array.array) -> bytes:
     return nodes.tobytes()
 
 
+def _lexicon_automaton(words_dawg: bytes, edition: Edition) -> _Automaton:
+    """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
+    tiles = {}
+    for n, label in kwg_alphabet(edition).numbered():
+        raw = edition.by_label[label].code.encode("utf-8")
+        tiles[raw[0] if len(raw) == 1 else raw[0] << 8 | raw[1]] = n
+    return _Automaton(words_dawg, tiles)
+
+
+def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False) -> bytes:
+    """KWG of a lexicon from its words DAWG file: DAWG only, or with ``gaddag`` the combined file."""
+    return _encode(_lexicon_automaton(words_dawg, edition), gaddag)
+
+
+def encode_lexicon_kad(words_dawg: bytes, edition: Edition) -> bytes:
+    """KAD of a lexicon: the DAWG-only KWG of its alphagrams (each word's tiles sorted by number)."""
+    return encode_tiles("".join(sorted(w)) for w in _lexicon_automaton(words_dawg, edition).words())
+
+
 def encode_tiles(words: Iterable[str], gaddag: bool = False) -> bytes:
     """KWG of words written as tile numbers (one character per tile, its code point the number)."""
     ordered = sorted(set(words))
     if any(not w or min(w) < "\x01" or max(w) >= _SEP_CHAR for w in ordered):
         raise ExportFormatError("a KWG word is one or more tiles numbered 1 to 126")
-    pool = _Lists()
-    dawg_part = _Automaton(ordered)
-    roots = [dawg_part.intern(pool)]
-    if gaddag:
-        roots.append(_Automaton(_gaddag_keys(ordered, dawg_part)).intern(pool))
-    return _to_bytes(_layout(pool, roots))
+    return _encode(_Automaton.of(ordered), gaddag)
 
 
 def tile_words(keys: Iterable[str], edition: Edition) -> Iterator[str]:
@@ -306,13 +386,8 @@ def tile_words(keys: Iterable[str], edition: Edition) -> Iterator[str]:
 
 
 def encode(keys: Iterable[str], edition: Edition, gaddag: bool = False) -> bytes:
-    """KWG of lexicon keys: DAWG only, or with ``gaddag`` the combined GADDAG + DAWG file."""
+    """KWG of lexicon keys (in any order): DAWG only, or with ``gaddag`` the combined file."""
     return encode_tiles(tile_words(keys, edition), gaddag)
-
-
-def encode_kad(keys: Iterable[str], edition: Edition) -> bytes:
-    """KAD: the DAWG-only KWG of the alphagrams (each word's tiles sorted by tile number)."""
-    return encode_tiles("".join(sorted(w)) for w in tile_words(keys, edition))
 
 
 # -- decoding -------------------------------------------------------------------------------------

@@ -204,3 +204,15 @@ def test_service_manifest_errors(client: FlaskClient) -> None:
 
 def test_small_lists_cover_every_edition() -> None:
     assert set(SMALL_LISTS) == set(edition_names())
+
+
+@pytest.mark.parametrize("edition", edition_names())
+def test_the_lexicon_dawg_and_the_word_list_give_the_same_file(edition: str, lexicon_home: Path) -> None:
+    from lextools.export import export_bytes
+
+    lex = load_lexicon(edition, lexicon_home)
+    for gaddag in (False, True):
+        fmt = "kwg-gaddag" if gaddag else "kwg"
+        assert export_bytes(lex, fmt, home=lexicon_home) == kwg.encode(list(lex.keys()), lex.edition, gaddag)
+    alphagrams = ("".join(sorted(w)) for w in kwg.tile_words(lex.keys(), lex.edition))
+    assert export_bytes(lex, "kad", home=lexicon_home) == kwg.encode_tiles(alphagrams)
