@@ -16,20 +16,16 @@ separator at the DAWG's own list), else by comparing the lists' structure, else 
 
 from __future__ import annotations
 
-import io
 import json
-import struct
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import dawg_python
-
 from lextools import kwg
 from lextools.errors import ExportFormatError, SourceError, SpellingError
 from lextools.export import FORMATS, manifest_path
-from lextools.lexicon import Lexicon
+from lextools.lexicon import Lexicon, dawg_from_bytes
 from lextools.tokenize import spell
 from lextools.wordlist import decode
 
@@ -264,17 +260,9 @@ def _check_kad(data: bytes, lex: Lexicon) -> list[Part]:
 
 
 def _check_dawg(data: bytes, lex: Lexicon) -> list[Part]:
-    graph = dawg_python.CompletionDAWG()
-    graph.dct = dawg_python.wrapper.Dictionary()
-    graph.guide = dawg_python.wrapper.Guide()
     try:
-        with io.BytesIO(data) as fp:
-            graph.dct.read(fp)
-            graph.guide.read(fp)
-            if fp.read(1):
-                raise ValueError("bytes after the guide")
-        found = set(graph.keys())
-    except (EOFError, ValueError, OSError, struct.error, UnicodeDecodeError, IndexError) as e:
+        found = set(dawg_from_bytes(data).keys())
+    except (ValueError, IndexError) as e:  # IndexError: units that point outside the array
         raise ExportFormatError(f"not a DAWG-Python CompletionDAWG ({e})") from None
     ed = lex.edition
     codes = {t.code for t in ed.tiles}
