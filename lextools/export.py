@@ -26,7 +26,7 @@ from typing import Any
 from lextools import kwg, search
 from lextools.compile import atomic_write, tool_versions
 from lextools.errors import CorruptLexiconError, ExportFormatError
-from lextools.lexicon import Lexicon, alphagram
+from lextools.lexicon import Lexicon
 from lextools.tokenize import NOTATIONS, Notation, write
 
 FORMATS = ("txt", "dawg", "kwg", "kwg-gaddag", "kad")
@@ -144,7 +144,6 @@ def manifest(lex: Lexicon, fmt: str, data: bytes, name: str, notation: str = "pl
         "edition": lex.edition.name,
         "alphabet": alphabet_table(lex, fmt),
         "words": len(lex),
-        "alphagrams": len({alphagram(k) for k in lex}) if fmt == "kad" else None,
         "files": [{"name": name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}],
         "lexicon": {
             "checksum": lex.checksum,

@@ -161,8 +161,10 @@ class _Automaton:
         if sys.byteorder == "big":
             self.units.byteswap()
         self.guide = data[8 + 4 * size : 8 + 4 * size + 2 * guide_size]
-        self.tiles = tiles
-        self.multibyte = any(label > 0xFF for label in tiles)
+        #: label → tile number, as a list (the hot loop indexes it); 0 where a label means no tile
+        self.tiles = [0] * (1 + max(tiles, default=0))
+        for label, tile in tiles.items():
+            self.tiles[label] = tile
         #: dawgdic block base → interned list id: units with one base share their children.
         self.memo: dict[int, int] = {}
         #: dawgdic block base → [(tile, child unit)], for walks that pass a state many times.
@@ -174,6 +176,10 @@ class _Automaton:
         tiles = {n: n for n in range(1, 0x7F)}
         tiles[ord(_SEP_CHAR)] = -1
         return cls(dawg.CompletionDAWG(keys).tobytes(), tiles)
+
+    @property
+    def multibyte(self) -> bool:
+        return len(self.tiles) > 0x100
 
     def base(self, index: int) -> int:
         unit = self.units[index]
@@ -216,20 +222,20 @@ class _Automaton:
         found = memo.get(base)
         if found is not None:
             return found
+        nodes = []
         if self.multibyte:
-            edges = self.transitions(index)
+            for tile, child in self.transitions(index):
+                nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
         else:
-            edges = []
             label = guide[2 * index]
             while label:
-                edges.append((tiles[label], base ^ label))
-                label = guide[2 * (base ^ label) + 1]
-        nodes = []
-        for tile, child in edges:
-            if tile < 0:
-                nodes.append(self._read_id(child))  # SEPARATOR << 24, never accepting
-            else:
-                nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
+                child = base ^ label
+                tile = tiles[label]
+                if tile < 0:
+                    nodes.append(self._read_id(child))  # SEPARATOR << 24, never accepting
+                else:
+                    nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
+                label = guide[2 * child + 1]
         nodes.sort()
         found = memo[base] = pool.intern(nodes)
         return found
