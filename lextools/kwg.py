@@ -234,7 +234,14 @@ class _Automaton:
                 if tile < 0:
                     nodes.append(self._read_id(child))  # SEPARATOR << 24, never accepting
                 else:
-                    nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
+                    sub = units[child]
+                    if not guide[2 * child]:
+                        below = 0  # no children
+                    else:  # a state seen before costs no call
+                        below = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
+                        if below is None:
+                            below = self.intern(pool, child)
+                    nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
                 label = guide[2 * child + 1]
         nodes.sort()
         found = memo[base] = pool.intern(nodes)
@@ -242,10 +249,12 @@ class _Automaton:
 
     def _read_id(self, index: int) -> int:
         """The DAWG list id spelled by the single path of ``_ID_DIGITS`` labels below a separator."""
+        units, guide = self.units, self.guide
         value = 0
         for _ in range(_ID_DIGITS):
-            label = self.guide[2 * index]
-            index = self.base(index) ^ label
+            label = guide[2 * index]
+            unit = units[index]
+            index = index ^ ((unit >> 10) << ((unit & 512) >> 6)) ^ label
             value = value * 127 + label - 1
         return value
 
@@ -280,11 +289,15 @@ def _gaddag_keys(dawg_part: _Automaton) -> list[str]:
     its reversal + separator + the id of the DAWG list after the prefix (interned before this)."""
     keys = []
     memo, units, guide = dawg_part.memo, dawg_part.units, dawg_part.guide
+    after: dict[int, str] = {}  # DAWG unit → separator + id of its list, spelled once per unit
     for reversed_path, index in dawg_part.paths():
         if units[index] & _HAS_LEAF:
             keys.append(reversed_path)
         if guide[2 * index]:
-            keys.append(reversed_path + _SEP_CHAR + _id_chars(memo[dawg_part.base(index)]))
+            rest = after.get(index)
+            if rest is None:
+                rest = after[index] = _SEP_CHAR + _id_chars(memo[dawg_part.base(index)])
+            keys.append(reversed_path + rest)
     keys.sort()
     return keys
 
