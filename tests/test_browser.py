@@ -2,7 +2,7 @@
 
 The service runs for real (werkzeug's server on a free port of 127.0.0.1, in a thread) over the
 small test lexicons. Nothing here is ever skipped: when chromium or chromedriver is missing the
-tests fail and say to run ``scripts/install-browser`` (``scripts/test`` runs it). Screenshots go to
+tests fail and say to run ``scripts/install-test-programs`` (``scripts/test`` runs it). Screenshots go to
 each test's ``tmp_path``.
 """
 
@@ -89,7 +89,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     if missing:
         pytest.fail(
             f"the browser tests need Debian's chromium and chromedriver; missing: {', '.join(missing)}. "
-            "Run scripts/install-browser (as root), which scripts/test does.",
+            "Run scripts/install-test-programs (as root), which scripts/test does.",
             pytrace=False,
         )
     options = Options()
