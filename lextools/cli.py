@@ -334,7 +334,10 @@ def export(
             sys.stdout.buffer.flush()
         return
     with err.status(f"exporting {edition} as {fmt}…"):
-        info = write_export(lex, fmt, output, notation, _home(lexicons))  # type: ignore[arg-type]
+        try:
+            info = write_export(lex, fmt, output, notation, _home(lexicons))  # type: ignore[arg-type]
+        except OSError as e:
+            raise LexiconError(f"cannot write {output}: {e.strerror or e}") from None
     size = info["files"][0]["bytes"]
     nodes = f", {info['layout']['nodes']:,} nodes" if fmt in BINARY_FORMATS and fmt != "dawg" else ""
     err.print(f"[green]wrote[/] {output}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it")

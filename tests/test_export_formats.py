@@ -172,7 +172,12 @@ def test_export_to_stdout(lexicon_home: Path, tmp_path: Path) -> None:
 
 
 def test_export_refuses_bad_options(monkeypatch: pytest.MonkeyPatch, lexicon_home: Path) -> None:
-    for args in (["--format", "kwg"], ["--format", "txt", "--gaddag"], ["--format", "zip", "-o", "x"]):
+    for args in (
+        ["--format", "kwg"],
+        ["--format", "txt", "--gaddag"],
+        ["--format", "zip", "-o", "x"],
+        ["--format", "kwg", "-o", "/nonexistent/dir/x.kwg"],
+    ):
         assert run_main(monkeypatch, "export", "en", *args, "--lexicons", lexicon_home) == 2
 
 
