@@ -16,10 +16,12 @@ then the rest — CARE is ERAC, RAC·E, AC·RE, C·ARE. As in wolges, the separa
 list after the prefix (the rest of CAR… is exactly what the DAWG holds after CAR), so the two halves
 share their nodes. A KAD is a DAWG-only KWG of the lexicon's alphagrams (tiles sorted by number).
 
-How the graph is made minimal: dawg2 (dawgdic) builds a minimal automaton from the sorted keys, in
-C++; we read its transition table back (the layout DAWG-Python documents: a double array of u32
-units and a guide of child/sibling labels) and intern every sibling list by its content — a tuple
-of ``tile | accepts | child list`` ints — so equal lists get one id whatever dawgdic did. The
+How the graph is made minimal: a dawgdic automaton (what dawg2 builds, in C++, and what a lexicon's
+words DAWG file already is) is minimal; we read its transition table back (the layout DAWG-Python
+documents: a double array of u32 units and a guide of child/sibling labels) and intern every
+sibling list by its content — ``tile | accepts | child list`` ints, tail first — so equal lists and
+equal tails get one id whatever dawgdic's layout did. A lexicon's KWG is read straight from its
+words DAWG, with the key characters mapped to tile numbers; nothing lists the words. The
 GADDAG is built the same way from the keys ``reversed prefix + separator + id of the DAWG list
 after that prefix``, which makes two separator nodes equal exactly when they lead to the same DAWG
 list. The layout then writes each list that is not the tail of another in full, in breadth-first
@@ -63,7 +65,6 @@ MAX_DEPTH = 64
 # dawgdic's unit layout (DAWG-Python's ``units`` module): a label in the low byte, a has-leaf flag
 # (the key may end here), and the offset of the children's block.
 _HAS_LEAF = 1 << 8
-_LABEL_MASK = (1 << 31) | 0xFF
 #: Stands for the separator inside dawgdic keys (which cannot hold a NUL byte); above every tile.
 _SEP_CHAR = "\x7f"
 _ID_DIGITS = 4  # a DAWG list id after the separator: 4 digits of base 127, each char 1..127
