@@ -358,7 +358,8 @@ def verify(
     from lextools.verify import verify as verify_file
 
     lex = _open(edition, lexicons)
-    verdict = verify_file(file, lex, format)
+    with err.status(f"reading {file} and comparing it with the {edition} lexicon…"):
+        verdict = verify_file(file, lex, format)
     if as_json:
         _print_json(verdict.as_dict())
     else:
