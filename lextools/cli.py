@@ -317,7 +317,7 @@ def export(
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD."""
-    from lextools.export import BINARY_FORMATS, check_format, export_bytes, text_lines, write_export
+    from lextools.export import KWG_FORMATS, check_format, export_bytes, text_lines, write_export
 
     if gaddag and format not in ("kwg", "kwg-gaddag"):
         raise LexiconError("--gaddag goes with --format kwg")
@@ -339,7 +339,7 @@ def export(
         except OSError as e:
             raise LexiconError(f"cannot write {output}: {e.strerror or e}") from None
     size = info["files"][0]["bytes"]
-    nodes = f", {info['layout']['nodes']:,} nodes" if fmt in BINARY_FORMATS and fmt != "dawg" else ""
+    nodes = f", {info['layout']['nodes']:,} nodes" if fmt in KWG_FORMATS else ""
     err.print(f"[green]wrote[/] {output}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it")
 
 

@@ -31,6 +31,8 @@ from lextools.tokenize import NOTATIONS, Notation, write
 
 FORMATS = ("txt", "dawg", "kwg", "kwg-gaddag", "kad")
 BINARY_FORMATS = ("dawg", "kwg", "kwg-gaddag", "kad")
+#: The formats written as KWG nodes (and numbered with the edition's KWG alphabet).
+KWG_FORMATS = ("kwg", "kwg-gaddag", "kad")
 MANIFEST_VERSION = 1
 #: What each format holds, for people reading a manifest.
 DESCRIPTIONS = {
@@ -93,7 +95,7 @@ def alphabet_table(lex: Lexicon, fmt: str) -> dict[str, Any]:
     """The tiles as the file numbers (KWG/KAD) or spells (dawg, txt) them, with counts and scores."""
     ed = lex.edition
     blank = {"label": "?", "aliases": [], "blank": True, "count": ed.blanks, "score": 0}
-    if fmt in ("kwg", "kwg-gaddag", "kad"):
+    if fmt in KWG_FORMATS:
         alphabet = kwg.kwg_alphabet(ed)
         tiles = [{"tile": 0, **blank}]
         for number, label in alphabet.numbered():
