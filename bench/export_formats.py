@@ -46,20 +46,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--words", type=int, default=650_000, help="generated; about 1%% have K or W and are dropped")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--edition", default="es-fise")
+    parser.add_argument("--lexicons", type=Path, help="export the edition built here instead of generated words")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     edition = load_edition(args.edition)
     with tempfile.TemporaryDirectory(prefix="lextools-export-bench-") as tmp:
-        home = Path(tmp)
-        with console.status(f"generating and building {args.words:,} pseudo-Spanish words…"):
-            words = generate_words(args.words, args.seed, lambda n: None)
-            rules = rules_named(["one-tile"])
-            keys, report = compile_words((SourceWord(w, source="bench") for w in words), edition, rules)
-            write_lexicon(home, edition, keys, report, [{"name": "bench"}], rules)
+        home = args.lexicons or Path(tmp)
+        if not args.lexicons:
+            with console.status(f"generating and building {args.words:,} pseudo-Spanish words…"):
+                words = generate_words(args.words, args.seed, lambda n: None)
+                rules = rules_named(["one-tile"])
+                keys, report = compile_words((SourceWord(w, source="bench") for w in words), edition, rules)
+                write_lexicon(home, edition, keys, report, [{"name": "bench"}], rules)
         lex = load_lexicon(args.edition, home)
         figures: dict[str, dict[str, float | int | bool]] = {}
         for fmt in FORMATS:
-            path = home / f"out.{fmt}"
+            path = Path(tmp) / f"out.{fmt}"
             with console.status(f"exporting {fmt}…"):
                 start, cpu = time.perf_counter(), time.process_time()
                 info = write_export(lex, fmt, path, home=home)
