@@ -129,12 +129,13 @@ class _Lists:
 
     def intern(self, nodes: Sequence[int]) -> int:
         """Id of the list of ``nodes`` (sorted by tile), interning each of its tails."""
+        ids = self.ids
         state = 0
         for node in reversed(nodes):
             key = (node << 23) | state
-            found = self.ids.get(key)
+            found = ids.get(key)
             if found is None:
-                found = self.ids[key] = len(self.node)
+                found = ids[key] = len(ids) + 1
                 if found > ARC_MASK:  # ids live in the arc field until the layout
                     raise ExportFormatError(f"the graph has more nodes than a KWG can hold ({MAX_NODES:,})")
                 self.node.append(node)
@@ -244,7 +245,8 @@ class _Automaton:
                             below = self.intern(pool, child)
                     nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
                 label = guide[2 * child + 1]
-        nodes.sort()
+        if len(nodes) > 1:
+            nodes.sort()
         found = memo[base] = pool.intern(nodes)
         return found
 
