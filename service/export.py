@@ -42,7 +42,6 @@ def export(edition: str) -> Response:
     elif fmt != "txt":
         response = Response(_made(lex, fmt, notation)[0], mimetype="application/octet-stream")
         response.headers["Content-Disposition"] = f'attachment; filename="{export_name(edition, fmt)}"'
-
     else:
         response = Response(_lines(lex, notation), mimetype="text/plain")
         response.headers["Content-Disposition"] = f'attachment; filename="{edition}-{notation}.txt"'
@@ -60,19 +59,21 @@ def export_manifest(edition: str) -> dict[str, Any]:
     return _made(lex, fmt, notation)[1]
 
 
-#: (checksum, format, notation) → (bytes, manifest) of the exports made last, in this worker.
-_MADE: OrderedDict[tuple[str, str, str], tuple[bytes, dict[str, Any]]] = OrderedDict()
+#: (lexicon directory, checksum, build time, format, notation) → (bytes, manifest) of the exports
+#: made last in this worker; the manifest names the build, so a rebuild of the same words is new.
+_MADE: OrderedDict[tuple[str, ...], tuple[bytes, dict[str, Any]]] = OrderedDict()
 _MADE_KEEP = 4
 _MADE_LOCK = threading.Lock()
 
 
 def _made(lex: Lexicon, fmt: str, notation: Notation) -> tuple[bytes, dict[str, Any]]:
-    key = (lex.checksum, fmt, notation)
+    home = lexicons().home
+    key = (str(home), lex.checksum, str(lex.metadata.get("built")), fmt, notation)
     with _MADE_LOCK:
         if key in _MADE:
             _MADE.move_to_end(key)
             return _MADE[key]
-    data = export_bytes(lex, fmt, notation, lexicons().home)
+    data = export_bytes(lex, fmt, notation, home)
     made = data, manifest(lex, fmt, data, export_name(lex.edition.name, fmt, notation), notation)
     with _MADE_LOCK:
         _MADE[key] = made
