@@ -221,3 +221,32 @@ def test_the_lexicon_dawg_and_the_word_list_give_the_same_file(edition: str, lex
         assert export_bytes(lex, fmt, home=lexicon_home) == kwg.encode(list(lex.keys()), lex.edition, gaddag)
     alphagrams = ("".join(sorted(w)) for w in kwg.tile_words(lex.keys(), lex.edition))
     assert export_bytes(lex, "kad", home=lexicon_home) == kwg.encode_tiles(alphagrams)
+
+
+def test_verify_reads_a_gaddag_laid_out_otherwise(tmp_path: Path) -> None:
+    """A file from another writer need not share the DAWG's lists after the separator."""
+    from lextools.verify import verify
+
+    build_small(tmp_path, "en", ["ab"])
+    acc, end = kwg.ACCEPTS, kwg.IS_END
+    a, b = 1 << 24, 2 << 24
+    nodes = [
+        end | 2,  # DAWG root
+        end | 3,  # GADDAG root
+        a | end | 5,  # DAWG: A → {B}
+        a | 6,  # GADDAG: A → {·}
+        b | end | 7,  # GADDAG: B → {A}
+        b | acc | end,  # DAWG: AB
+        end | 8,  # A· → a copy of {B}, not the DAWG's list at 5
+        a | acc | end,  # BA
+        b | acc | end,  # A·B
+    ]
+    path = tmp_path / "other.kwg"
+    path.write_bytes(struct.pack(f"<{len(nodes)}I", *nodes))
+    verdict = verify(path, load_lexicon("en", tmp_path))
+    assert verdict.format == "kwg-gaddag" and verdict.identical, verdict.as_dict()
+    nodes[8] = 3 << 24 | acc | end  # A·C instead of A·B
+    path.write_bytes(struct.pack(f"<{len(nodes)}I", *nodes))
+    parts = {p.name: p for p in verify(path, load_lexicon("en", tmp_path)).parts}
+    assert parts["split points (GADDAG)"].missing_examples == ["A·B"]
+    assert parts["split points (GADDAG)"].extra_examples == ["A·C"]
