@@ -349,7 +349,7 @@ def verify(
     edition: Annotated[str, typer.Option("--edition", "-e", help="Edition whose lexicon the file should hold.")],
     format: Annotated[
         str | None,
-        typer.Option("--format", help="Read as: txt, dawg, kwg, kwg-gaddag, kad [default: manifest, suffix]"),
+        typer.Option("--format", help="txt, dawg, kwg, kwg-gaddag or kad (default: as its manifest or suffix says)"),
     ] = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
