@@ -13,6 +13,7 @@ from lextools import __version__
 from lextools.edition import edition_names
 from lextools.export import FORMATS as EXPORT_FORMATS
 from lextools.search import MAX_QUERY_TILES
+from lextools.tokenize import NOTATIONS
 
 Schema = dict[str, Any]
 
@@ -438,7 +439,7 @@ def _paths() -> dict[str, Any]:
                     ),
                     _query(
                         "notation",
-                        {"type": "string", "enum": ["plain", "digits", "brackets"], "default": "plain"},
+                        {"type": "string", "enum": list(NOTATIONS), "default": "plain"},
                         "txt only",
                     ),
                 ],
