@@ -27,7 +27,7 @@ from lextools.errors import ExportFormatError, SourceError, SpellingError
 from lextools.export import FORMATS, manifest_path
 from lextools.lexicon import Lexicon, dawg_from_bytes
 from lextools.tokenize import spell
-from lextools.wordlist import decode
+from lextools.wordlist import decode, words_of
 
 EXAMPLES = 10
 
@@ -274,16 +274,12 @@ def _check_dawg(data: bytes, lex: Lexicon) -> list[Part]:
 
 
 def _check_txt(data: bytes, lex: Lexicon) -> list[Part]:
-    if b"\0" in data:
-        raise ExportFormatError("it holds NUL bytes, so it is no word list")
+    text, _, _ = decode(data)  # a binary file raises SourceError: not a word list
     found: set[str] = set()
     unspellable: list[str] = []
-    for line in decode(data).splitlines():
-        word = line.strip()
-        if not word or word.startswith("#"):
-            continue
+    for word in words_of(text):
         try:
-            found.add(spell(word.split(None, 1)[0], lex.edition).key)
+            found.add(spell(word, lex.edition).key)
         except SpellingError:
             unspellable.append(word)
     part = _compare("words", found, set(lex.keys()), lex.edition.spelling)
