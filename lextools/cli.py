@@ -24,7 +24,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lextools import answers, search
+from lextools import answers, quiz, search
+from lextools.budget import Budget
 from lextools.compare import WordSet, comparison, open_word_set
 from lextools.compare import diff as diff_sets
 from lextools.edition import edition_names, load_edition
@@ -302,7 +303,8 @@ def anagram(
     """Anagrams of a rack (blanks may be digraph tiles, never a letter the edition lacks)."""
     lex = _open(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
-    _print_words(answers.anagrams(lex, rack, key, blanks, sub, min_length), as_json)
+    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
+    _print_words(answers.anagrams(lex, rack, blanks, sub, min_length, matches, answers.whole(len(matches))), as_json)
 
 
 @app.command()
@@ -316,8 +318,43 @@ def pattern(
 ) -> None:
     """Words matching a pattern (prefix search is PATTERN*); --json is the service's search answer."""
     lex = _open(edition, lexicons)
-    found = search.ordered(lex, list(search.find(lex, pattern=pattern)), order)
-    _print_words(answers.search_page(lex, order, found, found[:limit] if limit else found, None), as_json)
+    budget = Budget(results=limit or None)
+    keys = list(search.find(lex, pattern=pattern, order=order, budget=budget))
+    page = {"count": len(keys), "truncated": budget.truncated, "next_cursor": None}
+    _print_words(answers.search_page(lex, order, keys, page), as_json)
+
+
+@app.command("quiz")
+def quiz_command(
+    edition: EditionArg,
+    kind: Annotated[str, typer.Option("--type", help=" | ".join(quiz.QUIZ_TYPES))] = "anagram",
+    length: Annotated[int | None, typer.Option(help="Tiles per word or rack [default: by type].")] = None,
+    blanks: Annotated[
+        int, typer.Option(help=f"Blanks on the rack and in the probability count (0-{quiz.MAX_BLANKS}).")
+    ] = 0,
+    order: Annotated[str, typer.Option(help=" | ".join(quiz.ORDERS))] = "probability",
+    rank_from: Annotated[int, typer.Option("--from", help="First probability rank within the length.")] = 1,
+    rank_to: Annotated[int | None, typer.Option("--to", help="Last probability rank [default: the last].")] = None,
+    count: Annotated[int, typer.Option(help=f"Questions (1-{quiz.MAX_COUNT}).")] = quiz.DEFAULT_COUNT,
+    seed: Annotated[
+        int | None, typer.Option(help="Draw the questions at random from the range, the same for a seed.")
+    ] = None,
+    min_length: Annotated[int, typer.Option(help="build: shortest word, in tiles.")] = quiz.DEFAULT_BUILD_MIN,
+    list_name: Annotated[
+        str | None, typer.Option("--list", help="type list: two-tile, three-tile, high-value, with-CH…")
+    ] = None,
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """A word-study quiz with its answers: the JSON of GET /v1/{edition}/quiz."""
+    lex = _open(edition, lexicons)
+    request = quiz.QuizRequest(kind, length, blanks, order, rank_from, rank_to, count, seed, min_length, list_name)
+    result = quiz.quiz(lex, request)
+    if as_json:
+        _print_json(result)
+        return
+    for q in result["questions"]:
+        sys.stdout.write(quiz.question_line(q) + "\n")
 
 
 @app.command()

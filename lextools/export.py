@@ -58,9 +58,12 @@ def text_lines(lex: Lexicon, notation: Notation = "plain") -> Iterator[str]:
     return (write(ed.decode(k), ed, notation) + "\n" for k in search.export_order(lex))
 
 
-def export_bytes(lex: Lexicon, fmt: str, notation: Notation = "plain", home: Path | None = None) -> bytes:
+def export_bytes(
+    lex: Lexicon, fmt: str, notation: Notation = "plain", home: Path | None = None, pause: kwg.Pause = None
+) -> bytes:
     """The export as bytes. All but ``txt`` are made from the words DAWG file in the lexicon directory
-    ``home`` (``dawg`` is a copy of it; a KWG reads its automaton instead of listing the words)."""
+    ``home`` (``dawg`` is a copy of it; a KWG reads its automaton instead of listing the words).
+    ``pause`` is called every millisecond or so of KWG work (see lextools.kwg)."""
     check_format(fmt, notation)
     if fmt == "txt":
         return "".join(text_lines(lex, notation)).encode("utf-8")
@@ -70,8 +73,8 @@ def export_bytes(lex: Lexicon, fmt: str, notation: Notation = "plain", home: Pat
     if fmt == "dawg":
         return data
     if fmt == "kad":
-        return kwg.encode_lexicon_kad(data, lex.edition)
-    return kwg.encode_lexicon(data, lex.edition, gaddag=fmt == "kwg-gaddag")
+        return kwg.encode_lexicon_kad(data, lex.edition, pause)
+    return kwg.encode_lexicon(data, lex.edition, gaddag=fmt == "kwg-gaddag", pause=pause)
 
 
 def words_dawg(lex: Lexicon, home: Path) -> bytes:

@@ -42,7 +42,7 @@ import json
 import struct
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -68,6 +68,16 @@ _HAS_LEAF = 1 << 8
 #: Stands for the separator inside dawgdic keys (which cannot hold a NUL byte); above every tile.
 _SEP_CHAR = "\x7f"
 _ID_DIGITS = 4  # a DAWG list id after the separator: 4 digits of base 127, each char 1..127
+#: Steps of the encoder's loops between two calls of ``pause`` (about a millisecond of work).
+_STEPS_PER_PAUSE = 1024
+
+#: Called every millisecond or so of encoding: the service passes ``lextools.budget.pause`` so that
+#: other requests of the worker run meanwhile; the command line passes nothing.
+Pause = Callable[[], None] | None
+
+
+def _no_pause() -> None:
+    pass
 
 
 @dataclass(frozen=True)
@@ -152,7 +162,9 @@ class _Automaton:
     of two UTF-8 bytes (Ñ in lexicon keys), whose tiles are one step further down; a label mapped to
     -1 is the GADDAG separator."""
 
-    def __init__(self, data: bytes, tiles: dict[int, int]) -> None:
+    def __init__(self, data: bytes, tiles: dict[int, int], pause: Pause = None) -> None:
+        self.pause = pause or _no_pause
+        self.steps = 0
         try:
             (size,) = struct.unpack_from("<I", data, 0)
             self.units = array.array("I")
@@ -173,11 +185,11 @@ class _Automaton:
         self.edges: dict[int, list[tuple[int, int]]] = {}
 
     @classmethod
-    def of(cls, keys: Sequence[str]) -> _Automaton:
+    def of(cls, keys: Sequence[str], pause: Pause = None) -> _Automaton:
         """The minimal automaton of sorted keys of tile-number characters (and the separator)."""
         tiles = {n: n for n in range(1, 0x7F)}
         tiles[ord(_SEP_CHAR)] = -1
-        return cls(dawg.CompletionDAWG(keys).tobytes(), tiles)
+        return cls(dawg.CompletionDAWG(keys).tobytes(), tiles, pause)
 
     @property
     def multibyte(self) -> bool:
@@ -224,6 +236,9 @@ class _Automaton:
         found = memo.get(base)
         if found is not None:
             return found
+        self.steps += 1
+        if not self.steps % _STEPS_PER_PAUSE:
+            self.pause()
         nodes = []
         if self.multibyte:
             for tile, child in self.transitions(index):
@@ -269,6 +284,9 @@ class _Automaton:
         stack = [(0, "")]
         while stack:
             index, reversed_path = stack.pop()
+            self.steps += 1
+            if not self.steps % _STEPS_PER_PAUSE:
+                self.pause()
             for tile, child in self.transitions(index):
                 path = chr(tile) + reversed_path
                 yield path, child
@@ -309,11 +327,11 @@ def _encode(dawg_part: _Automaton, gaddag: bool) -> bytes:
     pool = _Lists()
     roots = [dawg_part.intern(pool)]
     if gaddag:
-        roots.append(_Automaton.of(_gaddag_keys(dawg_part)).intern(pool))
-    return _to_bytes(_layout(pool, roots))
+        roots.append(_Automaton.of(_gaddag_keys(dawg_part), dawg_part.pause).intern(pool))
+    return _to_bytes(_layout(pool, roots, dawg_part.pause))
 
 
-def _layout(pool: _Lists, roots: Sequence[int]) -> array.array:
+def _layout(pool: _Lists, roots: Sequence[int], pause: Callable[[], None] = _no_pause) -> array.array:
     """The node array: a header node per root, then the lists in breadth-first order from the roots.
 
     A list is written as the whole chain it is the tail of (found through one predecessor per
@@ -336,8 +354,12 @@ def _layout(pool: _Lists, roots: Sequence[int]) -> array.array:
         if not seen[root]:
             seen[root] = 1
             queue.append(root)
+    steps = 0
     while queue:
         state = queue.popleft()
+        steps += 1
+        if not steps % _STEPS_PER_PAUSE:
+            pause()
         if not position[state]:
             top = state
             while prev[top]:
@@ -358,7 +380,9 @@ def _layout(pool: _Lists, roots: Sequence[int]) -> array.array:
         raise ExportFormatError(f"the graph needs {size:,} nodes; a KWG holds at most {MAX_NODES:,}")
     out = array.array("I", [IS_END | position[root] for root in roots])
     keep = 0xFFFFFFFF & ~ARC_MASK
-    for state in tops:
+    for steps, state in enumerate(tops, 1):
+        if not steps % _STEPS_PER_PAUSE:
+            pause()
         while state:
             value = node[state]
             after = nxt[state]
@@ -374,31 +398,32 @@ def _to_bytes(nodes: array.array) -> bytes:
     return nodes.tobytes()
 
 
-def _lexicon_automaton(words_dawg: bytes, edition: Edition) -> _Automaton:
+def _lexicon_automaton(words_dawg: bytes, edition: Edition, pause: Pause = None) -> _Automaton:
     """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
     tiles = {}
     for n, label in kwg_alphabet(edition).numbered():
         raw = edition.by_label[label].code.encode("utf-8")
         tiles[raw[0] if len(raw) == 1 else raw[0] << 8 | raw[1]] = n
-    return _Automaton(words_dawg, tiles)
+    return _Automaton(words_dawg, tiles, pause)
 
 
-def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False) -> bytes:
+def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False, pause: Pause = None) -> bytes:
     """KWG of a lexicon from its words DAWG file: DAWG only, or with ``gaddag`` the combined file."""
-    return _encode(_lexicon_automaton(words_dawg, edition), gaddag)
+    return _encode(_lexicon_automaton(words_dawg, edition, pause), gaddag)
 
 
-def encode_lexicon_kad(words_dawg: bytes, edition: Edition) -> bytes:
+def encode_lexicon_kad(words_dawg: bytes, edition: Edition, pause: Pause = None) -> bytes:
     """KAD of a lexicon: the DAWG-only KWG of its alphagrams (each word's tiles sorted by number)."""
-    return encode_tiles("".join(sorted(w)) for w in _lexicon_automaton(words_dawg, edition).words())
+    words = _lexicon_automaton(words_dawg, edition, pause).words()
+    return encode_tiles(("".join(sorted(w)) for w in words), pause=pause)
 
 
-def encode_tiles(words: Iterable[str], gaddag: bool = False) -> bytes:
+def encode_tiles(words: Iterable[str], gaddag: bool = False, pause: Pause = None) -> bytes:
     """KWG of words written as tile numbers (one character per tile, its code point the number)."""
     ordered = sorted(set(words))
     if any(not w or min(w) < "\x01" or max(w) >= _SEP_CHAR for w in ordered):
         raise ExportFormatError("a KWG word is one or more tiles numbered 1 to 126")
-    return _encode(_Automaton.of(ordered), gaddag)
+    return _encode(_Automaton.of(ordered, pause), gaddag)
 
 
 def tile_words(keys: Iterable[str], edition: Edition) -> Iterator[str]:

@@ -4,24 +4,29 @@ A client keeps the ETag and sends it back in ``If-None-Match``; while the lexico
 gets a 304 and no body, so re-fetching only happens after a rebuild.
 
 KWG and KAD files (``format=kwg|kwg-gaddag|kad``) are made on the first request for them and kept
-per worker for the lexicon that answered (a few MB each; seconds to make for a large lexicon);
+per worker for the lexicon that answered (a few MB each; seconds to make for a large lexicon, during
+which the encoder pauses every millisecond or so, as the text export does, for the worker's other
+requests);
 ``/manifest`` describes any export (see lextools.export).
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, request, send_file
+from flask import Blueprint, Response, request
 
 from lextools import search
+from lextools.budget import pause
 from lextools.errors import CorruptLexiconError
-from lextools.export import FORMATS, export_bytes, export_name, manifest
+from lextools.export import export_bytes, export_name, manifest
 from lextools.lexicon import Lexicon
 from lextools.tokenize import NOTATIONS, Notation, write
+from service.contract import EXPORT_FORMATS
 from service.inputs import choice_arg
 from service.lexicons import lexicon, lexicons
 
@@ -33,7 +38,7 @@ LINES_PER_CHUNK = 4096
 @bp.get("/export")
 def export(edition: str) -> Response:
     lex = lexicon(edition)
-    fmt = choice_arg("format", FORMATS, "txt")
+    fmt = choice_arg("format", EXPORT_FORMATS, "txt")
     notation: Notation = choice_arg("notation", NOTATIONS, "plain")  # type: ignore[assignment]
     if request.if_none_match.contains_weak(lex.checksum):
         response = Response(status=304)
@@ -54,7 +59,7 @@ def export(edition: str) -> Response:
 def export_manifest(edition: str) -> dict[str, Any]:
     """What a program needs to load ``export`` in a format: alphabet, layout, sha256, provenance."""
     lex = lexicon(edition)
-    fmt = choice_arg("format", FORMATS, "kwg")
+    fmt = choice_arg("format", EXPORT_FORMATS, "kwg")
     notation: Notation = choice_arg("notation", NOTATIONS, "plain")  # type: ignore[assignment]
     return _made(lex, fmt, notation)[1]
 
@@ -73,7 +78,7 @@ def _made(lex: Lexicon, fmt: str, notation: Notation) -> tuple[bytes, dict[str, 
         if key in _MADE:
             _MADE.move_to_end(key)
             return _MADE[key]
-    data = export_bytes(lex, fmt, notation, home)
+    data = export_bytes(lex, fmt, notation, home, pause=pause)  # a KWG takes seconds: let others run
     made = data, manifest(lex, fmt, data, export_name(lex.edition.name, fmt, notation), notation)
     with _MADE_LOCK:
         _MADE[key] = made
@@ -83,18 +88,30 @@ def _made(lex: Lexicon, fmt: str, notation: Notation) -> tuple[bytes, dict[str, 
 
 
 def _dawg(edition: str, lex: Lexicon) -> Response:
-    """The words DAWG exactly as built (keys in digit notation: 1 = CH, 2 = LL, 3 = RR)."""
+    """The words DAWG exactly as built (keys in digit notation: 1 = CH, 2 = LL, 3 = RR).
+
+    The file is read whole and its sha256 checked against the lexicon's checksum before a byte is
+    sent: the ETag promises those bytes, and a file altered or replaced on disk since the lexicon was
+    loaded must not go out under it (a few MB per export; the DAWG is what a client asked for).
+    """
     path = lexicons().words_file(lex)
     try:
-        return send_file(
-            path, mimetype="application/octet-stream", as_attachment=True, download_name=f"{edition}.dawg", etag=False
-        )
+        data = path.read_bytes()
     except FileNotFoundError:  # a rebuild removed the generation this worker loaded
-        raise CorruptLexiconError(f"{edition}: the lexicon was rebuilt; try again shortly") from None
+        raise CorruptLexiconError(f"{edition}: {path} was removed by a rebuild; try again shortly") from None
+    if hashlib.sha256(data).hexdigest() != lex.checksum:
+        raise CorruptLexiconError(f"{edition}: {path} no longer matches the checksum of the lexicon in service")
+    response = Response(data, mimetype="application/octet-stream")
+    response.headers["Content-Disposition"] = f'attachment; filename="{edition}.dawg"'
+    return response
 
 
 def _lines(lex: Lexicon, notation: Notation) -> Iterator[bytes]:
-    """One word per line in spelling order, encoded a chunk at a time rather than as one body."""
+    """One word per line in spelling order, encoded a chunk at a time rather than as one body.
+
+    Each chunk is a few milliseconds of work; between two, ``pause()`` lets the worker serve
+    other requests (under gevent a client that reads fast would otherwise never let the loop run).
+    """
     ed = lex.edition
     chunk: list[str] = []
     for key in search.export_order(lex):
@@ -102,5 +119,6 @@ def _lines(lex: Lexicon, notation: Notation) -> Iterator[bytes]:
         if len(chunk) == LINES_PER_CHUNK:
             yield ("\n".join(chunk) + "\n").encode()
             chunk = []
+            pause()
     if chunk:
         yield ("\n".join(chunk) + "\n").encode()

@@ -30,6 +30,7 @@ from lextools.edition import edition_names, load_edition
 from lextools.errors import LexiconError
 from lextools.lexicon import read_metadata
 from lextools.messages import Message, choose_language, message
+from service import quiz
 from service.kiosk import kiosk_edition
 from service.lexicons import lexicons
 from service.limits import MAX_WORDS
@@ -166,7 +167,7 @@ def judge() -> str | tuple[str, int]:
 
 @bp.get("/study")
 def study() -> str | tuple[str, int]:
-    return _page("study.html", lengths=range(2, 11))
+    return _page("study.html", quiz_settings=quiz.page_settings())
 
 
 @bp.after_request

@@ -19,8 +19,6 @@ from typing import Any
 
 import pytest
 
-from lextools import search
-from lextools.lexicon import Lexicon
 from lextools.record import ChallengeRecord
 from service import create_app
 
@@ -308,62 +306,6 @@ def test_judge_in_english_and_french(browser: WebDriver, base_url: str, tmp_path
 # -- the study page ---------------------------------------------------------------------------------
 
 
-def answers_of(es: Lexicon, alphagram: str) -> list[str]:
-    """The words a rack of the drill has, from the library (tile labels, space-separated)."""
-    key = es.edition.encode(alphagram.split())
-    return sorted(es.edition.spelling(m.key) for m in search.anagrams(es, key))
-
-
-def test_anagram_drill_round(browser: WebDriver, base_url: str, es: Lexicon, tmp_path: Path) -> None:
-    open_page(browser, f"{base_url}/study?edition=es-fise")
-    browser.execute_script("localStorage.clear()")
-    open_page(browser, f"{base_url}/study?edition=es-fise")
-    assert Select(by_id(browser, "drill-length")).first_selected_option.text == "4"
-
-    rack = by_id(browser, "drill-rack")
-    by_id(browser, "drill-start").send_keys(Keys.ENTER)
-    first = wait_for(browser, lambda d: rack.get_attribute("data-alphagram"), "the first rack")
-    answers = answers_of(es, first)
-    assert len(answers) >= 2, f"the likeliest 4-tile rack of the test list has several words: {first}"
-    assert "probabilidad" in by_id(browser, "drill-order").text
-    assert f"Palabras por encontrar: {len(answers)}" in by_id(browser, "drill-to-find").text
-    assert focused_id(browser) == "drill-answer"
-
-    # One right (typed in lower case), one wrong, then Enter on the empty box shows the rest.
-    marks = by_id(browser, "drill-marks")
-    type_keys(browser, answers[0].lower() + Keys.ENTER)
-    wait_for(browser, lambda d: len(marks.find_elements(By.TAG_NAME, "li")) == 1, "the first mark")
-    type_keys(browser, "zorro" + Keys.ENTER)
-    wait_for(browser, lambda d: len(marks.find_elements(By.TAG_NAME, "li")) == 2, "the second mark")
-    right, wrong = marks.find_elements(By.TAG_NAME, "li")
-    assert right.get_attribute("class") == "right" and answers[0] in right.text
-    assert wrong.get_attribute("class") == "wrong" and "ZORRO" in wrong.text
-    type_keys(browser, Keys.ENTER)
-    missed = by_id(browser, "drill-missed")
-    wait_for(browser, lambda d: missed.text, "the answers")
-    assert all(w in missed.text for w in answers[1:]) and answers[0] not in missed.text
-    score = by_id(browser, "drill-score").text
-    assert score == f"Alfagramas resueltos: 0 de 1 · Palabras encontradas: 1 de {len(answers)}"
-    browser.save_screenshot(str(tmp_path / "study-drill-round.png"))
-
-    # Progress is kept in localStorage: a reload shows the score, and Start goes on to the next rack.
-    stored = json.loads(browser.execute_script("return localStorage.getItem('lextools.drill.v1')"))
-    assert stored["es-fise:4"] == {"next": 1, "rounds": 1, "solved": 0, "words": len(answers), "found": 1}
-    open_page(browser, f"{base_url}/study?edition=es-fise")
-    assert by_id(browser, "drill-score").text == score
-    rack = by_id(browser, "drill-rack")
-    by_id(browser, "drill-start").click()
-    second = wait_for(browser, lambda d: rack.get_attribute("data-alphagram"), "the second rack")
-    assert second != first
-    assert "Alfagrama 2" in by_id(browser, "drill-rack-label").text
-    # Every answer found ends the round by itself.
-    for word in answers_of(es, second):
-        type_keys(browser, word + Keys.ENTER)
-    wait_for(browser, lambda d: "Todas encontradas" in d.find_element(By.ID, "drill-missed").text, "all found")
-    assert by_id(browser, "drill-score").text.startswith("Alfagramas resueltos: 1 de 2")
-    assert focused_id(browser) == "drill-next"
-
-
 def test_study_lookup_and_two_tile_words(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
     open_page(browser, f"{base_url}/study?edition=es-fise")
     result = by_id(browser, "lookup-result")
@@ -413,10 +355,10 @@ def test_no_page_logs_an_error(browser: WebDriver, base_url: str) -> None:
     for page in ("", "judge", "study"):
         for edition in ("es-fise", "en", "fr", "es-mattel2021"):
             open_page(browser, f"{base_url}/{page}?edition={edition}")
-    by_id(browser, "drill-start").click()  # es-mattel2021: no probability order, alphabetical instead
-    order = by_id(browser, "drill-order")
-    wait_for(browser, lambda d: "alfabético" in order.text, "the alphabetical-order note")
-    wait_for(browser, lambda d: by_id(d, "drill-rack").get_attribute("data-alphagram"), "a rack")
+    # es-mattel2021: no probability order (tile counts unverified), so the quiz form offers alphabetical.
+    assert by_id(browser, "quiz-order").get_attribute("value") == "alphabetical"
+    by_id(browser, "quiz-start").click()
+    wait_for(browser, lambda d: by_id(d, "quiz-rack").get_attribute("data-question"), "a question")
     assert console_errors(browser) == []
 
 

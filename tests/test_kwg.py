@@ -278,3 +278,12 @@ def test_the_readme_table_is_the_alphabets() -> None:
         numbered = dict(kwg.kwg_alphabet(load_edition(name)).numbered())
         documented = {n: cells[column] for n, cells in table.items() if cells[column] not in ("", "—")}
         assert documented == numbered, name
+
+
+def test_long_encodings_pause_for_other_requests() -> None:
+    rng = random.Random(7)
+    words = {"".join(chr(rng.randint(1, 20)) for _ in range(rng.randint(2, 9))) for _ in range(3000)}
+    calls = []
+    paused = kwg.encode_tiles(words, gaddag=True, pause=lambda: calls.append(1))
+    assert len(calls) > 10
+    assert paused == kwg.encode_tiles(words, gaddag=True)  # pausing changes nothing in the file

@@ -114,9 +114,9 @@ def test_the_verdict_stays_up_as_long_as_the_server_says(lexicon_home: Path, tmp
 def test_the_study_page_announces_its_results(client: FlaskClient) -> None:
     page = get_page(client, "/study?edition=es-fise")
     live = {a["id"] for _, a in page.elements if "aria-live" in a and "id" in a}
-    assert {"lookup-result", "two-result", "drill-marks", "drill-missed", "drill-score"} <= live
-    lengths = [a["value"] for a in page.all("option") if a["value"].isdigit()]
-    assert lengths == [str(n) for n in range(2, 11)]
+    assert {"lookup-result", "two-result", "quiz-marks", "quiz-outcome", "quiz-score", "cardbox-message"} <= live
+    lengths = page.html.split('<select id="quiz-length">')[1].split("</select>")[0]
+    assert re.findall(r'<option value="(\d+)"', lengths) == [str(n) for n in range(2, 16)]
 
 
 @pytest.mark.parametrize("edition", edition_names())
@@ -182,7 +182,7 @@ def test_one_string_table_with_every_key_in_every_language() -> None:
         used |= {
             k
             for k in re.findall(r'"([a-z]+_[a-z_]+)"', text)
-            if k.split("_")[0] in {"verdict", "lookup", "drill", "msg"}
+            if k.split("_")[0] in {"verdict", "lookup", "quiz", "cardbox", "msg"}
         }
     assert used and used <= keys, f"used but not in strings.json: {used - keys}"
 
