@@ -26,9 +26,9 @@ from lextools.errors import CorruptLexiconError
 from lextools.export import export_bytes, export_name, manifest
 from lextools.lexicon import Lexicon
 from lextools.tokenize import NOTATIONS, Notation, write
-from service.contract import EXPORT_FORMATS
 from service.inputs import choice_arg
 from service.lexicons import lexicon, lexicons
+from service.limits import EXPORT_FORMATS
 
 bp = Blueprint("export", __name__, url_prefix="/v1/<edition>")
 
