@@ -391,16 +391,20 @@ def compare(
     for name in ("missing", "extra"):
         if name in report:
             shown = report[name]
-            out.print(f"{name} ({shown['count']:,}): " + " ".join(shown["examples"]), highlight=False)
+            line = f"{name} ({shown['count']:,}): " + " ".join(shown["examples"])
+            out.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def _print_unspellable(*sets: WordSet) -> None:
     for ws in sets:
         if ws.unspellable:
+            words = "word" if ws.unspellable == 1 else "words"
             out.print(
-                f"{ws.unspellable:,} words of {ws.label} cannot be spelled in {ws.edition.name} and are not counted "
+                f"{ws.unspellable:,} {words} of {ws.label} cannot be spelled in {ws.edition.name} and are not counted "
                 f"(e.g. {' '.join(ws.unspellable_examples)})",
                 highlight=False,
+                markup=False,
+                soft_wrap=True,  # one line, whatever the width: a script may grep it
             )
 
 
