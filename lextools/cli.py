@@ -443,8 +443,9 @@ def diff(
     out.print(table)
     _print_unspellable(sa, sb)
     if show:
-        out.print("added: " + " ".join(added[:show]) + (" …" if len(added) > show else ""))
-        out.print("removed: " + " ".join(removed[:show]) + (" …" if len(removed) > show else ""))
+        for name, words in (("added", added), ("removed", removed)):
+            line = f"{name}: " + " ".join(words[:show]) + (" …" if len(words) > show else "")
+            out.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 @app.command()
