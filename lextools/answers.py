@@ -15,6 +15,7 @@ from lextools import search
 from lextools.edition import Edition
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon, WordResult
+from lextools.messages import message
 from lextools.tokenize import spell
 
 
@@ -24,15 +25,32 @@ def entries(lex: Lexicon, keys: Iterable[str]) -> list[dict[str, Any]]:
     return [{"word": ed.spelling(k), "tiles": list(ed.decode(k))} for k in keys]
 
 
-def check(lex: Lexicon, words: Sequence[str]) -> dict[str, Any]:
+def localized(result: WordResult, edition: Edition, lang: str = "en") -> dict[str, Any]:
+    """A word result as a dict, its ``reason`` in ``lang`` (the message catalogue, lextools/messages.py)."""
+    out = result.as_dict()
+    if result.valid or lang == "en":
+        return out
+    if result.word is not None:
+        out["reason"] = message("not_in_lexicon", word=result.word, edition=edition.name).text(lang)
+        return out
+    try:
+        spell(result.input, edition)
+    except SpellingError as e:
+        out["reason"] = e.message.text(lang) if e.message is not None else e.reason
+    return out
+
+
+def check(lex: Lexicon, words: Sequence[str], lang: str = "en") -> dict[str, Any]:
     """One result per word, in order; a word the edition cannot spell is invalid with its reason."""
-    return {"edition": lex.edition.name, "results": [lex.lookup(w).as_dict() for w in words]}
+    return {"edition": lex.edition.name, "results": [localized(lex.lookup(w), lex.edition, lang) for w in words]}
 
 
 def spelled(lex: Lexicon, word: str) -> WordResult:
-    """Look a word up; one the edition cannot spell at all raises :class:`SpellingError` with the reason."""
+    """Look a word up; one the edition cannot spell at all raises its :class:`SpellingError` (with the
+    catalogue message the service words in the client's language)."""
     result = lex.lookup(word)
     if result.word is None:
+        lex.spell(word)  # raises the SpellingError itself
         raise SpellingError(word, result.reason or "cannot be spelled")
     return result
 
@@ -60,7 +78,7 @@ def score(edition: Edition, word: str, blanks: Iterable[int] = ()) -> dict[str, 
     at = set()
     for b in blanks:
         if not 1 <= b <= len(s.tiles):
-            raise QueryError(f"blank positions go from 1 to {len(s.tiles)}, not {b}")
+            raise QueryError(message("blank_positions", max=len(s.tiles), text=repr(str(b))))
         at.add(b - 1)
     total = edition.score(s.tiles, at)
     return {

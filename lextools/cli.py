@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lextools import answers, search
+from lextools import answers, quiz, search
 from lextools.compare import WordSet, comparison, open_word_set
 from lextools.compare import diff as diff_sets
 from lextools.edition import edition_names, load_edition
@@ -32,6 +32,7 @@ from lextools.errors import LexiconError, os_error_message, path_text
 from lextools.filters import SourceWord, rules_named
 from lextools.guard import BuildSource, build_lexicon
 from lextools.lexicon import Lexicon, default_home, load_lexicon
+from lextools.messages import LANGUAGES, choose_language
 from lextools.tokenize import NOTATIONS, write
 from lextools.wordlist import WordList, decode, read_list, words_of
 
@@ -50,6 +51,10 @@ LexiconsOpt = Annotated[
 ]
 EditionArg = Annotated[str, typer.Argument(help="Edition: " + ", ".join(edition_names()))]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+RecordOpt = Annotated[
+    Path | None,
+    typer.Option("--record", help="The challenge record (SQLite) [default: challenges.sqlite3 in the lexicon dir]"),
+]
 
 
 def _home(lexicons: Path | None) -> Path:
@@ -211,6 +216,9 @@ def check(
         typer.Argument(help="Words in any notation (CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O); - reads them from stdin."),
     ] = None,
     file: Annotated[Path | None, typer.Option("--file", "-f", help="Check the words of a list, one per line.")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language of the reasons: es, fr or en [default: the edition's]")
+    ] = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -225,7 +233,9 @@ def check(
     if not words:
         raise LexiconError("no words to check: name them, give - to read standard input, or --file LIST")
     lex = _open(edition, lexicons)
-    answer = answers.check(lex, words)
+    if lang is not None and lang not in LANGUAGES:
+        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
+    answer = answers.check(lex, words, choose_language(lang, None, lex.edition.language))
     if as_json:
         _print_json(answer)
     else:
@@ -306,6 +316,39 @@ def pattern(
     lex = _open(edition, lexicons)
     found = search.ordered(lex, list(search.find(lex, pattern=pattern)), order)
     _print_words(answers.search_page(lex, order, found, found[:limit] if limit else found, None), as_json)
+
+
+@app.command("quiz")
+def quiz_command(
+    edition: EditionArg,
+    kind: Annotated[str, typer.Option("--type", help=" | ".join(quiz.QUIZ_TYPES))] = "anagram",
+    length: Annotated[int | None, typer.Option(help="Tiles per word or rack [default: by type].")] = None,
+    blanks: Annotated[
+        int, typer.Option(help=f"Blanks on the rack and in the probability count (0-{quiz.MAX_BLANKS}).")
+    ] = 0,
+    order: Annotated[str, typer.Option(help=" | ".join(quiz.ORDERS))] = "probability",
+    rank_from: Annotated[int, typer.Option("--from", help="First probability rank within the length.")] = 1,
+    rank_to: Annotated[int | None, typer.Option("--to", help="Last probability rank [default: the last].")] = None,
+    count: Annotated[int, typer.Option(help=f"Questions (1-{quiz.MAX_COUNT}).")] = quiz.DEFAULT_COUNT,
+    seed: Annotated[
+        int | None, typer.Option(help="Draw the questions at random from the range, the same for a seed.")
+    ] = None,
+    min_length: Annotated[int, typer.Option(help="build: shortest word, in tiles.")] = quiz.DEFAULT_BUILD_MIN,
+    list_name: Annotated[
+        str | None, typer.Option("--list", help="type list: two-tile, three-tile, high-value, with-CH…")
+    ] = None,
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """A word-study quiz with its answers: the JSON of GET /v1/{edition}/quiz."""
+    lex = _open(edition, lexicons)
+    request = quiz.QuizRequest(kind, length, blanks, order, rank_from, rank_to, count, seed, min_length, list_name)
+    result = quiz.quiz(lex, request)
+    if as_json:
+        _print_json(result)
+        return
+    for q in result["questions"]:
+        sys.stdout.write(quiz.question_line(q) + "\n")
 
 
 @app.command()
@@ -454,11 +497,80 @@ def serve(
     port: Annotated[int, typer.Option(help="TCP port (0: any free port, logged at start).")] = 8000,
     workers: Annotated[int, typer.Option(min=1, help="gunicorn worker processes; each loads the lexicons once.")] = 2,
     lexicons: LexiconsOpt = None,
+    kiosk: Annotated[
+        str | None, typer.Option(help="Serve only the word judge for this edition (a table kiosk); all else 404.")
+    ] = None,
+    judge_clear: Annotated[
+        float, typer.Option(min=1, max=600, help="Seconds a verdict stays on the judge (Esc clears it sooner).")
+    ] = 10.0,
+    record: RecordOpt = None,
 ) -> None:
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted."""
     from service.server import serve as run_server  # the CLI works without the service's imports
 
-    run_server(host=host, port=port, workers=workers, lexicons=_home(lexicons))
+    if kiosk is not None:
+        load_edition(kiosk)  # an unknown edition: one line, exit 2
+    home = _home(lexicons)
+    config = {"KIOSK": kiosk, "JUDGE_CLEAR_SECONDS": judge_clear, "RECORD": _record(record, home)}
+    run_server(host=host, port=port, workers=workers, lexicons=home, app_config=config)
+
+
+def _record(record: Path | None, home: Path) -> Path:
+    from lextools.record import default_record
+
+    return record if record is not None else default_record(home)
+
+
+@app.command("record")
+def show_record(
+    since: Annotated[str | None, typer.Option(help="Only challenges from this time on: 2026-11-30T09:00 UTC.")] = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (for a spreadsheet) instead of a table.")] = False,
+    as_json: JsonOpt = False,
+    record: RecordOpt = None,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """The challenge record: every challenge judged, with its time, edition, lexicon, words and verdict."""
+    from lextools.record import ChallengeRecord, as_csv_text, parse_since
+
+    entries = ChallengeRecord(_record(record, _home(lexicons))).entries(parse_since(since) if since else None)
+    if as_csv:
+        sys.stdout.write(as_csv_text(entries))
+    elif as_json:
+        _print_json({"challenges": entries})
+    else:
+        table = Table("time (UTC)", "edition", "lexicon", "words", "verdict", "id")
+        for e in entries:
+            verdict = "[green]valid[/]" if e["acceptable"] else "[red]not valid[/]"
+            when = e["time"][:19].replace("T", " ")
+            table.add_row(when, e["edition"], e["checksum"][:8], escape(" ".join(e["words"])), verdict, e["id"])
+        out.print(table)
+
+
+receipt_app = typer.Typer(help="Receipts of challenges: check one after the game.", no_args_is_help=True)
+app.add_typer(receipt_app, name="receipt")
+
+
+@receipt_app.command("verify")
+def verify_receipt(
+    receipt: Annotated[
+        str, typer.Argument(help="The receipt as JSON (or the whole challenge answer); - reads it from stdin.")
+    ] = "-",
+    record: RecordOpt = None,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Check a receipt against the server secret and the challenge record. Exit 0 valid, 1 not valid."""
+    from lextools.receipts import load_secret
+    from lextools.record import ChallengeRecord
+
+    text = sys.stdin.read() if receipt == "-" else receipt
+    path = _record(record, _home(lexicons))
+    rec = ChallengeRecord(path)
+    result = rec.verify(text, load_secret(path, create=False))
+    if result.ok:
+        out.print(f"[green]{escape(result.message)}[/]", highlight=False)
+    else:
+        err.print(f"[red]not valid:[/] {escape(result.message)}", highlight=False)
+    raise typer.Exit(0 if result.ok else 1)
 
 
 def main() -> None:

@@ -107,7 +107,8 @@ class Lexicon:
         self.metadata = metadata
         self.words = words  # dawg_python.CompletionDAWG of keys
         self.anagrams = anagrams  # dawg_python.CompletionDAWG of "ALPHAGRAM KEY"
-        self._tiles = [(t.label, t.code) for t in edition.tiles]
+        # In the edition's alphabet, so hook lists read in the order players sort (es-fise: C CH D …).
+        self._tiles = [(label, edition.by_label[label].code) for label in edition.sort_labels(edition.by_label)]
 
     @property
     def checksum(self) -> str:

@@ -2,9 +2,13 @@
 
 Layout (Flask tutorial style): :func:`create_app` builds an app from config; the routes live in
 blueprints — ``meta`` (health, editions, OpenAPI), ``words`` (validity, check, challenge, hooks,
-score), ``study`` (two-tile words, anagrams, search), ``export``; ``errors`` gives every failure one
-JSON shape; ``lexicons`` keeps the lexicons a worker has loaded; ``server`` runs it under gunicorn.
+score), ``study`` (two-tile words, anagrams, search), ``quiz`` (word-study quizzes), ``export``;
+``errors`` gives every failure one JSON shape; ``lexicons`` keeps the lexicons a worker has loaded;
+``server`` runs it under gunicorn.
 The library (``lextools``) never imports this package.
+
+The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
+(``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`.
 """
 
 from __future__ import annotations
@@ -17,8 +21,16 @@ from flask import Flask, Response, request
 
 from lextools.lexicon import default_home
 
-#: GET routes may be called from any web page; POST routes (check, challenge) only same-origin.
+#: GET routes, and POST check (it only reads), may be called from any web page; the challenge, which
+#: writes the record, only from the service's own pages (service/challenge.py).
 _CORS_METHODS = ("GET", "HEAD", "OPTIONS")
+_OPEN_POSTS = {"words.check"}
+#: The preflight of POST check: app developers call it from their own pages with a JSON body.
+_PREFLIGHT_POST = [
+    ("Access-Control-Allow-Methods", "POST"),
+    ("Access-Control-Allow-Headers", "Content-Type, Accept-Language"),
+    ("Access-Control-Max-Age", "86400"),
+]
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -27,7 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ``SEARCH_LIMIT`` / ``SEARCH_MAX_LIMIT`` (words per search page), ``MAX_RACK_BLANKS``,
     ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
     None never; see service/lexicons.py)."""
-    from service import errors, export, meta, pages, study, words
+    from service import errors, export, meta, pages, quiz, study, words
     from service.inputs import require_utf8_path
     from service.lexicons import EXTENSION, LexiconCache
 
@@ -54,14 +66,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:
-        service_log.setLevel(logging.INFO)  # the challenge record is INFO
+        service_log.setLevel(logging.INFO)  # reloads are INFO
 
     errors.register(app)
     app.before_request(require_utf8_path)
     app.after_request(_cors)
-    for module in (meta, words, study, export):
+    for module in (meta, words, study, quiz, export):
         app.register_blueprint(module.bp)
     app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
+    from service.challenge import init_app as init_judge  # (kept apart: the judge's config and routes)
+
+    init_judge(app)
     return app
 
 
@@ -75,7 +90,12 @@ _PREFLIGHT = [
 
 
 def _cors(response: Response) -> Response:
-    if request.method in _CORS_METHODS:
-        for name, value in _CORS if request.method != "OPTIONS" else _CORS + _PREFLIGHT:
-            response.headers[name] = value
+    if request.endpoint in _OPEN_POSTS and request.method in ("POST", "OPTIONS"):
+        headers = _CORS if request.method == "POST" else _CORS + _PREFLIGHT_POST
+    elif request.method in _CORS_METHODS:
+        headers = _CORS if request.method != "OPTIONS" else _CORS + _PREFLIGHT
+    else:
+        return response
+    for name, value in headers:
+        response.headers[name] = value
     return response

@@ -9,9 +9,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from lextools import __version__
+from lextools import __version__, quiz
 from lextools.edition import edition_names
+from lextools.messages import LANGUAGES
+from lextools.receipts import RECEIPT_FIELDS
 from lextools.search import MAX_QUERY_TILES
+from service.limits import CHALLENGE_RATE, MAX_WORD_CHARS, MAX_WORDS
 
 Schema = dict[str, Any]
 
@@ -48,6 +51,8 @@ def _query(name: str, schema: Schema, description: str) -> dict[str, Any]:
 
 
 EDITION = {"$ref": "#/components/parameters/edition"}
+#: The language of reasons, rulings and error messages (else Accept-Language, else the edition's).
+LANG = {"$ref": "#/components/parameters/lang"}
 WORD = {"$ref": "#/components/parameters/word"}
 
 SCHEMAS: dict[str, Schema] = {
@@ -129,14 +134,64 @@ SCHEMAS: dict[str, Schema] = {
         challenger_penalty={**_nullable("string"), "description": "null when the challenger is not penalised"},
         source=_nullable("string"),
     ),
+    "QuizQuestion": {
+        **_object(
+            ["id"],
+            id={"type": "string", "description": "the question as text: a cardbox key"},
+            rank=_nullable("integer"),
+            ways=_nullable("integer"),
+            rack={**_strings(), "description": "anagram, build: tiles, ? for a blank"},
+            answers={
+                "type": "array",
+                "items": {"allOf": [_ref("Entry"), _object(["blanks"], blanks=_strings())]},
+                "description": "anagram, build: every word the rack makes",
+            },
+            word={"type": "string"},
+            tiles=_strings(),
+            front={**_strings(), "description": "hooks: front hook tiles"},
+            back={**_strings(), "description": "hooks: back hook tiles"},
+            valid={"type": "boolean", "description": "word-or-phony: a word (true) or a phony"},
+            **{"from": {**_nullable("string"), "description": "word-or-phony: the word a phony was made from"}},
+        ),
+        "additionalProperties": False,
+    },
     "Entry": _object(["word", "tiles"], word={"type": "string"}, tiles=_strings()),
+    "Receipt": {
+        **_object(
+            list(RECEIPT_FIELDS),
+            id={"type": "string"},
+            time={"type": "string", "format": "date-time"},
+            edition={"type": "string"},
+            checksum={"type": "string", "description": "the lexicon that judged"},
+            acceptable={"type": "boolean"},
+            signature={
+                "type": "string",
+                "description": "HMAC-SHA256 (hex) over id, time, edition, checksum, words, acceptable; "
+                "check it with `lextools receipt verify`",
+            },
+        ),
+        "description": "Proof of the ruling; the words are signed but not repeated (the record has them)",
+    },
+    "RecordEntry": _object(
+        ["id", "time", "edition", "checksum", "words", "acceptable"],
+        id={"type": "string"},
+        time={"type": "string", "format": "date-time"},
+        edition={"type": "string"},
+        checksum={"type": "string"},
+        words=_strings(),
+        acceptable={"type": "boolean"},
+    ),
 }
 
 RESPONSES = {
     "E400": _json(
         _ref("Error"), "Malformed input (body, parameters, pattern, rack or cursor; a path that is not UTF-8)"
     ),
+    "E401": _json(_ref("Error"), "The director token is missing or wrong"),
+    "E403": _json(_ref("Error"), "A browser sent it from another site's page (its Origin is not this server)"),
     "E404": _json(_ref("Error"), "Unknown edition or route"),
+    "E415": _json(_ref("Error"), "The body is not sent as Content-Type: application/json"),
+    "E429": _json(_ref("Error"), f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
     "E413": _json(_ref("Error"), "Body over the size limit, or more than 1000 words"),
     "E422": _json(_ref("Error"), "The word cannot be spelled with the edition's tiles; the message says why"),
     "E503": _json(_ref("Error"), "No usable lexicon for the edition on this server"),
@@ -153,6 +208,56 @@ SEARCH_PARAMS = [
     _query("cursor", {"type": "string"}, "next_cursor of the previous page"),
 ]
 
+QUIZ_REQUIRED = ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"]
+#: The quiz's query parameters (service/quiz.py reads the same names and lextools.quiz the same limits).
+QUIZ_PARAMS = [
+    _query("type", {"type": "string", "enum": list(quiz.QUIZ_TYPES), "default": "anagram"}, "quiz type"),
+    _query(
+        "length",
+        {"type": "integer", "minimum": quiz.MIN_LENGTH, "maximum": quiz.MAX_LENGTH},
+        "tiles per word or rack; default " + ", ".join(f"{k} {v}" for k, v in quiz.DEFAULT_LENGTH.items()),
+    ),
+    _query(
+        "blanks",
+        {"type": "integer", "minimum": 0, "maximum": quiz.MAX_BLANKS, "default": 0},
+        "blanks on an anagram or build rack, and blanks a draw may use in the probability count (as Zyzzyva)",
+    ),
+    _query("order", {"type": "string", "enum": list(quiz.ORDERS), "default": "probability"}, "question order"),
+    _query(
+        "from",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_RANK, "default": 1},
+        "first probability rank within the length",
+    ),
+    _query(
+        "to",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_RANK},
+        "last probability rank (default: the last)",
+    ),
+    _query(
+        "count",
+        {"type": "integer", "minimum": 1, "maximum": quiz.MAX_COUNT, "default": quiz.DEFAULT_COUNT},
+        "questions",
+    ),
+    _query(
+        "seed",
+        {"type": "integer", "minimum": 0, "maximum": quiz.MAX_SEED},
+        "draw the questions at random from the range, the same for the same seed (default: the first ones)",
+    ),
+    _query(
+        "min_length",
+        {"type": "integer", "minimum": quiz.MIN_LENGTH, "maximum": quiz.MAX_LENGTH, "default": quiz.DEFAULT_BUILD_MIN},
+        f"build: shortest word, in tiles (a build rack has at most {quiz.MAX_BUILD_LENGTH} tiles, "
+        f"and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)",
+    ),
+    _query(
+        "list",
+        {"type": "string", "pattern": "^(two-tile|three-tile|high-value|with-.+)$"},
+        "type=list: two-tile, three-tile, high-value (tiles worth "
+        + str(quiz.HIGH_VALUE)
+        + " or more), with-T for Ñ and each digraph tile (with-CH)",
+    ),
+]
+
 
 def _paths() -> dict[str, Any]:
     words_body = {
@@ -162,13 +267,18 @@ def _paths() -> dict[str, Any]:
     }
     challenge_body = {
         "required": True,
-        "description": "Read as JSON whatever the Content-Type.",
+        "description": "Content-Type: application/json only.",
         "content": {
             "application/json": {
                 "schema": _object(
                     ["words"],
                     # a challenge is of a play, so of one word at least (check takes an empty list)
-                    words={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 1000},
+                    words={
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 1, "maxLength": MAX_WORD_CHARS},
+                        "minItems": 1,
+                        "maxItems": MAX_WORDS,
+                    },
                     reveal={"type": "boolean", "default": False, "description": "include per-word results"},
                 )
             }
@@ -237,7 +347,8 @@ def _paths() -> dict[str, Any]:
         },
         "/v1/{edition}/challenge": {
             "post": {
-                "summary": "Judge a challenged play; per-word results only with reveal (else only in the service log)",
+                "summary": "Judge a challenged play, record it, answer with a signed receipt; per-word "
+                "results only with reveal. Only from this server's own pages (Origin) or from non-browsers.",
                 "operationId": "challenge",
                 "parameters": [EDITION],
                 "requestBody": challenge_body,
@@ -249,11 +360,38 @@ def _paths() -> dict[str, Any]:
                             words={"type": "integer"},
                             acceptable={"type": "boolean"},
                             ruling=_ref("Ruling"),
+                            receipt=_ref("Receipt"),
                             results={"type": "array", "items": _ref("WordResult")},
                         ),
                         "The judgement",
                     ),
-                    **_errors(400, 404, 413, 503),
+                    **_errors(400, 403, 404, 413, 415, 429, 503),
+                },
+            }
+        },
+        "/v1/record": {
+            "get": {
+                "summary": "The challenge record, for the tournament director (Authorization: Bearer "
+                "$LEXTOOLS_DIRECTOR_TOKEN; 404 when the server has no token)",
+                "operationId": "getRecord",
+                "security": [{"director": []}],
+                "parameters": [
+                    _query("since", {"type": "string"}, "only challenges from this time on (ISO 8601; UTC if no zone)"),
+                    _query("format", {"type": "string", "enum": ["json", "csv"], "default": "json"}, "json or csv"),
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The challenges, oldest first",
+                        "content": {
+                            "application/json": {
+                                "schema": _object(
+                                    ["challenges"], challenges={"type": "array", "items": _ref("RecordEntry")}
+                                )
+                            },
+                            "text/csv": {"schema": {"type": "string"}},
+                        },
+                    },
+                    **_errors(400, 401, 404),
                 },
             }
         },
@@ -388,6 +526,36 @@ def _paths() -> dict[str, Any]:
                 },
             }
         },
+        "/v1/{edition}/quiz": {
+            "get": {
+                "summary": "A word-study quiz (anagram, build, hooks, word-or-phony, word list); same seed, same quiz",
+                "operationId": "quiz",
+                "parameters": [EDITION, *QUIZ_PARAMS],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            QUIZ_REQUIRED,
+                            edition={"type": "string"},
+                            type={"type": "string", "enum": list(quiz.QUIZ_TYPES)},
+                            list=_nullable("string"),
+                            length={"type": "integer"},
+                            blanks={"type": "integer"},
+                            min_length=_nullable("integer"),
+                            order={"type": "string", "enum": list(quiz.ORDERS)},
+                            ranked_by={"type": "string", "enum": list(quiz.ORDERS)},
+                            to={"type": "integer"},
+                            in_range={"type": "integer", "description": "items ranked from..to"},
+                            seed=_nullable("integer"),
+                            count={"type": "integer"},
+                            questions={"type": "array", "items": _ref("QuizQuestion")},
+                            **{"from": {"type": "integer"}},
+                        ),
+                        "The questions with their answers",
+                    ),
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
         "/v1/{edition}/export": {
             "get": {
                 "summary": "The whole word list, streamed; ETag is the lexicon checksum",
@@ -445,6 +613,15 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
+def _with_lang(paths: dict[str, Any]) -> dict[str, Any]:
+    """Every answer about an edition words its reasons, rulings and errors in ``lang`` (service/language.py)."""
+    for path, operations in paths.items():
+        if "{edition}" in path:
+            for operation in operations.values():
+                operation["parameters"] = [*operation.get("parameters", []), LANG]
+    return paths
+
+
 @cache
 def document() -> dict[str, Any]:
     """The document (built once per process: it depends only on the code and the shipped editions)."""
@@ -454,14 +631,24 @@ def document() -> dict[str, Any]:
             "title": "lextools word-validation service",
             "version": __version__,
             "description": "Scrabble lexicons per edition over HTTP. Errors share one shape, "
-            '{"error": {"code", "message"}}. GET routes allow any origin (CORS).',
+            '{"error": {"code", "message"}}. GET routes and POST check allow any origin (CORS); the '
+            "challenge, which writes the record, only this server's own pages.",
         },
         "servers": [{"url": "/"}],
-        "paths": _with_checksum_header(_paths()),
+        "paths": _with_lang(_with_checksum_header(_paths())),
         "components": {
             "schemas": SCHEMAS,
             "responses": RESPONSES,
+            "securitySchemes": {"director": {"type": "http", "scheme": "bearer"}},
             "parameters": {
+                "lang": {
+                    "name": "lang",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "enum": list(LANGUAGES)},
+                    "description": "language of reasons, rulings and errors; else Accept-Language, else the "
+                    "edition's language",
+                },
                 "edition": {
                     "name": "edition",
                     "in": "path",

@@ -18,8 +18,9 @@ def cli_json(lexicon_home: Path, *args: str, stdin: str | None = None) -> object
     where = [] if args[0] == "score" else ["-L", str(lexicon_home)]  # a score needs only the tile table
     result = CliRunner().invoke(app, [*args, "--json", *where], input=stdin, catch_exceptions=False)
     assert result.exit_code in (0, 1), result.output
-    assert result.stdout.count("\n") == 1 and ": " not in result.stdout  # one compact document
-    return json.loads(result.stdout)
+    document = json.loads(result.stdout)
+    assert result.stdout == json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"  # compact, one line
+    return document
 
 
 @pytest.mark.parametrize(

@@ -211,7 +211,7 @@ def test_check_command_reports_each_word_and_exits_0_or_1(
 ) -> None:
     # a NUL cannot be a command-line argument; "-" means "read the words from standard input"
     words = [w for w in words if "\x00" not in w and w != "-"] or ["casa"]
-    args = ["check", name, "--json", "--lexicons", str(lexicon_home), "--", *words]
+    args = ["check", name, "--json", "--lang", "en", "--lexicons", str(lexicon_home), "--", *words]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     expected = [lexicons[name].lookup(w) for w in words]
     assert result.exit_code == (0 if all(r.valid for r in expected) else 1), result.output

@@ -1,0 +1,100 @@
+"""Benchmark: how long a quiz takes on a real lexicon, cold (first request of a worker) and warm.
+
+Run from the repository root with the project's venv, on built lexicons (``lextools build``)::
+
+    python bench/quiz.py --lexicons ~/.local/share/lextools            # es-fise, 7 tiles
+    python bench/quiz.py --lexicons D --edition en --length 8
+
+What is measured, in one run:
+
+1. ranking every alphagram of the length by its draw count with 0, 1 and 2 blanks
+   (:func:`lextools.probability.draw_count`, per-tile polynomials) against the same counts summed
+   over every sub-multiset left to blanks, the way Zyzzyva's ``LetterBag`` writes the sum — the
+   baseline, which also checks that both give the same numbers;
+2. each quiz type, cold (ranked lists not cached yet) and warm, against the walk every quiz of
+   that length needs first (``search.words_of_length``), measured in the same run.
+
+Times depend on the machine; the ratios are what to compare between machines and versions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import combinations_with_replacement
+from math import comb
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from lextools import quiz, search
+from lextools.edition import Edition
+from lextools.lexicon import load_lexicon
+from lextools.probability import draw_count
+
+
+def enumerated_count(edition: Edition, tiles: Sequence[str], blanks: int) -> int:
+    """The baseline: one product per sub-multiset of the tiles left to blanks."""
+    wanted = Counter(tiles)
+    total = 0
+    for used in range(blanks + 1):
+        for left in combinations_with_replacement(sorted(wanted), used):
+            replaced = Counter(left)
+            if any(replaced[t] > wanted[t] for t in replaced):
+                continue
+            ways = comb(edition.blanks or 0, used)
+            for label, k in wanted.items():
+                ways *= comb(edition.by_label[label].count or 0, k - replaced[label])
+            total += ways
+    return total
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--lexicons", type=Path, required=True, help="directory of built lexicons")
+    parser.add_argument("--edition", default="es-fise")
+    parser.add_argument("--length", type=int, default=7)
+    args = parser.parse_args()
+    console = Console()
+    lex = load_lexicon(args.edition, args.lexicons)
+    ed = lex.edition
+    walk, keys = timed(lambda: search.words_of_length(lex, args.length))
+    alphagrams = sorted({quiz.alphagram(ed, k) for k in keys})
+
+    counts = Table("blanks", "alphagrams", "polynomials", "enumerated (baseline)", "speed-up")
+    for blanks in (0, 1, 2):
+        fast, a = timed(lambda b=blanks: [draw_count(ed, ed.decode(k), b) for k in alphagrams])
+        slow, b = timed(lambda b=blanks: [enumerated_count(ed, ed.decode(k), b) for k in alphagrams])
+        assert a == b, "the two ways of counting disagree"
+        counts.add_row(str(blanks), f"{len(alphagrams):,}", f"{fast:.2f} s", f"{slow:.2f} s", f"{slow / fast:.1f}×")
+    console.print(f"{args.edition}, {args.length} tiles: {len(keys):,} words, found in {walk:.2f} s")
+    console.print(counts)
+
+    quizzes = Table("quiz", "cold", "warm", "cold / words_of_length")
+    requests = [
+        ("anagram, 1 blank, 10 questions", quiz.QuizRequest("anagram", args.length, 1, seed=1)),
+        ("anagram, 2 blanks, 100 questions", quiz.QuizRequest("anagram", args.length, 2, count=100, seed=1)),
+        ("build, 6 tiles, 20 questions", quiz.QuizRequest("build", 6, 0, count=20, seed=1)),
+        ("hooks, 100 questions", quiz.QuizRequest("hooks", args.length, count=100, seed=1)),
+        ("word-or-phony, 100 questions", quiz.QuizRequest("word-or-phony", args.length, count=100, seed=1)),
+    ]
+    for name, request in requests:
+        fresh = load_lexicon(args.edition, args.lexicons)  # a new Lexicon object: nothing cached for it
+        cold, _ = timed(lambda r=request, f=fresh: quiz.quiz(f, r))
+        warm, _ = timed(lambda r=request, f=fresh: quiz.quiz(f, r))
+        quizzes.add_row(name, f"{cold:.2f} s", f"{warm:.3f} s", f"{cold / walk:.1f}×")
+    console.print(quizzes)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""``GET /v1/{edition}/quiz``: word-study quizzes (lextools.quiz), the same JSON as ``lextools quiz --json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from lextools import quiz
+from lextools.edition import edition_names, load_edition
+from service.inputs import choice_arg, int_arg, text_arg
+from service.lexicons import lexicon
+
+bp = Blueprint("quiz", __name__, url_prefix="/v1/<edition>")
+
+
+def request_from_args() -> quiz.QuizRequest:
+    """The query string as a :class:`~lextools.quiz.QuizRequest` (service/openapi.py describes it).
+
+    The library checks what depends on the edition (named lists, probability order)."""
+    return quiz.QuizRequest(
+        type=choice_arg("type", quiz.QUIZ_TYPES, "anagram"),
+        length=int_arg("length", quiz.MIN_LENGTH, quiz.MAX_LENGTH),
+        blanks=int_arg("blanks", 0, quiz.MAX_BLANKS) or 0,
+        order=choice_arg("order", quiz.ORDERS, "probability"),
+        rank_from=int_arg("from", 1, quiz.MAX_RANK) or 1,
+        rank_to=int_arg("to", 1, quiz.MAX_RANK),
+        count=int_arg("count", 1, quiz.MAX_COUNT) or quiz.DEFAULT_COUNT,
+        seed=int_arg("seed", 0, quiz.MAX_SEED),
+        min_length=int_arg("min_length", quiz.MIN_LENGTH, quiz.MAX_LENGTH) or quiz.DEFAULT_BUILD_MIN,
+        list_name=text_arg("list"),
+    )
+
+
+@bp.get("/quiz")
+def get_quiz(edition: str) -> dict[str, Any]:
+    return quiz.quiz(lexicon(edition), request_from_args())
+
+
+def page_settings() -> dict[str, Any]:
+    """What the study page's quiz form offers, from the same limits the API checks."""
+    return {
+        "types": list(quiz.QUIZ_TYPES),
+        "orders": list(quiz.ORDERS),
+        "lengths": list(range(quiz.MIN_LENGTH, quiz.MAX_LENGTH + 1)),
+        "default_length": quiz.DEFAULT_LENGTH,
+        "max_blanks": quiz.MAX_BLANKS,
+        "max_count": quiz.MAX_COUNT,
+        "max_seed": quiz.MAX_SEED,
+        "min_length": quiz.DEFAULT_BUILD_MIN,
+        "lists": {name: quiz.list_names(load_edition(name)) for name in edition_names()},
+        "fixed_list_length": quiz.FIXED_LIST_LENGTH,
+        # Probability order needs every tile count; the form offers alphabetical order alone elsewhere.
+        "probability": {name: load_edition(name).has_counts for name in edition_names()},
+    }

@@ -1,0 +1,368 @@
+// The quizzes of the study page: anagram, build, hooks, word-or-phony and word lists, with a cardbox.
+//
+// Questions come from GET /v1/{edition}/quiz with a fresh seed per session; the cards due in the
+// cardbox (cardbox.js) are asked first, then the new questions. A missed question goes back into
+// the session a few questions later, and to box 0 of the cardbox. Answers are typed in any notation:
+// the server spells them (GET /v1/{edition}/words/…), so CH, 1 and [CH] are the same tile.
+import * as cardbox from "./cardbox.js";
+import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
+import { rackTiles, wordList } from "./tiles.js";
+
+const $ = (id) => document.getElementById(id);
+const SETTINGS = JSON.parse($("quiz-settings").textContent);
+/** A missed question is asked again after this many others (or last, near the end). */
+const AGAIN_AFTER = 2;
+
+let session = null; // {edition, type, queue: [{question, box}], index, asked, right, current, timer}
+
+const typeKey = (type) => type.replaceAll("-", "_");
+const chosenType = () => $("quiz-type").value;
+
+// -- the form ---------------------------------------------------------------------------------------
+
+function listLabel(name) {
+  return name.startsWith("with-") ? t("quiz_list_with", { tile: name.slice(5) }) : t(`quiz_list_${typeKey(name)}`);
+}
+
+/** The edition's named lists, and probability order only where its tile counts are known. */
+function fitEdition() {
+  const { name } = edition();
+  const select = $("quiz-list");
+  const kept = select.value;
+  const names = SETTINGS.lists[name] ?? [];
+  select.replaceChildren(...names.map((list) => el("option", { value: list }, listLabel(list))));
+  if (names.includes(kept)) select.value = kept;
+  const order = $("quiz-order");
+  const probability = order.querySelector('option[value="probability"]');
+  const wasForced = probability.disabled;
+  probability.disabled = !SETTINGS.probability[name];
+  if (probability.disabled) order.value = "alphabetical";
+  else if (wasForced) order.value = "probability"; // back from an edition without tile counts
+  fitLength();
+}
+
+/** A two-tile or three-tile list says its length; every other quiz lets the player choose. */
+function fitLength() {
+  const fixed = chosenType() === "list" ? SETTINGS.fixed_list_length[$("quiz-list").value] : undefined;
+  const length = $("quiz-length");
+  length.disabled = Boolean(fixed);
+  if (fixed) length.value = String(fixed);
+}
+
+$("quiz-type").addEventListener("change", () => {
+  const type = chosenType();
+  $("quiz-list-field").hidden = type !== "list";
+  $("quiz-length").value = String(SETTINGS.default_length[type]);
+  fitLength();
+  showCardbox();
+});
+$("quiz-list").addEventListener("change", fitLength);
+
+function message(text) {
+  $("quiz-message").textContent = text;
+}
+
+function queryOf(type) {
+  const query = new URLSearchParams({
+    type,
+    blanks: $("quiz-blanks").value,
+    order: $("quiz-order").value,
+    from: $("quiz-from").value || "1",
+    count: $("quiz-count").value || "10",
+  });
+  if (!$("quiz-length").disabled) query.set("length", $("quiz-length").value);
+  if ($("quiz-to").value) query.set("to", $("quiz-to").value);
+  if (type === "list") query.set("list", $("quiz-list").value);
+  else query.set("seed", String(Math.floor(Math.random() * SETTINGS.max_seed)));
+  return query;
+}
+
+async function start(event) {
+  event?.preventDefault();
+  stopTimer();
+  const { name } = edition();
+  const type = chosenType();
+  const query = queryOf(type);
+  message("");
+  $("quiz-list-result").replaceChildren();
+  const result = await api(`${segment(name)}/quiz?${query}`);
+  if (!result.ok) {
+    message(errorText(result));
+    return;
+  }
+  const quiz = result.body;
+  if (type === "list") {
+    showList(quiz);
+    return;
+  }
+  // The settings travel with each question into the cardbox, so a due card is asked as it was.
+  const asked = (q) => ({ ...q, length: quiz.length, blanks: quiz.blanks, min_length: quiz.min_length });
+  const now = Date.now();
+  const due = (await cardbox.cards(cardbox.deckOf(name, type)))
+    .filter((card) => card.due <= now && card.question.length === quiz.length && card.question.blanks === quiz.blanks)
+    .sort((a, b) => a.due - b.due)
+    .slice(0, SETTINGS.max_count);
+  const dueIds = new Set(due.map((card) => card.question.id));
+  const fresh = quiz.questions.filter((q) => !dueIds.has(q.id)).map((q) => ({ question: asked(q), box: null }));
+  const queue = [...due.map((card) => ({ question: card.question, box: card.box })), ...fresh];
+  if (!queue.length) {
+    message(t("quiz_empty"));
+    return;
+  }
+  session = { edition: name, type, seed: query.get("seed"), queue, index: 0, asked: 0, right: 0, current: null, timer: null };
+  $("quiz-round").dataset.seed = session.seed;
+  showScore();
+  ask();
+}
+
+$("quiz-setup").addEventListener("submit", start);
+
+// -- one question -----------------------------------------------------------------------------------
+
+/** The words a question wants typed, as {word, tiles}: anagrams, or the words its hooks make. */
+function expectedEntries(type, q) {
+  if (type === "hooks") {
+    return [
+      ...q.front.map((tile) => ({ word: tile + q.word, tiles: [tile, ...q.tiles] })),
+      ...q.back.map((tile) => ({ word: q.word + tile, tiles: [...q.tiles, tile] })),
+    ];
+  }
+  return q.answers ?? [];
+}
+
+function ask() {
+  const s = session;
+  if (s.index >= s.queue.length) {
+    endSession();
+    return;
+  }
+  const { question: q, box } = s.queue[s.index];
+  const entries = expectedEntries(s.type, q);
+  s.current = { question: q, entries, expected: new Set(entries.map((e) => e.word)), found: new Set(), wrong: 0, done: false };
+  const phony = s.type === "word-or-phony";
+  $("quiz-status").textContent = `${t("quiz_question", { number: s.index + 1, total: s.queue.length })} · ${
+    box === null ? t("quiz_new") : t("quiz_due", { box })
+  }`;
+  $("quiz-prompt").textContent = t(`quiz_prompt_${typeKey(s.type)}`, { min: q.min_length ?? "" });
+  const rack = $("quiz-rack");
+  rack.dataset.question = q.id;
+  rackTiles(rack, q.rack ?? q.tiles);
+  $("quiz-to-find").textContent = phony ? "" : t("quiz_to_find", { count: entries.length });
+  $("quiz-form").hidden = phony;
+  $("quiz-help").hidden = phony;
+  $("quiz-judge").hidden = !phony;
+  for (const id of ["quiz-valid", "quiz-phony"]) $(id).disabled = false;
+  $("quiz-marks").replaceChildren();
+  $("quiz-outcome").replaceChildren();
+  delete $("quiz-outcome").dataset.right;
+  $("quiz-next").hidden = true;
+  $("quiz-round").hidden = false;
+  const input = $("quiz-answer");
+  input.disabled = false;
+  input.value = "";
+  (phony ? $("quiz-valid") : input).focus();
+  startTimer();
+}
+
+function mark(text, ok) {
+  $("quiz-marks").append(el("li", { class: ok ? "right" : "wrong" }, `${ok ? "✓" : "✗"} ${text}`));
+}
+
+async function answer(typed) {
+  const current = session?.current;
+  if (!current || current.done) return;
+  if (!typed) {
+    finish();
+    return;
+  }
+  const result = await api(`${segment(session.edition)}/words/${segment(typed)}`);
+  if (current.done) return; // the question ended (timer, reveal) while the answer was on its way
+  const word = result.ok ? result.body.word : typed.toUpperCase();
+  if (result.ok && current.expected.has(word)) {
+    mark(t(current.found.has(word) ? "quiz_again" : "quiz_right", { word }), true);
+    current.found.add(word);
+  } else if (result.ok || result.status === 422) {
+    current.wrong += 1;
+    mark(t("quiz_wrong", { word }), false);
+  } else {
+    mark(errorText(result), false);
+  }
+  if (current.found.size === current.expected.size) finish();
+}
+
+$("quiz-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("quiz-answer");
+  const typed = input.value.trim();
+  input.value = "";
+  answer(typed);
+});
+$("quiz-reveal").addEventListener("click", () => finish());
+$("quiz-valid").addEventListener("click", () => judge(true));
+$("quiz-phony").addEventListener("click", () => judge(false));
+
+function judge(saidValid) {
+  const current = session?.current;
+  if (!current || current.done) return;
+  current.judged = saidValid;
+  finish();
+}
+
+async function finish(timeUp = false) {
+  const s = session;
+  const current = s?.current;
+  if (!current || current.done) return;
+  current.done = true;
+  stopTimer();
+  const q = current.question;
+  const right =
+    s.type === "word-or-phony"
+      ? current.judged === q.valid
+      : current.found.size === current.expected.size && current.wrong === 0;
+  s.asked += 1;
+  if (right) s.right += 1;
+  else s.queue.splice(Math.min(s.index + 1 + AGAIN_AFTER, s.queue.length), 0, { question: q, box: 0 });
+  const saved = await cardbox.record(s.edition, s.type, q, right);
+
+  const outcome = $("quiz-outcome");
+  outcome.dataset.right = String(right);
+  const verdict = right ? t("quiz_correct", { box: saved.box }) : t("quiz_missed");
+  outcome.replaceChildren(
+    el("p", { class: right ? "valid" : "invalid" }, timeUp ? `${t("quiz_time_up")} ${verdict}` : verdict),
+  );
+  if (s.type === "word-or-phony") {
+    outcome.append(el("p", {}, t(q.valid ? "quiz_was_valid" : "quiz_was_phony", { word: q.word, from: q.from ?? "" })));
+  } else {
+    outcome.append(
+      el("p", {}, `${t("quiz_answers")} ${current.entries.length ? "" : t("quiz_none")}`),
+      wordList(current.entries),
+    );
+  }
+  showScore();
+  showCardbox();
+  $("quiz-answer").disabled = true;
+  for (const id of ["quiz-valid", "quiz-phony"]) $(id).disabled = true;
+  const next = $("quiz-next");
+  next.hidden = false;
+  next.focus(); // Enter goes straight on
+}
+
+$("quiz-next").addEventListener("click", () => {
+  if (!session) return;
+  session.index += 1;
+  ask();
+});
+
+function endSession() {
+  stopTimer();
+  $("quiz-round").hidden = true;
+  message(t("quiz_done"));
+  $("quiz-start").focus();
+}
+
+// -- the timer --------------------------------------------------------------------------------------
+
+function startTimer() {
+  const seconds = Number($("quiz-timer").value);
+  const shown = $("quiz-timer-left");
+  shown.textContent = "";
+  if (!seconds) return;
+  let left = seconds;
+  shown.textContent = t("quiz_time_left", { seconds: left });
+  session.timer = setInterval(() => {
+    left -= 1;
+    shown.textContent = t("quiz_time_left", { seconds: left });
+    if (left <= 0) finish(true);
+  }, 1000);
+}
+
+function stopTimer() {
+  if (session?.timer) clearInterval(session.timer);
+  if (session) session.timer = null;
+}
+
+// -- word lists -------------------------------------------------------------------------------------
+
+function showList(quiz) {
+  $("quiz-round").hidden = true;
+  const out = $("quiz-list-result");
+  const ranks = quiz.questions.map((q) => q.rank);
+  out.replaceChildren(
+    el("p", {}, t("quiz_list_count", { count: quiz.count, from: Math.min(...ranks), to: Math.max(...ranks) })),
+    wordList(quiz.questions),
+  );
+  if (quiz.from + quiz.count <= quiz.to) {
+    const more = el("button", { type: "button", class: "secondary", id: "quiz-more" }, t("quiz_more"));
+    more.addEventListener("click", () => {
+      $("quiz-from").value = String(quiz.from + quiz.count);
+      start().then(() => $("quiz-more")?.focus());
+    });
+    out.append(more);
+  }
+}
+
+// -- score and cardbox ------------------------------------------------------------------------------
+
+function showScore() {
+  $("quiz-score").textContent = session?.asked ? t("quiz_score", { right: session.right, asked: session.asked }) : "";
+}
+
+async function showCardbox() {
+  const { name } = edition();
+  const type = chosenType();
+  const list = await cardbox.cards(cardbox.deckOf(name, type));
+  const now = Date.now();
+  const due = list.filter((card) => card.due <= now).length;
+  const byBox = {};
+  for (const card of list) byBox[card.box] = (byBox[card.box] ?? 0) + 1;
+  const summary = $("cardbox-summary");
+  summary.dataset.cards = String(list.length);
+  summary.dataset.due = String(due);
+  summary.textContent = list.length
+    ? t("cardbox_summary", { edition: name, type: t(`quiz_type_${typeKey(type)}`), cards: list.length, due })
+    : t("cardbox_empty");
+  const boxes = $("cardbox-boxes");
+  boxes.dataset.boxes = JSON.stringify(byBox);
+  boxes.textContent = list.length
+    ? t("cardbox_boxes", { boxes: Object.entries(byBox).map(([box, n]) => `${box}: ${n}`).join(" · ") })
+    : "";
+}
+
+$("cardbox-export").addEventListener("click", async () => {
+  const text = await cardbox.exportText();
+  const count = JSON.parse(text).cards.length;
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = el("a", { href: url, download: `lextools-cardbox-${new Date().toISOString().slice(0, 10)}.json` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  $("cardbox-message").textContent = t("cardbox_exported", { count });
+});
+
+$("cardbox-import").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  const out = $("cardbox-message");
+  try {
+    out.textContent = t("cardbox_imported", { count: await cardbox.importText(await file.text()) });
+  } catch {
+    out.textContent = t("cardbox_bad_file");
+  }
+  event.target.value = "";
+  showCardbox();
+});
+
+onEditionChange(() => {
+  stopTimer();
+  session = null;
+  $("quiz-round").hidden = true;
+  $("quiz-list-result").replaceChildren();
+  message("");
+  showScore();
+  fitEdition();
+  showCardbox();
+});
+
+fitEdition();
+showCardbox();

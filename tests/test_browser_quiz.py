@@ -1,0 +1,193 @@
+"""The study page's quizzes in headless chromium, keyboard only: answer, miss, see the miss come back,
+reload and find the cardbox kept, export it, wipe it, import it back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from test_browser import base_url, browser, by_id, console_errors, focused_id, open_page, type_keys, wait_for  # noqa: F401
+
+from lextools import search
+from lextools.lexicon import Lexicon
+
+pytestmark = pytest.mark.slow
+
+
+def forget_cardbox(driver: WebDriver, base: str) -> None:
+    """Delete the IndexedDB database from a same-origin page that holds no connection to it."""
+    driver.get(f"{base}/healthz")
+    done = driver.execute_async_script(
+        """const finish = arguments[arguments.length - 1];
+        const request = indexedDB.deleteDatabase("lextools-study");
+        request.onsuccess = () => finish("deleted");
+        request.onerror = () => finish("error");
+        request.onblocked = () => finish("blocked");"""
+    )
+    assert done == "deleted"
+    console_errors(driver)  # the JSON page's missing favicon is not the study page's error
+
+
+def choose(driver: WebDriver, select_id: str, text: str) -> None:
+    """Pick an option from the keyboard: focus the select and type the option's text."""
+    driver.execute_script("arguments[0].focus()", by_id(driver, select_id))
+    type_keys(driver, text)
+    assert by_id(driver, select_id).get_attribute("value") == text or text in driver.execute_script(
+        "return arguments[0].selectedOptions[0].textContent", by_id(driver, select_id)
+    )
+
+
+def start_quiz(driver: WebDriver) -> None:
+    driver.execute_script("arguments[0].focus()", by_id(driver, "quiz-start"))
+    type_keys(driver, Keys.ENTER)
+
+
+def question_id(driver: WebDriver, previous: str | None = None) -> str:
+    rack = by_id(driver, "quiz-rack")
+    return str(
+        wait_for(
+            driver,
+            lambda d: (
+                (rack.get_attribute("data-question") or None) != previous
+                and by_id(d, "quiz-answer").is_enabled()
+                and rack.get_attribute("data-question")
+            ),
+            "a new question",
+        )
+    )
+
+
+def answers_of(es: Lexicon, rack: str) -> list[str]:
+    key, blanks = search.parse_rack(rack, es)
+    return [es.edition.spelling(m.key) for m in search.anagrams(es, key, blanks)]
+
+
+def outcome(driver: WebDriver) -> str:
+    return str(wait_for(driver, lambda d: by_id(d, "quiz-outcome").get_attribute("data-right"), "the outcome"))
+
+
+def cardbox_state(driver: WebDriver) -> tuple[int, dict[str, int]]:
+    summary = by_id(driver, "cardbox-summary")
+    boxes = by_id(driver, "cardbox-boxes").get_attribute("data-boxes") or "{}"
+    return int(summary.get_attribute("data-cards") or 0), json.loads(boxes)
+
+
+def test_anagram_quiz_cardbox_survives_reload_export_and_import(
+    browser: WebDriver,  # noqa: F811
+    base_url: str,  # noqa: F811
+    es: Lexicon,
+    tmp_path: Path,
+) -> None:
+    forget_cardbox(browser, base_url)
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    # 7-tile alphagrams with one blank, likeliest first: the small list has two (CANCION, CHIQUILLO).
+    choose(browser, "quiz-length", "7")
+    choose(browser, "quiz-blanks", "1")
+    assert by_id(browser, "quiz-order").get_attribute("value") == "probability"
+    by_id(browser, "quiz-count").clear()
+    by_id(browser, "quiz-count").send_keys("2")
+    start_quiz(browser)
+
+    first = question_id(browser)
+    assert first.endswith("?") and focused_id(browser) == "quiz-answer"
+    assert "Pregunta 1 de 2" in by_id(browser, "quiz-status").text
+    first_answers = answers_of(es, first)
+    assert first_answers, first
+    # A wrong word, then Enter on the empty box: missed, and the answers are shown as tiles.
+    type_keys(browser, "zorro" + Keys.ENTER)
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#quiz-marks li.wrong"), "the wrong mark")
+    type_keys(browser, Keys.ENTER)
+    assert outcome(browser) == "false"
+    shown = [s.get_attribute("title") for s in browser.find_elements(By.CSS_SELECTOR, "#quiz-outcome .word-tiles")]
+    assert len(shown) == len(first_answers)
+    assert focused_id(browser) == "quiz-next"
+    browser.save_screenshot(str(tmp_path / "quiz-missed.png"))
+
+    type_keys(browser, Keys.ENTER)
+    second = question_id(browser, first)
+    assert "Pregunta 2 de 3" in by_id(browser, "quiz-status").text  # the miss went back into the session
+    for word in answers_of(es, second):
+        type_keys(browser, word.lower() + Keys.ENTER)
+    assert outcome(browser) == "true"
+
+    type_keys(browser, Keys.ENTER)
+    again = question_id(browser, second)
+    assert again == first, "the missed alphagram comes back within the session"
+    for word in first_answers:
+        type_keys(browser, word + Keys.ENTER)
+    assert outcome(browser) == "true"
+    assert by_id(browser, "quiz-score").text == "Esta sesión: 2 bien de 3"
+    wait_for(browser, lambda d: cardbox_state(d) == (2, {"1": 2}), "both cards in box 1")
+    type_keys(browser, Keys.ENTER)
+    wait_for(browser, lambda d: "Sesión terminada" in by_id(d, "quiz-message").text, "the end of the session")
+
+    # A reload keeps the cardbox.
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    wait_for(browser, lambda d: cardbox_state(d) == (2, {"1": 2}), "the cardbox after a reload")
+
+    # Export it, wipe it, import it back.
+    browser.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    by_id(browser, "cardbox-export").send_keys(Keys.ENTER)
+    exported = wait_for(browser, lambda d: [p for p in tmp_path.glob("lextools-cardbox-*.json")], "the export file")[0]
+    data = json.loads(wait_for(browser, lambda d: exported.read_text(encoding="utf-8"), "the export's contents"))
+    assert data["format"] == "lextools-cardbox" and len(data["cards"]) == 2
+    assert {c["question"]["id"] for c in data["cards"]} == {first, second}
+
+    forget_cardbox(browser, base_url)
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    wait_for(browser, lambda d: d.find_element(By.ID, "cardbox-summary").get_attribute("data-cards") == "0", "empty")
+    bad = tmp_path / "not-a-cardbox.json"
+    bad.write_text('{"cards": "no"}', encoding="utf-8")
+    by_id(browser, "cardbox-import").send_keys(str(bad))
+    wait_for(browser, lambda d: "no se ha cambiado nada" in by_id(d, "cardbox-message").text, "the refusal")
+    assert cardbox_state(browser)[0] == 0
+    by_id(browser, "cardbox-import").send_keys(str(exported))
+    wait_for(browser, lambda d: "2 fichas importadas" in by_id(d, "cardbox-message").text, "the import")
+    wait_for(browser, lambda d: cardbox_state(d) == (2, {"1": 2}), "the cardbox after the import")
+    assert console_errors(browser) == []
+
+
+def test_hook_and_word_or_phony_quizzes_from_the_keyboard(browser: WebDriver, base_url: str) -> None:  # noqa: F811
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    choose(browser, "quiz-type", "Ganchos")
+    assert by_id(browser, "quiz-length").get_attribute("value") == "4"
+    choose(browser, "quiz-timer", "15 s")
+    start_quiz(browser)
+    question_id(browser)
+    wait_for(browser, lambda d: by_id(d, "quiz-timer-left").text in {"Quedan 15 s", "Quedan 14 s"}, "the timer")
+    assert "delante o detrás" in by_id(browser, "quiz-prompt").text
+    type_keys(browser, Keys.ENTER)  # no answer: the hooks are shown
+    outcome(browser)
+    assert "Soluciones" in by_id(browser, "quiz-outcome").text
+
+    # Time running out ends the question as a miss (a one-second limit, added for the test).
+    browser.execute_script(
+        "const s = arguments[0]; s.append(new Option('1 s', '1')); s.value = '1';", by_id(browser, "quiz-timer")
+    )
+    start_quiz(browser)
+    question_id(browser)
+    assert outcome(browser) == "false"
+    assert "Se acabó el tiempo" in by_id(browser, "quiz-outcome").text
+
+    choose(browser, "quiz-timer", "Sin límite")
+    choose(browser, "quiz-type", "¿Válida o inventada?")
+    start_quiz(browser)
+    wait_for(browser, lambda d: focused_id(d) == "quiz-valid", "the valid/phony buttons")
+    word = by_id(browser, "quiz-rack").get_attribute("data-question")
+    type_keys(browser, Keys.ENTER)  # "Válida"
+    assert outcome(browser) in {"true", "false"}
+    assert word in by_id(browser, "quiz-outcome").text
+
+    choose(browser, "quiz-type", "Listas de palabras")
+    choose(browser, "quiz-list", "Palabras de dos fichas")
+    choose(browser, "quiz-order", "Alfabético")
+    start_quiz(browser)
+    listed = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#quiz-list-result .word-tiles"), "the list")
+    words = [w.text for w in listed]
+    assert words.index("AS") < words.index("CHA") < words.index("DA")  # CH after C, as the edition sorts
+    cha = next(w for w in listed if w.text == "CHA")
+    assert [t.text for t in cha.find_elements(By.CSS_SELECTOR, ".t")] == ["CH", "A"]
