@@ -1,34 +1,40 @@
 """The ``lextools`` command line: a thin layer over the library.
 
-Exit codes: 0 success (``check``: every word valid), 1 ``check`` found an invalid word, 2 usage or
-data errors (unknown edition, missing or corrupt lexicon, unreadable list) with a one-line message.
+Exit codes: 0 success (``check``: every word valid), 1 ``check`` found an invalid word, 2 usage,
+data or I/O errors (unknown edition, missing or corrupt lexicon, unreadable list, refused build, full
+disk, permission, not a directory) with a one-line message naming the path and the cause.
+``--json`` prints the answer :mod:`lextools.answers` builds for the service too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lextools import quiz, search
+from lextools import answers, quiz, search
+from lextools.compare import WordSet, comparison, open_word_set
 from lextools.compare import diff as diff_sets
-from lextools.compare import open_word_set, precision_recall
-from lextools.compile import compile_words, write_lexicon
 from lextools.edition import edition_names, load_edition
-from lextools.errors import LexiconError
+from lextools.errors import LexiconError, os_error_message, path_text
 from lextools.filters import SourceWord, rules_named
+from lextools.guard import BuildSource, build_lexicon
 from lextools.lexicon import Lexicon, default_home, load_lexicon
+from lextools.messages import LANGUAGES, choose_language
 from lextools.tokenize import NOTATIONS, write
-from lextools.wordlist import read_bytes, read_words
+from lextools.wordlist import WordList, decode, read_list, words_of
 
 app = typer.Typer(
     help="Scrabble lexicons per edition: build, check words, hooks, anagrams, patterns, exports.",
@@ -45,6 +51,10 @@ LexiconsOpt = Annotated[
 ]
 EditionArg = Annotated[str, typer.Argument(help="Edition: " + ", ".join(edition_names()))]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+RecordOpt = Annotated[
+    Path | None,
+    typer.Option("--record", help="The challenge record (SQLite) [default: challenges.sqlite3 in the lexicon dir]"),
+]
 
 
 def _home(lexicons: Path | None) -> Path:
@@ -56,12 +66,8 @@ def _open(edition: str, lexicons: Path | None) -> Lexicon:
 
 
 def _print_json(data: Any) -> None:
-    """JSON on stdout; a list is printed one element per line, so it reads as a table."""
-    if isinstance(data, list) and data:
-        body = ",\n ".join(json.dumps(item, ensure_ascii=False) for item in data)
-        sys.stdout.write(f"[{body}]\n")
-    else:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    """One compact JSON document on stdout: the body the service returns for the same query."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
 @app.command()
@@ -106,49 +112,91 @@ def build(
     source: Annotated[
         list[Path] | None, typer.Option("--source", "-s", help="A word list to build from (repeatable).")
     ] = None,
-    rules: Annotated[str, typer.Option(help="Comma-separated filter rules for --source builds.")] = "one-tile",
+    rules: Annotated[
+        str | None, typer.Option(help="Comma-separated filter rules for --source builds [default: one-tile].")
+    ] = None,
+    recipe: Annotated[
+        Path | None, typer.Option(help="Build from a recipe file (a copy of build/E.toml with your rules).")
+    ] = None,
+    encoding: Annotated[
+        str | None, typer.Option(help="Read the --source lists in this encoding instead of deciding per file.")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the lexicon even if the new one loses over 20% of its words.")
+    ] = False,
+    no_wait: Annotated[
+        bool, typer.Option("--no-wait", help="Fail at once if another build of the edition is writing there.")
+    ] = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Build lexicons: from your own word lists (--source), or from the default open sources."""
-    names = editions or edition_names()
-    for name in names:
+    """Build lexicons: from your own word lists (--source), a recipe (--recipe), or the default open sources.
+
+    A build that would leave no words, or lose more than 20% of the words of the lexicon it
+    replaces (unless --force), is refused and the lexicon in place is left as it was.
+    """
+    if rules is not None and not source:
+        raise LexiconError("--rules applies to --source builds; a recipe names its rules (see --recipe)")
+    if encoding is not None and not source:
+        raise LexiconError("--encoding applies to the --source lists")
+    if source and recipe:
+        raise LexiconError("give --source or --recipe, not both")
+    if source and not editions:
+        raise LexiconError("--source needs the edition to build, e.g. `lextools build es-fise --source words.txt`")
+    for name in editions or ():
         load_edition(name)  # fail on an unknown edition before any work
     home = _home(lexicons)
-    if not source:
-        from lextools.recipes import build_default
+    guard = {"force": force, "wait": not no_wait, "on_wait": lambda msg: err.print(f"[yellow]waiting:[/] {msg}")}
+    from lextools.recipes import build_default, load_recipe, read_recipe
 
-        for name in names:
-            with _progress(f"{name}: reading sources") as tick:
-                meta = build_default(name, home, progress=tick)
+    if source:
+        chosen = rules_named([r for r in (rules or "one-tile").split(",") if r])
+        lists = [read_list(p, encoding) for p in source]  # every list is read and checked before any build
+        for wl in lists:
+            _report_encoding(wl)
+        described = [BuildSource(f"{path_text(wl.path)}", _user_source(wl), partial(_user_words, wl)) for wl in lists]
+        for name in editions or ():
+            with _progress(f"{name}: spelling and filtering") as tick:
+                meta = build_lexicon(home, load_edition(name), described, chosen, progress=tick, **guard)
             _report_build(meta, home)
         return
-    chosen = rules_named([r for r in rules.split(",") if r])
-    sources_meta = [_user_source(p) for p in source]
-    for name in names:
-        edition = load_edition(name)
-
-        def words() -> Iterator[SourceWord]:
-            for p in source or ():
-                for w in read_words(p):
-                    yield SourceWord(w, source=p.name, tags=frozenset({"user-list"}))
-
-        with _progress(f"{name}: spelling and filtering") as tick:
-            keys, report = compile_words(words(), edition, chosen, progress=tick)
-        meta = write_lexicon(home, edition, keys, report, sources_meta, chosen)
+    if recipe:
+        house = read_recipe(recipe)
+        if editions and editions != [house.edition]:
+            raise LexiconError(f"{path_text(recipe)} is a recipe for {house.edition}, not {' '.join(editions)}")
+        todo = [(house.edition, house)]
+    else:
+        todo = [(name, load_recipe(name)) for name in editions or edition_names()]
+    for name, chosen_recipe in todo:
+        with _progress(f"{name}: reading sources") as tick:
+            meta = build_default(name, home, progress=tick, recipe=chosen_recipe, **guard)
         _report_build(meta, home)
 
 
-def _user_source(path: Path) -> dict[str, Any]:
-    data = read_bytes(path)  # raises SourceError for an unreadable list, before any build work
-    raw = path.read_bytes()
+def _user_words(wl: WordList) -> Iterator[SourceWord]:
+    tags = frozenset({"user-list"})
+    return (SourceWord(w, source=wl.path.name, tags=tags) for w in wl.words)
+
+
+def _user_source(wl: WordList) -> dict[str, Any]:
+    raw = wl.path.read_bytes()
     return {
-        "name": path.name,
-        "path": str(path.resolve()),
+        "name": path_text(Path(wl.path.name)),
+        "path": path_text(wl.path.resolve()),
         "sha256": hashlib.sha256(raw).hexdigest(),
-        "bytes": len(data),
+        "bytes": len(raw),
+        "encoding": wl.encoding,
         "licence": None,
         "origin": "supplied by the user",
     }
+
+
+def _report_encoding(wl: WordList) -> None:
+    if wl.guessed:
+        err.print(
+            f"[yellow]note:[/] {path_text(wl.path)} read as {wl.encoding}: it has no UTF-8 sequence "
+            "(use --encoding to read it otherwise)",
+            highlight=False,
+        )
 
 
 def _report_build(meta: dict[str, Any], home: Path) -> None:
@@ -163,28 +211,46 @@ def _report_build(meta: dict[str, Any], home: Path) -> None:
 @app.command()
 def check(
     edition: EditionArg,
-    words: Annotated[list[str], typer.Argument(help="Words in any notation (CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O).")],
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(help="Words in any notation (CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O); - reads them from stdin."),
+    ] = None,
+    file: Annotated[Path | None, typer.Option("--file", "-f", help="Check the words of a list, one per line.")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language of the reasons: es, fr or en [default: the edition's]")
+    ] = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Check words. Exit 0 when every word is valid, 1 when any is not."""
+    words = list(words or [])
+    if words == ["-"]:
+        words = words_of(decode(sys.stdin.buffer.read(), "standard input")[0])
+    elif "-" in words:
+        raise LexiconError("- (read the words from standard input) stands alone")
+    if file is not None:
+        words += read_list(file).words
+    if not words:
+        raise LexiconError("no words to check: name them, give - to read standard input, or --file LIST")
     lex = _open(edition, lexicons)
-    results = [lex.lookup(w) for w in words]
+    if lang is not None and lang not in LANGUAGES:
+        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
+    answer = answers.check(lex, words, choose_language(lang, None, lex.edition.language))
     if as_json:
-        _print_json([r.as_dict() for r in results])
+        _print_json(answer)
     else:
         table = Table("input", "word", "tiles", "valid", "score", "reason")
-        for r in results:
+        for r in answer["results"]:
             table.add_row(
-                r.input,
-                r.word or "",
-                "·".join(r.tiles),
-                "[green]yes[/]" if r.valid else "[red]no[/]",
-                "" if r.score is None else str(r.score),
-                r.reason or "",
+                r["input"],
+                r["word"] or "",
+                "·".join(r["tiles"]),
+                "[green]yes[/]" if r["valid"] else "[red]no[/]",
+                "" if r["score"] is None else str(r["score"]),
+                r["reason"] or "",
             )
         out.print(table)
-    raise typer.Exit(0 if all(r.valid for r in results) else 1)
+    raise typer.Exit(0 if all(r["valid"] for r in answer["results"]) else 1)
 
 
 @app.command()
@@ -194,24 +260,11 @@ def hooks(
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Front and back hooks at tile level, and inner-hook flags."""
+    """Front and back hooks at tile level, and inner-hook flags (--json: the API's answer; a list for several words)."""
     lex = _open(edition, lexicons)
-    rows = []
-    for w in words:
-        s = lex.spell(w)
-        h = lex.hooks(s.key)
-        rows.append(
-            {
-                "word": s.word,
-                "valid": s.key in lex,
-                "front": list(h.front),
-                "back": list(h.back),
-                "front_inner": h.front_inner,
-                "back_inner": h.back_inner,
-            }
-        )
+    rows = [answers.hooks(lex, w) for w in words]
     if as_json:
-        _print_json(rows)
+        _print_json(rows[0] if len(rows) == 1 else rows)
         return
     table = Table("front", "word", "back")
     for r in rows:
@@ -220,19 +273,19 @@ def hooks(
     out.print(table)
 
 
-def _print_keys(lex: Lexicon, keys: list[str], as_json: bool) -> None:
+def _print_words(answer: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        _print_json([lex.edition.spelling(k) for k in keys])
-    else:
-        for k in keys:
-            sys.stdout.write(lex.edition.spelling(k) + "\n")
+        _print_json(answer)
+        return
+    for entry in answer["words"]:
+        note = f"  (blank: {' '.join(entry['blanks'])})" if entry.get("blanks") else ""
+        sys.stdout.write(entry["word"] + note + "\n")
 
 
 @app.command("two-tile")
 def two_tile(edition: EditionArg, as_json: JsonOpt = False, lexicons: LexiconsOpt = None) -> None:
     """Words of two tiles (in es-fise this includes CHA, CHE, CHO, LLE)."""
-    lex = _open(edition, lexicons)
-    _print_keys(lex, lex.edition.sort_keys(search.words_of_length(lex, 2)), as_json)
+    _print_words(answers.two_tile(_open(edition, lexicons)), as_json)
 
 
 @app.command()
@@ -247,14 +300,7 @@ def anagram(
     """Anagrams of a rack (blanks may be digraph tiles, never a letter the edition lacks)."""
     lex = _open(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
-    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
-    matches.sort(key=lambda m: (-len(m.key), lex.edition.collation_key(m.key)))
-    if as_json:
-        _print_json([{"word": lex.edition.spelling(m.key), "blanks": list(m.blanks)} for m in matches])
-        return
-    for m in matches:
-        note = f"  (blank: {' '.join(m.blanks)})" if m.blanks else ""
-        sys.stdout.write(lex.edition.spelling(m.key) + note + "\n")
+    _print_words(answers.anagrams(lex, rack, key, blanks, sub, min_length), as_json)
 
 
 @app.command()
@@ -266,11 +312,10 @@ def pattern(
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Words matching a pattern (prefix search is PATTERN*)."""
+    """Words matching a pattern (prefix search is PATTERN*); --json is the service's search answer."""
     lex = _open(edition, lexicons)
-    keys = [m.key for m in search.match_pattern(lex, search.parse_pattern(pattern, lex))]
-    keys = search.ordered(lex, keys, order)
-    _print_keys(lex, keys[:limit] if limit else keys, as_json)
+    found = search.ordered(lex, list(search.find(lex, pattern=pattern)), order)
+    _print_words(answers.search_page(lex, order, found, found[:limit] if limit else found, None), as_json)
 
 
 @app.command("quiz")
@@ -316,24 +361,13 @@ def score(
     as_json: JsonOpt = False,
 ) -> None:
     """Score of a word, tile by tile (blanks score 0); no board premiums."""
-    ed = load_edition(edition)
-    from lextools.tokenize import spell
-
-    s = spell(word, ed)
-    blanks = {b - 1 for b in blank or []}
-    if any(not 0 <= b < len(s.tiles) for b in blanks):
-        raise LexiconError(f"--blank positions go from 1 to {len(s.tiles)}")
-    breakdown = [
-        {"tile": t, "blank": i in blanks, "value": 0 if i in blanks else ed.by_label[t].value}
-        for i, t in enumerate(s.tiles)
-    ]
-    total = ed.score(s.tiles, blanks)
+    answer = answers.score(load_edition(edition), word, blank or [])
     if as_json:
-        _print_json({"word": s.word, "tiles": breakdown, "score": total})
+        _print_json(answer)
         return
-    parts = " + ".join(f"{b['tile']}{'(blank)' if b['blank'] else ''} {b['value']}" for b in breakdown)
-    shown = "unverified (tile values are not known for this edition)" if total is None else str(total)
-    out.print(f"{s.word}: {parts} = {shown}")
+    parts = " + ".join(f"{b['tile']}{'(blank)' if b['blank'] else ''} {b['value']}" for b in answer["tiles"])
+    shown = "unverified (tile values are not known for this edition)" if answer["score"] is None else answer["score"]
+    out.print(f"{answer['word']}: {parts} = {shown}")
 
 
 @app.command()
@@ -349,14 +383,22 @@ def export(
         raise LexiconError(f"unknown format {format!r}: the CLI exports txt (the service also serves the DAWG)")
     if notation not in NOTATIONS:
         raise LexiconError(f"unknown notation {notation!r}; use one of {', '.join(NOTATIONS)}")
+    if output is not None and output.is_dir():
+        raise LexiconError(f"{path_text(output)}: is a directory; --output names the file to write")
     lex = _open(edition, lexicons)
     lines = (write(lex.edition.decode(k), lex.edition, notation) + "\n" for k in search.export_order(lex))  # type: ignore[arg-type]
     if output is None:
         sys.stdout.writelines(lines)
-        return
-    from lextools.compile import atomic_write
+    elif output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
+        try:
+            with output.open("w", encoding="utf-8") as f:
+                f.writelines(lines)
+        except OSError as e:  # the error of a buffered write names no file
+            raise OSError(e.errno, e.strerror, os.fspath(output)) from None
+    else:
+        from lextools.compile import atomic_write
 
-    atomic_write(output, "".join(lines).encode("utf-8"))
+        atomic_write(output, "".join(lines).encode("utf-8"))
 
 
 @app.command()
@@ -364,6 +406,8 @@ def compare(
     built_or_list: Annotated[str, typer.Argument(help="An edition (its built lexicon) or a word list file.")],
     reference_list: Annotated[Path, typer.Argument(help="The reference word list.")],
     edition: Annotated[str | None, typer.Option(help="Edition that reads the lists.")] = None,
+    missing: Annotated[int, typer.Option(help="List up to this many reference words the build lacks.")] = 0,
+    extra: Annotated[int, typer.Option(help="List up to this many built words the reference lacks.")] = 0,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -371,33 +415,36 @@ def compare(
     ed = load_edition(edition) if edition else None
     built = open_word_set(built_or_list, ed, _home(lexicons))
     ref = open_word_set(str(reference_list), ed or built.edition, _home(lexicons))
-    rows = precision_recall(built.keys, ref.keys)
+    report = comparison(built, ref, missing, extra)
     if as_json:
-        _print_json(
-            [
-                {
-                    "length": r.length or "all",
-                    "built": r.built,
-                    "reference": r.reference,
-                    "common": r.common,
-                    "precision": r.precision,
-                    "recall": r.recall,
-                }
-                for r in rows
-            ]
-        )
+        _print_json(report)
         return
     table = Table("tiles", "built", "reference", "common", "precision", "recall", title=f"{built.label} vs {ref.label}")
-    for r in rows:
+    for r in report["by_length"]:
         table.add_row(
-            str(r.length or "all"),
-            f"{r.built:,}",
-            f"{r.reference:,}",
-            f"{r.common:,}",
-            _pct(r.precision),
-            _pct(r.recall),
+            str(r["length"]),
+            f"{r['built']:,}",
+            f"{r['reference']:,}",
+            f"{r['common']:,}",
+            _pct(r["precision"]),
+            _pct(r["recall"]),
         )
     out.print(table)
+    _print_unspellable(built, ref)
+    for name in ("missing", "extra"):
+        if name in report:
+            shown = report[name]
+            out.print(f"{name} ({shown['count']:,}): " + " ".join(shown["examples"]), highlight=False)
+
+
+def _print_unspellable(*sets: WordSet) -> None:
+    for ws in sets:
+        if ws.unspellable:
+            out.print(
+                f"{ws.unspellable:,} words of {ws.label} cannot be spelled in {ws.edition.name} and are not counted "
+                f"(e.g. {' '.join(ws.unspellable_examples)})",
+                highlight=False,
+            )
 
 
 def _pct(x: float | None) -> str:
@@ -419,13 +466,21 @@ def diff(
     sb = open_word_set(b, ed or sa.edition, _home(lexicons))
     rows, added, removed = diff_sets(sa, sb)
     if as_json:
-        _print_json({"by_length": [r.__dict__ for r in rows], "added": added, "removed": removed})
+        _print_json(
+            {
+                "by_length": [r.__dict__ for r in rows],
+                "added": added,
+                "removed": removed,
+                "unspellable": {sa.label: sa.unspellable, sb.label: sb.unspellable},
+            }
+        )
         return
     table = Table("tiles", "added", "removed", title=f"{sa.label} → {sb.label}")
     for r in rows:
         table.add_row(str(r.length), f"{r.added:,}", f"{r.removed:,}")
     table.add_row("all", f"{len(added):,}", f"{len(removed):,}")
     out.print(table)
+    _print_unspellable(sa, sb)
     if show:
         out.print("added: " + " ".join(added[:show]) + (" …" if len(added) > show else ""))
         out.print("removed: " + " ".join(removed[:show]) + (" …" if len(removed) > show else ""))
@@ -437,17 +492,94 @@ def serve(
     port: Annotated[int, typer.Option(help="TCP port (0: any free port, logged at start).")] = 8000,
     workers: Annotated[int, typer.Option(min=1, help="gunicorn worker processes; each loads the lexicons once.")] = 2,
     lexicons: LexiconsOpt = None,
+    kiosk: Annotated[
+        str | None, typer.Option(help="Serve only the word judge for this edition (a table kiosk); all else 404.")
+    ] = None,
+    judge_clear: Annotated[
+        float, typer.Option(min=1, max=600, help="Seconds a verdict stays on the judge (Esc clears it sooner).")
+    ] = 10.0,
+    record: RecordOpt = None,
 ) -> None:
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted."""
     from service.server import serve as run_server  # the CLI works without the service's imports
 
-    run_server(host=host, port=port, workers=workers, lexicons=_home(lexicons))
+    if kiosk is not None:
+        load_edition(kiosk)  # an unknown edition: one line, exit 2
+    home = _home(lexicons)
+    config = {"KIOSK": kiosk, "JUDGE_CLEAR_SECONDS": judge_clear, "RECORD": _record(record, home)}
+    run_server(host=host, port=port, workers=workers, lexicons=home, app_config=config)
+
+
+def _record(record: Path | None, home: Path) -> Path:
+    from lextools.record import default_record
+
+    return record if record is not None else default_record(home)
+
+
+@app.command("record")
+def show_record(
+    since: Annotated[str | None, typer.Option(help="Only challenges from this time on: 2026-11-30T09:00 UTC.")] = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (for a spreadsheet) instead of a table.")] = False,
+    as_json: JsonOpt = False,
+    record: RecordOpt = None,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """The challenge record: every challenge judged, with its time, edition, lexicon, words and verdict."""
+    from lextools.record import ChallengeRecord, as_csv_text, parse_since
+
+    entries = ChallengeRecord(_record(record, _home(lexicons))).entries(parse_since(since) if since else None)
+    if as_csv:
+        sys.stdout.write(as_csv_text(entries))
+    elif as_json:
+        _print_json({"challenges": entries})
+    else:
+        table = Table("time (UTC)", "edition", "lexicon", "words", "verdict", "id")
+        for e in entries:
+            verdict = "[green]valid[/]" if e["acceptable"] else "[red]not valid[/]"
+            when = e["time"][:19].replace("T", " ")
+            table.add_row(when, e["edition"], e["checksum"][:8], escape(" ".join(e["words"])), verdict, e["id"])
+        out.print(table)
+
+
+receipt_app = typer.Typer(help="Receipts of challenges: check one after the game.", no_args_is_help=True)
+app.add_typer(receipt_app, name="receipt")
+
+
+@receipt_app.command("verify")
+def verify_receipt(
+    receipt: Annotated[
+        str, typer.Argument(help="The receipt as JSON (or the whole challenge answer); - reads it from stdin.")
+    ] = "-",
+    record: RecordOpt = None,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Check a receipt against the server secret and the challenge record. Exit 0 valid, 1 not valid."""
+    from lextools.receipts import load_secret
+    from lextools.record import ChallengeRecord
+
+    text = sys.stdin.read() if receipt == "-" else receipt
+    path = _record(record, _home(lexicons))
+    rec = ChallengeRecord(path)
+    result = rec.verify(text, load_secret(path, create=False))
+    if result.ok:
+        out.print(f"[green]{escape(result.message)}[/]", highlight=False)
+    else:
+        err.print(f"[red]not valid:[/] {escape(result.message)}", highlight=False)
+    raise typer.Exit(0 if result.ok else 1)
 
 
 def main() -> None:
-    """Entry point: library errors become a message and exit code 2."""
+    """Entry point: library and I/O errors become one line naming the cause, and exit code 2."""
     try:
         app()
     except LexiconError as e:
-        err.print(f"[red]error:[/] {e}", highlight=False)
-        raise SystemExit(2) from None
+        _fail(str(e))
+    except OSError as e:  # disk full, permission denied, not a directory, ...
+        _fail(os_error_message(e))
+    except UnicodeEncodeError as e:  # a file name that is not UTF-8, met where text is needed
+        _fail(f"{path_text(e.object)}: a file name that is not UTF-8 cannot be used here")
+
+
+def _fail(message: str) -> NoReturn:
+    err.print("[red]error:[/] " + escape(message), highlight=False)
+    raise SystemExit(2) from None

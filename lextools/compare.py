@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lextools.edition import Edition, edition_names
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import load_lexicon
 from lextools.tokenize import spell
 from lextools.wordlist import read_words
+
+#: Unspellable words kept as examples per list.
+EXAMPLES = 5
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,7 @@ class WordSet:
     edition: Edition
     keys: frozenset[str]
     unspellable: int = 0  # list words the edition cannot spell (not counted on either side)
+    unspellable_examples: tuple[str, ...] = ()
 
 
 def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordSet:
@@ -36,13 +41,15 @@ def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordS
         return WordSet(str(path), lex.edition, frozenset(lex.keys()))
     if edition is None:
         raise QueryError(f"{arg} is a word list: say which edition reads it (--edition)")
-    keys, bad = set(), 0
+    keys, bad, examples = set(), 0, []
     for raw in read_words(path):
         try:
             keys.add(spell(raw, edition).key)
         except SpellingError:
             bad += 1
-    return WordSet(str(path), edition, frozenset(keys), bad)
+            if len(examples) < EXAMPLES:
+                examples.append(raw)
+    return WordSet(str(path), edition, frozenset(keys), bad, tuple(examples))
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,42 @@ def precision_recall(built: frozenset[str], reference: frozenset[str]) -> list[L
     return rows
 
 
+def comparison(built: WordSet, reference: WordSet, missing: int = 0, extra: int = 0) -> dict[str, Any]:
+    """What ``compare`` reports: the rows, the words neither side could spell, and examples on request.
+
+    Recall is computed over the reference words the edition can spell; how many it could not is
+    reported beside it, so a reference full of K words does not silently look smaller.
+    """
+    ed = built.edition
+    report: dict[str, Any] = {
+        "built": built.label,
+        "reference": reference.label,
+        "edition": ed.name,
+        "by_length": [
+            {
+                "length": r.length or "all",
+                "built": r.built,
+                "reference": r.reference,
+                "common": r.common,
+                "precision": r.precision,
+                "recall": r.recall,
+            }
+            for r in precision_recall(built.keys, reference.keys)
+        ],
+        "unspellable": {
+            "built": {"count": built.unspellable, "examples": list(built.unspellable_examples)},
+            "reference": {"count": reference.unspellable, "examples": list(reference.unspellable_examples)},
+        },
+    }
+    for name, keys, limit in (
+        ("missing", reference.keys - built.keys, missing),
+        ("extra", built.keys - reference.keys, extra),
+    ):
+        if limit:
+            report[name] = {"count": len(keys), "examples": [ed.spelling(k) for k in ed.sort_keys(keys)[:limit]]}
+    return report
+
+
 @dataclass(frozen=True)
 class DiffRow:
     length: int
@@ -77,10 +120,14 @@ class DiffRow:
 
 
 def diff(a: WordSet, b: WordSet) -> tuple[list[DiffRow], list[str], list[str]]:
-    """Words in B not in A (added) and in A not in B (removed), compared by plain spelling."""
+    """Words in B not in A (added) and in A not in B (removed), compared by plain spelling.
+
+    Each list is in the alphabetical order of the edition it comes from.
+    """
     tiles_a = {a.edition.spelling(k): len(k) for k in a.keys}
     tiles_b = {b.edition.spelling(k): len(k) for k in b.keys}
-    added, removed = sorted(tiles_b.keys() - tiles_a.keys()), sorted(tiles_a.keys() - tiles_b.keys())
+    added = [w for w in map(b.edition.spelling, b.edition.sort_keys(b.keys)) if w not in tiles_a]
+    removed = [w for w in map(a.edition.spelling, a.edition.sort_keys(a.keys)) if w not in tiles_b]
     ca, cr = Counter(tiles_b[w] for w in added), Counter(tiles_a[w] for w in removed)
     rows = [DiffRow(n, ca[n], cr[n]) for n in sorted(set(ca) | set(cr))]
     return rows, added, removed

@@ -8,6 +8,7 @@ leaves the previous lexicon whole.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -24,8 +25,9 @@ from typing import Any
 import dawg
 import icu
 
+from lextools.buildlock import build_lock
 from lextools.edition import Edition
-from lextools.errors import SpellingError
+from lextools.errors import LexiconError, SpellingError
 from lextools.filters import Candidate, Rule, SourceWord, first_rule_dropping
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, FORMAT, FORMAT_VERSION, alphagram, metadata_path, read_metadata
 from lextools.tokenize import spell
@@ -72,6 +74,7 @@ SPELLING_RULES = {
     "too-long": "longer than the 15-square board",
     "malformed": "not a word: overlong or unbalanced notation",
     "empty": "empty",
+    "multiword": "lines holding more than one word (ad hoc): one word per line",
 }
 
 
@@ -95,6 +98,8 @@ def compile_words(
         if progress and n % PROGRESS_EVERY == 0:
             progress(n)
         try:
+            if len(sw.raw.split()) > 1:  # "ad hoc" is two words, not AD: never cut a line to its first word
+                raise SpellingError(sw.raw, "holds more than one word", rule="multiword")
             spelling = spell(sw.raw, edition)
         except SpellingError as e:
             r = unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
@@ -127,7 +132,12 @@ def compile_words(
         if len(r.examples) < EXAMPLES_PER_RULE:
             r.examples.append(example_of[key])
     for name, r in unspellable.items():
-        report.dropped[name] = r
+        if name in report.dropped:  # "multiword" is also a recipe rule: one count for both
+            into = report.dropped[name]
+            into.count += r.count
+            into.examples = (into.examples + r.examples)[:EXAMPLES_PER_RULE]
+        else:
+            report.dropped[name] = r
     report.kept = len(kept)
     return sorted(kept), report
 
@@ -157,14 +167,38 @@ def write_lexicon(
     sources: Sequence[dict[str, Any]] = (),
     rules: Sequence[Rule] = (),
     progress: Callable[[str], None] | None = None,
+    *,
+    refuse: Callable[[dict[str, Any] | None], None] | None = None,
+    wait: bool = True,
+    on_wait: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Write the DAWGs, the exclusion report and (last, the commit) the metadata. Returns it."""
-    home = Path(home)
-    home.mkdir(parents=True, exist_ok=True)
-    try:
-        previous = read_metadata(home, edition.name)
-    except Exception:
-        previous = None
+    """Write the DAWGs, the exclusion report and (last, the commit) the metadata. Returns it.
+
+    Runs under the edition's build lock (:mod:`lextools.buildlock`). ``refuse`` is called with the
+    metadata of the lexicon being replaced (None if there is none or it is unreadable) before anything
+    is written; it raises to stop the build (:mod:`lextools.guard`).
+    """
+    with build_lock(home, edition.name, wait=wait, on_wait=on_wait):
+        home = Path(home)
+        try:
+            previous: dict[str, Any] | None = read_metadata(home, edition.name)
+        except LexiconError:
+            previous = None
+        if refuse is not None:
+            refuse(previous)
+        return _write_files(home, edition, keys, report, sources, rules, progress, previous)
+
+
+def _write_files(
+    home: Path,
+    edition: Edition,
+    keys: Sequence[str],
+    report: BuildReport,
+    sources: Sequence[dict[str, Any]],
+    rules: Sequence[Rule],
+    progress: Callable[[str], None] | None,
+    previous: dict[str, Any] | None,
+) -> dict[str, Any]:
 
     if progress:
         progress("words DAWG")
@@ -221,13 +255,20 @@ def atomic_write(path: Path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.filename is None:  # a full disk on write or fsync names no file
+            raise OSError(e.errno, e.strerror, os.fspath(path)) from None
         raise
 
 
 def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] | None]) -> None:
-    """Delete DAWGs of older builds, keeping the new one and the one it replaced (readers in flight)."""
+    """Delete DAWGs of older builds, keeping the new one and the one it replaced (readers in flight).
+
+    Whatever ``E.json`` names when we look is kept too, so no build deletes a live lexicon's files.
+    """
+    with contextlib.suppress(LexiconError):
+        keep = [*keep, read_metadata(home, edition)]
     wanted = {f["name"] for m in keep if m for f in m["files"].values()}
     pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}(\.anagrams)?\.dawg$")
     for path in home.iterdir():

@@ -1,7 +1,8 @@
 """Editions: a tile set plus the rules that turn spelling into tiles.
 
 Each edition is one JSON file in ``lextools/editions/`` (read with :mod:`importlib.resources`).
-The facts and their sources are in ``../shared/REFERENCE.md`` §1; a fact our sources do not give
+The facts come from the public rule texts (FISE/FILE tournament rules, Mattel's instructions, the
+Hasbro rules, the FISF rules) named in each file's ``sources``; a fact they do not give
 (every count and most values of es-mattel2021) is ``null`` in the file, never guessed, and features
 that need it (scores, probability order) say so instead of answering.
 
@@ -39,6 +40,7 @@ from math import comb
 from typing import Any
 
 from lextools.errors import EditionDataError, QueryError, UnknownEditionError
+from lextools.messages import message
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,7 @@ class Edition:
         Raises :class:`QueryError` where tile counts are unverified.
         """
         if not self.has_counts:
-            raise QueryError(f"{self.name}: tile counts are unverified, so there is no probability order")
+            raise QueryError(message("unverified_counts", edition=self.name))
         ways = 1
         for label in set(tiles):
             ways *= comb(self.by_label[label].count or 0, tiles.count(label))
@@ -182,7 +184,7 @@ def edition_names() -> list[str]:
 def load_edition(name: str) -> Edition:
     """Load and validate one edition; raises :class:`UnknownEditionError` for an unknown name."""
     if not isinstance(name, str) or name not in edition_names():
-        raise UnknownEditionError(f"unknown edition {name!r}; known editions: {', '.join(edition_names())}")
+        raise UnknownEditionError(message("unknown_edition", name=repr(name), known=", ".join(edition_names())))
     text = (resources.files("lextools") / "editions" / f"{name}.json").read_text(encoding="utf-8")
     return parse_edition(json.loads(text))
 

@@ -4,7 +4,7 @@ Each rule is a pure predicate over a :class:`Candidate` answering "drop this for
 records, per rule, how many words it dropped and a few examples (the exclusion report), so every
 word missing from a lexicon can be traced to a rule. A word is kept when *any* of the forms that
 spell it passes every rule — VELOS is both VELO+S and (in a dictionary that generates enclitics)
-VELAR+OS, and the plural keeps it (REFERENCE §2, homographs).
+VELAR+OS, and the plural keeps it (the FISE lexicon rules on homographs).
 
 Recipes in ``build/`` name the rules an edition applies; a house-rules build may leave one out.
 """
@@ -69,7 +69,7 @@ def _tagged(tag: str) -> Callable[[Candidate], bool]:
 
 
 def _enclitic(c: Candidate) -> bool:
-    # REFERENCE §2: a pronominal headword (arrepentirse) is valid as infinitive with SE; nothing else
+    # The FISE lexicon rules: a pronominal headword (arrepentirse) is valid as infinitive with SE; nothing else
     # with a pronoun attached is.
     return "enclitic" in c.tags and "pronominal-infinitive" not in c.tags
 

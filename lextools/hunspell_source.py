@@ -14,7 +14,7 @@ that :mod:`lextools.filters` judges:
 ``pronominal-infinitive``
     infinitive + SE of a verb whose dictionary headword is pronominal — listed in
     ``pronominal_verbs``, or written in the dictionary as a bare "-rse" entry (ABSENTARSE).
-    REFERENCE §2 keeps these (ARREPENTIRSE) while dropping every other enclitic form.
+    The FISE lexicon rules keep these (ARREPENTIRSE) while dropping every other enclitic form.
 ``proper-noun``, ``abbreviation``, ``affix``, ``multiword``, ``acronym``
     from morphological fields (``morph_tags``: Dicollecte marks ``po:npr``), from flags
     (``symbol_flags``: Dicollecte marks symbols KEEPCASE, ``||``: FT, LB, PX; ``unit_symbol_flags``:

@@ -6,7 +6,7 @@ Done with ICU transliterators (PyICU), built from rules per edition:
    compatibility forms such as the ``ﬁ`` ligature or full-width letters) end up identical;
 2. ``Upper`` applies full case mapping (ß → SS);
 3. letters the edition keeps whole are put back together before marks are dropped — Spanish keeps
-   Ñ, which NFD would otherwise turn into N + U+0303 and then into a plain N (REFERENCE §1);
+   Ñ, which NFD would otherwise turn into N + U+0303 and then into a plain N (the FISE rules);
 4. Œ/Æ are split into OE/AE (French plays ŒUF as O·E·U·F);
 5. every remaining non-spacing mark is removed: accents, diaeresis, cedilla (CANCIÓN → CANCION,
    PINGÜINO → PINGUINO, FRANÇAIS → FRANCAIS).
@@ -24,6 +24,7 @@ import icu
 
 from lextools.edition import Edition
 from lextools.errors import SpellingError
+from lextools.messages import Message, message
 
 #: Longest input we try to read as a word: the board is 15 squares, so anything much longer is
 #: not a word and only costs time. Counted in NFC, so a word typed decomposed is not "longer".
@@ -75,29 +76,28 @@ def normalize(text: str, edition: Edition) -> str:
     'OEUF'
     """
     if too_long(text):
-        raise SpellingError(text[:20] + "…", f"longer than {MAX_INPUT_CHARS} characters", "malformed")
+        raise SpellingError(text[:20] + "…", message("too_long_input", max=MAX_INPUT_CHARS), "malformed")
     word = fold(text, edition)
     if not word:
-        raise SpellingError(text, "empty word", "empty")
+        raise SpellingError(text, message("empty_word"), "empty")
     for ch in word:
         if ch in edition.letters:
             continue
         if ch in edition.letters_without_tile:
             raise SpellingError(
-                text, f"{edition.name} has no {ch} tile, and a blank cannot stand for {ch}", "letter-without-tile"
+                text, message("letter_without_tile", edition=edition.name, letter=ch), "letter-without-tile"
             )
-        raise SpellingError(text, f"{_describe(ch)} cannot be spelled with {edition.name} tiles", "cannot-spell")
+        raise SpellingError(text, message("cannot_spell", what=_describe(ch), edition=edition.name), "cannot-spell")
     return word
 
 
-def _describe(ch: str) -> str:
+def _describe(ch: str) -> Message:
     if ch.isspace():
-        return "a space"
+        return message("what_space")
     if ch.isdigit():
-        return f"the digit {ch}"
+        return message("what_digit", digit=ch)
     if ch in "-‐‑–—":
-        return "a hyphen"
+        return message("what_hyphen")
     if ch in "'’`´":
-        return "an apostrophe"
-    name = unicodedata.name(ch, f"U+{ord(ch):04X}")
-    return f"{ch!r} ({name})"
+        return message("what_apostrophe")
+    return message("what_char", char=repr(ch), name=unicodedata.name(ch, f"U+{ord(ch):04X}"))

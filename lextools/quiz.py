@@ -30,8 +30,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from lextools import search
-from lextools.edition import Edition
+from lextools import answers, search
+from lextools.edition import Edition, edition_names, load_edition
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon
 from lextools.probability import MAX_BLANKS, draw_count
@@ -111,6 +111,25 @@ class QuizRequest:
             if not MIN_LENGTH <= self.min_length <= length:
                 raise QueryError(f"min_length must be between {MIN_LENGTH} and the rack's {length} tiles")
         return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name})
+
+
+def choices() -> dict[str, Any]:
+    """What a quiz form offers (the study page's), from the same limits :meth:`QuizRequest.checked` applies."""
+    editions = {name: load_edition(name) for name in edition_names()}
+    return {
+        "types": list(QUIZ_TYPES),
+        "orders": list(ORDERS),
+        "lengths": list(range(MIN_LENGTH, MAX_LENGTH + 1)),
+        "default_length": DEFAULT_LENGTH,
+        "max_blanks": MAX_BLANKS,
+        "max_count": MAX_COUNT,
+        "max_seed": MAX_SEED,
+        "min_length": DEFAULT_BUILD_MIN,
+        "lists": {name: list_names(edition) for name, edition in editions.items()},
+        "fixed_list_length": FIXED_LIST_LENGTH,
+        # Probability order needs every tile count; the form offers alphabetical order alone elsewhere.
+        "probability": {name: edition.has_counts for name, edition in editions.items()},
+    }
 
 
 # -- ranks ------------------------------------------------------------------------------------------
@@ -255,9 +274,9 @@ def _ways(edition: Edition, key: str, blanks: int) -> int | None:
     return draw_count(edition, edition.decode(key), blanks) if edition.has_counts else None
 
 
-def entry(edition: Edition, key: str) -> dict[str, Any]:
-    """A word as the pages show it: plain spelling and tile labels (CHA is CH·A, two tiles)."""
-    return {"word": edition.spelling(key), "tiles": list(edition.decode(key))}
+def _entry(lex: Lexicon, key: str) -> dict[str, Any]:
+    """A word as every answer shows it (:func:`lextools.answers.entries`): CHA is CH·A, two tiles."""
+    return answers.entries(lex, (key,))[0]
 
 
 def rack_text(labels: Iterable[str]) -> str:
@@ -290,7 +309,10 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
                 "rank": item.rank,
                 "ways": item.ways,
                 "rack": rack,
-                "answers": [{**entry(ed, m.key), "blanks": list(m.blanks)} for m in matches],
+                "answers": [
+                    {**entry, "blanks": list(m.blanks)}
+                    for entry, m in zip(answers.entries(lex, (m.key for m in matches)), matches, strict=True)
+                ],
             }
         )
     return questions
@@ -306,7 +328,7 @@ def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
                 "id": ed.spelling(item.key),
                 "rank": item.rank,
                 "ways": item.ways,
-                **entry(ed, item.key),
+                **_entry(lex, item.key),
                 "front": list(hooks.front),  # in the edition's alphabet (Lexicon.hooks)
                 "back": list(hooks.back),
             }
@@ -316,7 +338,7 @@ def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
 
 def _word_list(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[str, Any]]:
     ed = lex.edition
-    return [{"id": ed.spelling(r.key), "rank": r.rank, "ways": r.ways, **entry(ed, r.key)} for r in chosen]
+    return [{"id": ed.spelling(r.key), "rank": r.rank, "ways": r.ways, **_entry(lex, r.key)} for r in chosen]
 
 
 def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[str, Any]]:
@@ -334,7 +356,7 @@ def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list
         questions.append(
             {
                 "id": ed.spelling(key),
-                **entry(ed, key),
+                **_entry(lex, key),
                 "valid": phony is None,
                 "rank": None if phony else item.rank,
                 "ways": None if phony else item.ways,

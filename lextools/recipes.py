@@ -14,15 +14,16 @@ need no rule: the edition's tiles cannot spell them, and the report counts them 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from lextools.compile import compile_words, write_lexicon
 from lextools.edition import load_edition
-from lextools.errors import SourceError
-from lextools.filters import SourceWord, rules_named
+from lextools.errors import SourceError, path_text
+from lextools.filters import rules_named
+from lextools.guard import BuildSource, build_lexicon
 from lextools.sources import load_source, project_dir, read_source, read_toml
 
 
@@ -39,24 +40,52 @@ def load_recipe(edition: str, path: Path | None = None) -> Recipe:
     path = path or project_dir("build") / f"{edition}.toml"
     if not path.is_file():
         raise SourceError(f"no default recipe for {edition} ({path}); build it from a list with --source")
+    recipe = read_recipe(path)
+    if recipe.edition != edition:
+        raise SourceError(f"{path} is the recipe of {recipe.edition!r}, not {edition}")
+    return recipe
+
+
+def read_recipe(path: Path) -> Recipe:
+    """A recipe file anywhere (``lextools build --recipe FILE``): a house-rules copy of a default one."""
+    if not path.is_file():
+        raise SourceError(f"{path_text(path)}: no such recipe file")
     data = read_toml(path)
-    if data.get("edition") != edition:
-        raise SourceError(f"{path} is the recipe of {data.get('edition')!r}, not {edition}")
-    return Recipe(edition, tuple(data["sources"]), tuple(data["rules"]), data.get("notes", ""))
+    for key in ("edition", "sources", "rules"):
+        if key not in data:
+            raise SourceError(f"{path_text(path)}: missing {key!r} (copy a recipe from build/ and edit it)")
+    if not isinstance(data["edition"], str):
+        raise SourceError(f'{path_text(path)}: edition must be a name such as "es-fise"')
+    for key in ("sources", "rules"):
+        if not isinstance(data[key], list) or not all(isinstance(v, str) for v in data[key]):
+            raise SourceError(f"{path_text(path)}: {key} must be a list of names")
+    load_edition(data["edition"])
+    rules_named(data["rules"])  # an unknown rule fails here, before any source is read
+    return Recipe(data["edition"], tuple(data["sources"]), tuple(data["rules"]), data.get("notes", ""))
 
 
 def build_default(
-    edition_name: str, home: Path, progress: Callable[[int], None] | None = None, recipe: Recipe | None = None
+    edition_name: str,
+    home: Path,
+    progress: Callable[[int], None] | None = None,
+    recipe: Recipe | None = None,
+    *,
+    force: bool = False,
+    wait: bool = True,
+    on_wait: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Build an edition's default lexicon from its recipe; returns the written metadata."""
+    """Build an edition's lexicon from its recipe (the default one unless given); returns the metadata."""
     recipe = recipe or load_recipe(edition_name)
     edition = load_edition(recipe.edition)
     rules = rules_named(recipe.rules)
     sources = [load_source(n) for n in recipe.sources]
-
-    def words() -> Iterator[SourceWord]:
-        for source in sources:
-            yield from read_source(source)
-
-    keys, report = compile_words(words(), edition, rules, progress=progress)
-    return write_lexicon(home, edition, keys, report, [s.describe() for s in sources], rules)
+    return build_lexicon(
+        home,
+        edition,
+        [BuildSource(f"source {s.name}", s.describe(), partial(read_source, s)) for s in sources],
+        rules,
+        force=force,
+        wait=wait,
+        on_wait=on_wait,
+        progress=progress,
+    )

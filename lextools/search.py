@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
+from lextools.messages import message
 from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.tokenize import spell
 
@@ -37,7 +38,7 @@ class Match:
 def words_of_length(lex: Lexicon, n: int) -> list[str]:
     """Keys of exactly ``n`` tiles, in key order."""
     if not 1 <= n <= MAX_QUERY_TILES:
-        raise QueryError(f"length must be between 1 and {MAX_QUERY_TILES}")
+        raise QueryError(message("length_range", max=MAX_QUERY_TILES))
     return [m.key for m in match_pattern(lex, [None] * n)]
 
 
@@ -47,7 +48,7 @@ def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
     Returns a list of keys characters, ``None`` for ``?`` and ``"*"`` for ``*``.
     """
     if not text or too_long(text):  # counted in NFC, as words are
-        raise QueryError(f"a pattern has 1 to {MAX_INPUT_CHARS} characters")
+        raise QueryError(message("pattern_chars", max=MAX_INPUT_CHARS))
     parts: list[str | None] = []
     for piece in re.split(r"([?*])", text):
         if piece == "?":
@@ -60,9 +61,9 @@ def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
             try:
                 parts += list(spell(piece, lex.edition).key)
             except SpellingError as e:
-                raise QueryError(f"pattern {text!r}: {e.reason}") from None
+                raise QueryError(message("bad_pattern", text=repr(text), reason=e.message or e.reason)) from None
     if sum(1 for p in parts if p != "*") > MAX_QUERY_TILES:
-        raise QueryError(f"a pattern has at most {MAX_QUERY_TILES} tiles")
+        raise QueryError(message("pattern_tiles", max=MAX_QUERY_TILES))
     return parts
 
 
@@ -81,11 +82,11 @@ def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
             try:
                 key += spell(piece, lex.edition, obligatory=False).key
             except SpellingError as e:
-                raise QueryError(f"rack {text!r}: {e.reason}") from None
+                raise QueryError(message("bad_rack", text=repr(text), reason=e.message or e.reason)) from None
     if not key and not blanks:
-        raise QueryError("empty rack")
+        raise QueryError(message("empty_rack"))
     if len(key) + blanks > MAX_QUERY_TILES:
-        raise QueryError(f"a rack has at most {MAX_QUERY_TILES} tiles")
+        raise QueryError(message("rack_tiles", max=MAX_QUERY_TILES))
     return key, blanks
 
 
@@ -95,6 +96,8 @@ def anagrams(lex: Lexicon, rack: str, blanks: int = 0, sub: bool = False, min_le
     ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
     """
+    if not len(lex):
+        return []
     dct = lex.anagrams.dct
     codes = sorted(t.code for t in lex.edition.tiles)
     code_bytes = {c: c.encode() for c in codes}
@@ -172,7 +175,7 @@ def find(
     ``CH?*O`` on 150,000 words).
     """
     if length is not None and not 1 <= length <= MAX_QUERY_TILES:
-        raise QueryError(f"length must be between 1 and {MAX_QUERY_TILES}")
+        raise QueryError(message("length_range", max=MAX_QUERY_TILES))
 
     def tiles_of(name: str, text: str | None) -> str:
         if not text:
@@ -180,7 +183,7 @@ def find(
         try:
             return spell(text, lex.edition).key
         except SpellingError as e:
-            raise QueryError(f"{name} {text!r}: {e.reason}") from None
+            raise QueryError(message("bad_param", name=name, text=repr(text), reason=e.message or e.reason)) from None
 
     prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
     parts = parse_pattern(pattern, lex) if pattern else ["*"]
@@ -190,6 +193,8 @@ def find(
 
 def _walk_guided(lex: Lexicon, parts: list[str | None], prefix: str, length: int | None) -> list[str]:
     """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given."""
+    if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
+        return []
     dct, guide = lex.words.dct, lex.words.guide
     end = len(parts)
     longest = length if length is not None else MAX_QUERY_TILES

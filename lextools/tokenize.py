@@ -1,4 +1,5 @@
-"""Tokenisation: spelling → tiles, and tiles → any of the three notations of REFERENCE §3.
+"""Tokenisation: spelling → tiles, and tiles → any of the three notations of Spanish tiles
+(plain CHIQUILLO, FISE digits 1IQUI2O, brackets [CH]IQUI[LL]O).
 
 Input may be written in any notation, even mixed:
 
@@ -20,6 +21,7 @@ from typing import Literal
 
 from lextools.edition import Edition
 from lextools.errors import SpellingError
+from lextools.messages import message
 from lextools.normalize import MAX_INPUT_CHARS, normalize, too_long
 
 Notation = Literal["plain", "digits", "brackets"]
@@ -61,11 +63,11 @@ def spell(text: str, edition: Edition, *, obligatory: bool = True) -> Spelling:
     ('C', 'A', 'L', 'L', 'E')
     """
     if not isinstance(text, str):
-        raise SpellingError(repr(text), "not a string", "malformed")
+        raise SpellingError(repr(text), message("not_a_string"), "malformed")
     if too_long(text):
-        raise SpellingError(text[:20] + "…", f"longer than {MAX_INPUT_CHARS} characters", "malformed")
+        raise SpellingError(text[:20] + "…", message("too_long_input", max=MAX_INPUT_CHARS), "malformed")
     if not text.strip():
-        raise SpellingError(text, "empty word", "empty")
+        raise SpellingError(text, message("empty_word"), "empty")
     tiles: list[str] = []
     tokens = _TOKEN.findall(text)
     for bracketed, digit, letters, stray in tokens:
@@ -74,18 +76,22 @@ def spell(text: str, edition: Edition, *, obligatory: bool = True) -> Spelling:
         elif digit:
             tiles.append(_named_tile(text, digit, edition))
         elif stray:
-            raise SpellingError(text, f"unbalanced bracket {stray!r}", "malformed")
+            raise SpellingError(text, message("unbalanced_bracket", bracket=repr(stray)), "malformed")
         else:
             tiles.append(_named_tile(text, bracketed, edition))
     if len(tiles) > MAX_TILES:
-        raise SpellingError(text, f"{len(tiles)} tiles: longer than the {MAX_TILES}-square board", "too-long")
+        raise SpellingError(text, message("too_many_tiles", count=len(tiles), max=MAX_TILES), "too-long")
     if obligatory and len(tokens) > 1 and edition.longest_tile > 1:  # one run of letters is split right
         implied = split_tiles("".join(tiles), edition)
         if implied != tiles:
             raise SpellingError(
                 text,
-                f"{write(tiles, edition, 'brackets')} splits a digraph tile: {edition.name} spells it "
-                f"{write(implied, edition, 'brackets')} (digraph tiles are obligatory)",
+                message(
+                    "splits_digraph",
+                    written=write(tiles, edition, "brackets"),
+                    edition=edition.name,
+                    implied=write(implied, edition, "brackets"),
+                ),
                 "malformed",
             )
     return Spelling(input=text, word="".join(tiles), tiles=tuple(tiles), key=edition.encode(tiles))
@@ -99,11 +105,11 @@ def _named_tile(text: str, token: str, edition: Edition) -> str:
             return tile.label
         if token in FISE_DIGITS and edition.language == "es":
             label = FISE_DIGITS[token]
-            raise SpellingError(text, f"{token} is the {label} tile, and {edition.name} has no {label} tile")
-        raise SpellingError(text, f"the digit {token} cannot be spelled with {edition.name} tiles", "cannot-spell")
+            raise SpellingError(text, message("digit_tile_missing", digit=token, label=label, edition=edition.name))
+        raise SpellingError(text, message("digit_cannot_spell", digit=token, edition=edition.name), "cannot-spell")
     label = normalize(token, edition) if token.strip() else ""
     if label not in edition.by_label:
-        raise SpellingError(text, f"[{token}] is not a tile of {edition.name}")
+        raise SpellingError(text, message("bracket_not_tile", token=token, edition=edition.name))
     return label
 
 
@@ -120,7 +126,7 @@ def split_tiles(letters: str, edition: Edition) -> list[str]:
                 i += size
                 break
         else:  # normalize() let through only letters of the edition, so this is a bug
-            raise SpellingError(letters, f"{letters[i]!r} is not a tile of {edition.name}")
+            raise SpellingError(letters, message("not_a_tile", letter=repr(letters[i]), edition=edition.name))
     return tiles
 
 

@@ -6,6 +6,9 @@ score), ``study`` (two-tile words, anagrams, search), ``quiz`` (word-study quizz
 ``errors`` gives every failure one JSON shape; ``lexicons`` keeps the lexicons a worker has loaded;
 ``server`` runs it under gunicorn.
 The library (``lextools``) never imports this package.
+
+The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
+(``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`.
 """
 
 from __future__ import annotations
@@ -18,8 +21,16 @@ from flask import Flask, Response, request
 
 from lextools.lexicon import default_home
 
-#: GET routes may be called from any web page; POST routes (check, challenge) only same-origin.
+#: GET routes, and POST check (it only reads), may be called from any web page; the challenge, which
+#: writes the record, only from the service's own pages (service/challenge.py).
 _CORS_METHODS = ("GET", "HEAD", "OPTIONS")
+_OPEN_POSTS = {"words.check"}
+#: The preflight of POST check: app developers call it from their own pages with a JSON body.
+_PREFLIGHT_POST = [
+    ("Access-Control-Allow-Methods", "POST"),
+    ("Access-Control-Allow-Headers", "Content-Type, Accept-Language"),
+    ("Access-Control-Max-Age", "86400"),
+]
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -55,7 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:
-        service_log.setLevel(logging.INFO)  # the challenge record is INFO
+        service_log.setLevel(logging.INFO)  # reloads are INFO
 
     errors.register(app)
     app.before_request(require_utf8_path)
@@ -63,6 +74,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for module in (meta, words, study, quiz, export):
         app.register_blueprint(module.bp)
     app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
+    from service.challenge import init_app as init_judge  # (kept apart: the judge's config and routes)
+
+    init_judge(app)
     return app
 
 
@@ -76,7 +90,12 @@ _PREFLIGHT = [
 
 
 def _cors(response: Response) -> Response:
-    if request.method in _CORS_METHODS:
-        for name, value in _CORS if request.method != "OPTIONS" else _CORS + _PREFLIGHT:
-            response.headers[name] = value
+    if request.endpoint in _OPEN_POSTS and request.method in ("POST", "OPTIONS"):
+        headers = _CORS if request.method == "POST" else _CORS + _PREFLIGHT_POST
+    elif request.method in _CORS_METHODS:
+        headers = _CORS if request.method != "OPTIONS" else _CORS + _PREFLIGHT
+    else:
+        return response
+    for name, value in headers:
+        response.headers[name] = value
     return response

@@ -11,7 +11,10 @@ from typing import Any
 
 from lextools import __version__, quiz
 from lextools.edition import edition_names
+from lextools.messages import LANGUAGES
+from lextools.receipts import RECEIPT_FIELDS
 from lextools.search import MAX_QUERY_TILES
+from service.limits import CHALLENGE_RATE, MAX_WORD_CHARS, MAX_WORDS
 
 Schema = dict[str, Any]
 
@@ -48,6 +51,8 @@ def _query(name: str, schema: Schema, description: str) -> dict[str, Any]:
 
 
 EDITION = {"$ref": "#/components/parameters/edition"}
+#: The language of reasons, rulings and error messages (else Accept-Language, else the edition's).
+LANG = {"$ref": "#/components/parameters/lang"}
 WORD = {"$ref": "#/components/parameters/word"}
 
 SCHEMAS: dict[str, Schema] = {
@@ -151,13 +156,42 @@ SCHEMAS: dict[str, Schema] = {
         "additionalProperties": False,
     },
     "Entry": _object(["word", "tiles"], word={"type": "string"}, tiles=_strings()),
+    "Receipt": {
+        **_object(
+            list(RECEIPT_FIELDS),
+            id={"type": "string"},
+            time={"type": "string", "format": "date-time"},
+            edition={"type": "string"},
+            checksum={"type": "string", "description": "the lexicon that judged"},
+            acceptable={"type": "boolean"},
+            signature={
+                "type": "string",
+                "description": "HMAC-SHA256 (hex) over id, time, edition, checksum, words, acceptable; "
+                "check it with `lextools receipt verify`",
+            },
+        ),
+        "description": "Proof of the ruling; the words are signed but not repeated (the record has them)",
+    },
+    "RecordEntry": _object(
+        ["id", "time", "edition", "checksum", "words", "acceptable"],
+        id={"type": "string"},
+        time={"type": "string", "format": "date-time"},
+        edition={"type": "string"},
+        checksum={"type": "string"},
+        words=_strings(),
+        acceptable={"type": "boolean"},
+    ),
 }
 
 RESPONSES = {
     "E400": _json(
         _ref("Error"), "Malformed input (body, parameters, pattern, rack or cursor; a path that is not UTF-8)"
     ),
+    "E401": _json(_ref("Error"), "The director token is missing or wrong"),
+    "E403": _json(_ref("Error"), "A browser sent it from another site's page (its Origin is not this server)"),
     "E404": _json(_ref("Error"), "Unknown edition or route"),
+    "E415": _json(_ref("Error"), "The body is not sent as Content-Type: application/json"),
+    "E429": _json(_ref("Error"), f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
     "E413": _json(_ref("Error"), "Body over the size limit, or more than 1000 words"),
     "E422": _json(_ref("Error"), "The word cannot be spelled with the edition's tiles; the message says why"),
     "E503": _json(_ref("Error"), "No usable lexicon for the edition on this server"),
@@ -233,13 +267,18 @@ def _paths() -> dict[str, Any]:
     }
     challenge_body = {
         "required": True,
-        "description": "Read as JSON whatever the Content-Type.",
+        "description": "Content-Type: application/json only.",
         "content": {
             "application/json": {
                 "schema": _object(
                     ["words"],
                     # a challenge is of a play, so of one word at least (check takes an empty list)
-                    words={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 1000},
+                    words={
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 1, "maxLength": MAX_WORD_CHARS},
+                        "minItems": 1,
+                        "maxItems": MAX_WORDS,
+                    },
                     reveal={"type": "boolean", "default": False, "description": "include per-word results"},
                 )
             }
@@ -308,7 +347,8 @@ def _paths() -> dict[str, Any]:
         },
         "/v1/{edition}/challenge": {
             "post": {
-                "summary": "Judge a challenged play; per-word results only with reveal (else only in the service log)",
+                "summary": "Judge a challenged play, record it, answer with a signed receipt; per-word "
+                "results only with reveal. Only from this server's own pages (Origin) or from non-browsers.",
                 "operationId": "challenge",
                 "parameters": [EDITION],
                 "requestBody": challenge_body,
@@ -320,11 +360,38 @@ def _paths() -> dict[str, Any]:
                             words={"type": "integer"},
                             acceptable={"type": "boolean"},
                             ruling=_ref("Ruling"),
+                            receipt=_ref("Receipt"),
                             results={"type": "array", "items": _ref("WordResult")},
                         ),
                         "The judgement",
                     ),
-                    **_errors(400, 404, 413, 503),
+                    **_errors(400, 403, 404, 413, 415, 429, 503),
+                },
+            }
+        },
+        "/v1/record": {
+            "get": {
+                "summary": "The challenge record, for the tournament director (Authorization: Bearer "
+                "$LEXTOOLS_DIRECTOR_TOKEN; 404 when the server has no token)",
+                "operationId": "getRecord",
+                "security": [{"director": []}],
+                "parameters": [
+                    _query("since", {"type": "string"}, "only challenges from this time on (ISO 8601; UTC if no zone)"),
+                    _query("format", {"type": "string", "enum": ["json", "csv"], "default": "json"}, "json or csv"),
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The challenges, oldest first",
+                        "content": {
+                            "application/json": {
+                                "schema": _object(
+                                    ["challenges"], challenges={"type": "array", "items": _ref("RecordEntry")}
+                                )
+                            },
+                            "text/csv": {"schema": {"type": "string"}},
+                        },
+                    },
+                    **_errors(400, 401, 404),
                 },
             }
         },
@@ -546,6 +613,15 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
+def _with_lang(paths: dict[str, Any]) -> dict[str, Any]:
+    """Every answer about an edition words its reasons, rulings and errors in ``lang`` (service/language.py)."""
+    for path, operations in paths.items():
+        if "{edition}" in path:
+            for operation in operations.values():
+                operation["parameters"] = [*operation.get("parameters", []), LANG]
+    return paths
+
+
 @cache
 def document() -> dict[str, Any]:
     """The document (built once per process: it depends only on the code and the shipped editions)."""
@@ -555,14 +631,24 @@ def document() -> dict[str, Any]:
             "title": "lextools word-validation service",
             "version": __version__,
             "description": "Scrabble lexicons per edition over HTTP. Errors share one shape, "
-            '{"error": {"code", "message"}}. GET routes allow any origin (CORS).',
+            '{"error": {"code", "message"}}. GET routes and POST check allow any origin (CORS); the '
+            "challenge, which writes the record, only this server's own pages.",
         },
         "servers": [{"url": "/"}],
-        "paths": _with_checksum_header(_paths()),
+        "paths": _with_lang(_with_checksum_header(_paths())),
         "components": {
             "schemas": SCHEMAS,
             "responses": RESPONSES,
+            "securitySchemes": {"director": {"type": "http", "scheme": "bearer"}},
             "parameters": {
+                "lang": {
+                    "name": "lang",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "enum": list(LANGUAGES)},
+                    "description": "language of reasons, rulings and errors; else Accept-Language, else the "
+                    "edition's language",
+                },
                 "edition": {
                     "name": "edition",
                     "in": "path",

@@ -10,6 +10,11 @@ The interface language follows the edition (es editions in Spanish, ``en`` in En
 French). Its strings live in one table, ``static/strings.json``: the server renders the page in the
 edition's language, and the scripts read the same table (embedded in the page) to relabel it when
 the player picks another edition.
+
+The judge offers only the editions this server has a lexicon for and shows the list it rules with
+(edition, sources, word count, short checksum, build date), so players can see it is the agreed
+one. In kiosk mode (service/kiosk.py) it has one edition, no navigation and no edition choice. A
+page URL naming an edition the page cannot use gets an HTML page saying so, never the API's JSON.
 """
 
 from __future__ import annotations
@@ -19,10 +24,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
+from lextools import quiz
 from lextools.edition import edition_names, load_edition
-from service import quiz
+from lextools.errors import LexiconError
+from lextools.lexicon import read_metadata
+from lextools.messages import Message, choose_language, message
+from service.kiosk import kiosk_edition
+from service.lexicons import lexicons
+from service.limits import MAX_WORDS
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
 
@@ -59,14 +70,20 @@ def editions() -> list[dict[str, str]]:
     ]
 
 
-def _page(template: str, **context: Any) -> str:
-    """Render a page for ``?edition=`` (an unknown edition is the API's usual 404)."""
-    edition = request.args.get("edition") or DEFAULT_EDITION
-    lang = language_of(edition)  # raises UnknownEditionError → 404 for a name that is not an edition
+def _page(template: str, choices: list[dict[str, str]] | None = None, **context: Any) -> str | tuple[str, int]:
+    """Render a page for ``?edition=`` (the kiosk's edition in kiosk mode); an edition the page cannot
+    use gets a page saying so, with the editions it can (404), never the API's JSON."""
+    kiosk = kiosk_edition()
+    edition = kiosk or request.args.get("edition") or DEFAULT_EDITION
+    choices = editions() if choices is None else choices
+    if edition not in {e["name"] for e in choices}:
+        return error_page(message("page_unknown_edition", name=edition), choices)
+    lang = language_of(edition)
     return render_template(
         template,
         edition=edition,
-        editions=editions(),
+        editions=choices,
+        kiosk=kiosk is not None,
         lang=lang,
         t=strings()[lang],
         strings=strings(),
@@ -74,23 +91,83 @@ def _page(template: str, **context: Any) -> str:
     )
 
 
+#: The paths of the pages: a 404 there is a page, not the API's JSON (service/errors.py asks).
+PAGE_PATHS = {"/", "/judge", "/study"}
+
+
+def error_page(text: Message, choices: list[dict[str, str]] | None = None, status: int = 404) -> tuple[str, int]:
+    """A page saying what is wrong, in the language the browser asks for (Spanish by default, as the
+    pages open on es-fise; a kiosk's in its edition's), listing the editions the page can use, if any."""
+    kiosk = kiosk_edition()
+    if kiosk is not None:  # a kiosk speaks its edition's language, whatever the browser's settings
+        lang = choose_language(request.args.get("lang"), None, language_of(kiosk))
+    else:
+        lang = choose_language(request.args.get("lang"), request.headers.get("Accept-Language"), "es")
+    links = [] if kiosk else (choices or [])
+    html = render_template(
+        "error.html",
+        lang=lang,
+        heading=message("page_not_found").text(lang),
+        text=text.text(lang),
+        editions_label=message("page_editions").text(lang),
+        editions=links,
+        path=request.path,
+    )
+    return html, status
+
+
 @bp.get("/")
-def home() -> str:
+def home() -> str | tuple[str, int]:
     return _page("home.html")
 
 
+def servable_editions() -> list[dict[str, str]]:
+    """The editions this server has a lexicon for (the judge offers only those)."""
+    home = lexicons().home
+    out = []
+    for e in editions():
+        try:
+            read_metadata(home, e["name"])
+        except LexiconError:
+            continue
+        out.append(e)
+    return out
+
+
+def word_list(edition: str) -> dict[str, Any]:
+    """What the judge page shows of the list it judges with: edition, sources, words, checksum, build date."""
+    meta = read_metadata(lexicons().home, edition)
+    sources = [str(s.get("name")) for s in meta.get("sources", []) if isinstance(s, dict) and s.get("name")]
+    return {
+        "edition": edition,
+        "sources": ", ".join(sources),
+        "words": f"{int(meta.get('words', 0)):,}".replace(",", "\u202f"),
+        "checksum": str(meta["checksum"])[:12],
+        "built": str(meta.get("built", ""))[:16].replace("T", " ") + " UTC",
+    }
+
+
 @bp.get("/judge")
-def judge() -> str:
-    # How long a verdict stays up, in milliseconds; the page reads it from a data attribute, so a
-    # club can leave it longer (?clear_ms=8000) and a test can shorten it.
-    clear_ms = request.args.get("clear_ms", "")
-    clear = int(clear_ms) if clear_ms.isdecimal() and 200 <= int(clear_ms) <= 60_000 else 4000
-    return _page("judge.html", clear_ms=clear, max_words=8, max_letters=20, max_chars=150)
+def judge() -> str | tuple[str, int]:
+    choices = servable_editions()
+    kiosk = kiosk_edition()
+    if kiosk is not None:  # the page knows of no other list than the one it judges with
+        choices = [e for e in choices if e["name"] == kiosk]
+    lists = {e["name"]: word_list(e["name"]) for e in choices}
+    return _page(
+        "judge.html",
+        choices=choices,
+        lists=lists,
+        clear_ms=round(1000 * current_app.config["JUDGE_CLEAR_SECONDS"]),
+        max_words=MAX_WORDS,
+        max_letters=20,
+        max_chars=150,
+    )
 
 
 @bp.get("/study")
-def study() -> str:
-    return _page("study.html", quiz_settings=quiz.page_settings())
+def study() -> str | tuple[str, int]:
+    return _page("study.html", quiz_settings=quiz.choices())
 
 
 @bp.after_request

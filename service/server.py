@@ -114,13 +114,37 @@ def lexicon_summary(home: Path) -> str:
     return f"lexicons in {home}: " + ", ".join(parts)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, lexicons: Path | None = None) -> None:
-    """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully)."""
+def prepare_record(app: Any) -> None:
+    """Create the challenge record and the server secret in the arbiter, before the workers fork."""
+    from lextools.receipts import load_secret
+    from service.challenge import record
+
+    with app.app_context():
+        record().create()
+        load_secret(record().path)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 2,
+    lexicons: Path | None = None,
+    app_config: dict[str, Any] | None = None,
+) -> None:
+    """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully).
+
+    ``app_config`` goes to :func:`service.create_app` (``KIOSK``, ``JUDGE_CLEAR_SECONDS``, ``RECORD``).
+    """
     from service import create_app
 
     home = Path(lexicons) if lexicons is not None else default_home()
+    config = {"LEXICONS": home, **(app_config or {})}
+    app = create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
+    prepare_record(app)  # so does an unwritable record; and the workers share one secret
     summary = lexicon_summary(home)
+    if config.get("KIOSK"):
+        summary += f"; kiosk: the word judge for {config['KIOSK']} only"
     Server(
-        lambda: create_app({"LEXICONS": home}),
+        lambda: create_app(config),
         {"bind": f"{host}:{port}", "workers": workers, "on_starting": lambda arbiter: arbiter.log.info(summary)},
     ).run()

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint, current_app
 
-from lextools import search
+from lextools import answers, search
 from lextools.lexicon import Lexicon
 from service.errors import bad_request
 from service.inputs import bool_arg, choice_arg, int_arg, text_arg
@@ -16,17 +15,9 @@ from service.lexicons import lexicon
 bp = Blueprint("study", __name__, url_prefix="/v1/<edition>")
 
 
-def entries(lex: Lexicon, keys: Iterable[str]) -> list[dict[str, Any]]:
-    """Keys as the service shows words: plain spelling and tile labels (CHA is CH·A, two tiles)."""
-    ed = lex.edition
-    return [{"word": ed.spelling(k), "tiles": list(ed.decode(k))} for k in keys]
-
-
 @bp.get("/two-tile-words")
 def two_tile_words(edition: str) -> dict[str, Any]:
-    lex = lexicon(edition)
-    words = entries(lex, search.ordered(lex, search.words_of_length(lex, 2), "alpha"))
-    return {"edition": edition, "count": len(words), "words": words}
+    return answers.two_tile(lexicon(edition))
 
 
 @bp.get("/anagrams/<path:rack>")
@@ -39,20 +30,7 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     most = current_app.config["MAX_RACK_BLANKS"]
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
         raise bad_request(f"a rack has at most {most} blanks")
-    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
-    ed = lex.edition
-    matches.sort(key=lambda m: (-len(m.key), ed.collation_key(m.key)))
-    return {
-        "edition": edition,
-        "rack": rack,
-        "blanks": blanks,
-        "sub": sub,
-        "min_length": min_length,
-        "count": len(matches),
-        "words": [
-            {"word": ed.spelling(m.key), "tiles": list(ed.decode(m.key)), "blanks": list(m.blanks)} for m in matches
-        ],
-    }
+    return answers.anagrams(lex, rack, key, blanks, sub, min_length)
 
 
 @bp.get("/search")
@@ -73,14 +51,7 @@ def search_words(edition: str) -> dict[str, Any]:
     found = search.ordered(lex, list(keys), order)
     page = found[offset : offset + limit]
     end = offset + len(page)
-    return {
-        "edition": edition,
-        "order": order,
-        "total": len(found),
-        "count": len(page),
-        "words": entries(lex, page),
-        "next_cursor": _cursor(end, lex) if end < len(found) else None,
-    }
+    return answers.search_page(lex, order, found, page, _cursor(end, lex) if end < len(found) else None)
 
 
 def _cursor(offset: int, lex: Lexicon) -> str:

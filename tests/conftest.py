@@ -57,8 +57,9 @@ from service import create_app  # noqa: E402
 
 
 @pytest.fixture()
-def app(lexicon_home: Path) -> Flask:
-    return create_app({"LEXICONS": lexicon_home, "TESTING": True})
+def app(lexicon_home: Path, tmp_path: Path) -> Flask:
+    """The app over the small lexicons; each test has its own challenge record (and secret)."""
+    return create_app({"LEXICONS": lexicon_home, "TESTING": True, "RECORD": tmp_path / "challenges.sqlite3"})
 
 
 @pytest.fixture()

@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from lextools.record import ChallengeRecord
 from service import create_app
 
 try:
@@ -66,11 +69,12 @@ window.fetch = async (input, init) => {
 # -- the server and the browser -------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def base_url(lexicon_home: Path) -> Iterator[str]:
+@contextmanager
+def serving(config: dict[str, Any] | Any) -> Iterator[str]:
+    """Serve the app for ``config`` (or any WSGI app) on a free port of 127.0.0.1."""
     from werkzeug.serving import make_server
 
-    app = create_app({"LEXICONS": lexicon_home})
+    app = create_app(config) if isinstance(config, dict) else config
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="lextools-test-server", daemon=True)
     thread.start()
@@ -79,6 +83,26 @@ def base_url(lexicon_home: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+#: How long a verdict stays on the test servers' judge (``lextools serve --judge-clear``).
+CLEAR_SECONDS = 3
+
+
+@pytest.fixture(scope="module")
+def base_url(lexicon_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    record = tmp_path_factory.mktemp("record") / "challenges.sqlite3"
+    with serving({"LEXICONS": lexicon_home, "RECORD": record, "JUDGE_CLEAR_SECONDS": CLEAR_SECONDS}) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def kiosk_url(lexicon_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``lextools serve --kiosk es-fise``."""
+    record = tmp_path_factory.mktemp("record") / "challenges.sqlite3"
+    config = {"LEXICONS": lexicon_home, "RECORD": record, "JUDGE_CLEAR_SECONDS": CLEAR_SECONDS, "KIOSK": "es-fise"}
+    with serving(config) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -146,8 +170,8 @@ def calls(driver: WebDriver) -> list[dict[str, Any]]:
     return list(driver.execute_script("return window.__calls"))
 
 
-def open_judge(driver: WebDriver, base_url: str, edition: str, clear_ms: int = 3000) -> None:
-    open_page(driver, f"{base_url}/judge?edition={edition}&clear_ms={clear_ms}")
+def open_judge(driver: WebDriver, base_url: str, edition: str) -> None:
+    open_page(driver, f"{base_url}/judge?edition={edition}")
     wait_for(driver, lambda d: focused_id(d) == "count", "the judge to focus the word count")
     driver.execute_script(FETCH_SPY)
 
@@ -165,6 +189,12 @@ def wait_until_cleared(driver: WebDriver) -> None:
     assert not by_id(driver, "verdict").is_displayed()
 
 
+def dismiss(driver: WebDriver) -> None:
+    """Esc: the arbiter is done reading the verdict."""
+    type_keys(driver, Keys.ESCAPE)
+    wait_for(driver, lambda d: verdict_of(d) == "" and focused_id(d) == "count", "Esc to clear the verdict", 1)
+
+
 # -- the Word Judge ---------------------------------------------------------------------------------
 
 
@@ -174,6 +204,7 @@ def test_judge_casa_dame_is_not_acceptable_and_names_no_word(browser: WebDriver,
     assert "¿Cuántas palabras" in browser.find_element(By.CSS_SELECTOR, "label[for=count]").text
 
     assert judge_play(browser, "2", "casa dame") == "not-acceptable"
+    shown = time.monotonic()
     browser.save_screenshot(str(tmp_path / "judge-es-fise-not-acceptable.png"))
 
     verdict = by_id(browser, "verdict")
@@ -201,17 +232,18 @@ def test_judge_casa_dame_is_not_acceptable_and_names_no_word(browser: WebDriver,
     assert len(calls(browser)) == 1
 
     wait_until_cleared(browser)
+    assert time.monotonic() - shown >= CLEAR_SECONDS - 0.25  # the server's --judge-clear, not less
     assert browser.find_element(By.TAG_NAME, "body").text.count("NOT ACCEPTABLE") == 0
 
 
 def test_judge_acceptable_play_and_the_refusals(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
-    open_judge(browser, base_url, "es-fise", clear_ms=500)
+    open_judge(browser, base_url, "es-fise")
     assert judge_play(browser, "2", "chiquillo, calle") == "acceptable"
     verdict = by_id(browser, "verdict")
     assert verdict.text.startswith("ACEPTABLE") and "ACCEPTABLE" in verdict.text and "NO " not in verdict.text
     assert "La jugada se mantiene" in verdict.text  # the edition's ruling, in Spanish
     browser.save_screenshot(str(tmp_path / "judge-es-fise-acceptable.png"))
-    wait_until_cleared(browser)
+    dismiss(browser)
 
     message = by_id(browser, "message")
     # A count that does not match the words typed: a message, and no request.
@@ -243,26 +275,32 @@ def test_judge_acceptable_play_and_the_refusals(browser: WebDriver, base_url: st
 
 
 def test_judge_in_english_and_french(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
-    open_judge(browser, base_url, "en", clear_ms=500)
+    open_judge(browser, base_url, "en")
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
     assert judge_play(browser, "1", "cats") == "acceptable"
     assert by_id(browser, "verdict").text.splitlines()[0] == "ACCEPTABLE"
-    wait_until_cleared(browser)
+    dismiss(browser)
     assert judge_play(browser, "2", "cats,dogs") == "not-acceptable"
     assert by_id(browser, "verdict").text.splitlines()[0] == "NOT ACCEPTABLE"
-    wait_until_cleared(browser)
+    dismiss(browser)
+    assert browser.find_element(By.CSS_SELECTOR, "[data-list=edition]").text == "en"
 
     # Picking another edition relabels the page in its language, and the next play goes to it.
     Select(by_id(browser, "edition")).select_by_value("fr")
     wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr", "French labels")
     assert "Combien de mots" in browser.find_element(By.CSS_SELECTOR, "label[for=count]").text
     assert "edition=fr" in browser.current_url  # a reload keeps the edition
+    # The list it judges with follows the edition.
+    lists = json.loads(by_id(browser, "word-lists").get_attribute("textContent"))
+    assert browser.find_element(By.CSS_SELECTOR, "[data-list=checksum]").text == lists["fr"]["checksum"]
+    assert browser.find_element(By.CSS_SELECTOR, "[data-list=edition]").text == "fr"
     by_id(browser, "count").click()
     assert judge_play(browser, "1", "œufs") == "acceptable"
     assert by_id(browser, "verdict").text.splitlines()[:2] == ["VALABLE", "ACCEPTABLE"]
     assert calls(browser)[-1]["url"].endswith("/v1/fr/challenge")
+    assert "Celui qui a contesté à tort" in by_id(browser, "verdict").text  # the FISF ruling, in French
     browser.save_screenshot(str(tmp_path / "judge-fr-acceptable.png"))
-    wait_until_cleared(browser)
+    dismiss(browser)
 
 
 # -- the study page ---------------------------------------------------------------------------------
@@ -286,7 +324,8 @@ def test_study_lookup_and_two_tile_words(browser: WebDriver, base_url: str, tmp_
     browser.save_screenshot(str(tmp_path / "study-lookup.png"))
 
     assert "DAME — No válida" in look_up("dame")
-    assert "No se puede jugar" in look_up("kilo")  # es-fise has no K tile
+    kilo = look_up("kilo")  # es-fise has no K tile: the reason in the page's language
+    assert "No se puede jugar: 'kilo': es-fise no tiene ficha K" in kilo and " has no " not in kilo
 
     by_id(browser, "two-show").click()
     two = by_id(browser, "two-result")
@@ -321,3 +360,95 @@ def test_no_page_logs_an_error(browser: WebDriver, base_url: str) -> None:
     by_id(browser, "quiz-start").click()
     wait_for(browser, lambda d: by_id(d, "quiz-rack").get_attribute("data-question"), "a question")
     assert console_errors(browser) == []
+
+
+# -- kiosk mode ---------------------------------------------------------------------------------------
+
+
+def test_the_kiosk_judge_has_nothing_but_the_judge(browser: WebDriver, kiosk_url: str, tmp_path: Path) -> None:
+    open_page(browser, f"{kiosk_url}/judge?edition=fr")  # the URL cannot pick another edition
+    wait_for(browser, lambda d: focused_id(d) == "count", "the judge to focus the word count")
+    browser.execute_script(FETCH_SPY)
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "es"
+    assert browser.find_elements(By.TAG_NAME, "nav") == [] and browser.find_elements(By.TAG_NAME, "select") == []
+    assert browser.find_elements(By.TAG_NAME, "a") == []
+    # It shows the list it judges with.
+    listed = by_id(browser, "word-list").text
+    lists = json.loads(by_id(browser, "word-lists").get_attribute("textContent"))
+    assert list(lists) == ["es-fise"]
+    assert "es-fise" in listed and lists["es-fise"]["checksum"] in listed and "Palabras" in listed
+    browser.save_screenshot(str(tmp_path / "kiosk-judge.png"))
+
+    # Tab goes round the form's fields and never leaves it.
+    seen = []
+    for _ in range(7):
+        type_keys(browser, Keys.TAB)
+        seen.append(browser.execute_script("return document.activeElement.id || document.activeElement.tagName"))
+    assert set(seen) == {"count", "words", "BUTTON"}
+    type_keys(browser, Keys.SHIFT + Keys.TAB)
+    by_id(browser, "count").click()
+
+    # A play; keys typed while the verdict shows are ignored; Esc dismisses it at once.
+    assert judge_play(browser, "1", "chiquillo") == "acceptable"
+    assert calls(browser)[-1]["url"].endswith("/v1/es-fise/challenge")
+    type_keys(browser, "2casa")
+    assert verdict_of(browser) == "acceptable" and by_id(browser, "count").get_property("value") == ""
+    assert "Esc" in by_id(browser, "verdict").text
+    receipt = json.loads(calls(browser)[-1]["reply"])["receipt"]
+    assert f"Recibo {receipt['id'][:8]}" in by_id(browser, "verdict").text  # what the director looks up
+    dismiss(browser)
+    assert by_id(browser, "count").get_property("value") == ""
+
+    # Every other page is a page saying there is nothing there, in Spanish.
+    open_page(browser, f"{kiosk_url}/study")
+    assert "Página no encontrada" in browser.find_element(By.TAG_NAME, "body").text
+    assert browser.find_elements(By.TAG_NAME, "a") == []
+
+
+def test_the_judge_says_to_wait_when_challenges_come_too_fast(
+    browser: WebDriver, lexicon_home: Path, tmp_path: Path
+) -> None:
+    # A server that takes no challenge at all answers every one with 429, as it does past 10 a second.
+    config = {"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "CHALLENGE_RATE": 0}
+    with serving(config) as url:
+        open_judge(browser, url, "es-fise")
+        type_keys(browser, "1")
+        type_keys(browser, "casa" + Keys.ENTER)
+        wait_for(browser, lambda d: "espera un momento" in by_id(d, "message").text, "the wait message")
+        assert verdict_of(browser) == ""
+
+
+# -- other sites --------------------------------------------------------------------------------------
+
+#: Run in a page of another origin: what it can do with this service's check and challenge routes.
+CROSS_SITE = """
+const [base, done] = arguments;
+const post = (route, type, mode = "cors") => fetch(`${base}/v1/es-fise/${route}`, {
+  method: "POST", mode, headers: {"Content-Type": type}, body: JSON.stringify({words: ["casa"]}),
+});
+(async () => {
+  const out = {};
+  try { out.check = (await (await post("check", "application/json")).json()).results[0].valid; }
+  catch { out.check = "blocked"; }
+  for (const [name, type] of [["json", "application/json"], ["plain", "text/plain"]]) {
+    try { await post("challenge", type); out[name] = "read"; } catch { out[name] = "blocked"; }
+  }
+  await post("challenge", "text/plain", "no-cors");  // a blind forgery: the page never sees the answer
+  done(out);
+})();
+"""
+
+
+def test_other_sites_may_check_words_but_not_challenge(browser: WebDriver, lexicon_home: Path, tmp_path: Path) -> None:
+    def elsewhere(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [b"<!doctype html><title>another site</title><p>Win a prize!</p>"]
+
+    record = tmp_path / "challenges.sqlite3"
+    with serving({"LEXICONS": lexicon_home, "RECORD": record}) as url, serving(elsewhere) as other:
+        open_page(browser, other)
+        out = browser.execute_async_script(CROSS_SITE, url)
+        # check is open to app developers (CORS with its preflight); the challenge's preflight is
+        # refused, and a "simple" text/plain post is refused by the server itself.
+        assert out == {"check": True, "json": "blocked", "plain": "blocked"}
+    assert not record.exists() or ChallengeRecord(record).entries() == []

@@ -38,7 +38,9 @@ def test_build_then_check_the_acceptance_example(runner: CliRunner, tmp_path: Pa
     assert result.exit_code == 0, result.output
     result = run(runner, "check", "es-fise", "chiquillo", "canción", "kilo", "--json", "--lexicons", str(out))
     assert result.exit_code == 1
-    chiquillo, cancion, kilo = json.loads(result.stdout)
+    answer = json.loads(result.stdout)
+    assert answer["edition"] == "es-fise"
+    chiquillo, cancion, kilo = answer["results"]
     assert chiquillo["valid"] and len(chiquillo["tiles"]) == 7 and chiquillo["score"] == 22
     assert cancion["valid"] and cancion["word"] == "CANCION"
     assert not kilo["valid"] and "K" in kilo["reason"]
@@ -67,12 +69,12 @@ def test_usage_error_exits_2(runner: CliRunner) -> None:
 
 def test_queries(runner: CliRunner, lexicon_home: Path) -> None:
     L = ["--lexicons", str(lexicon_home)]
-    hooks = json.loads(run(runner, "hooks", "es-fise", "ama", "--json", *L).stdout)[0]
-    assert set(hooks["front"]) == {"C", "LL"}
+    hooks = json.loads(run(runner, "hooks", "es-fise", "ama", "--json", *L).stdout)
+    assert hooks["front"] == ["C", "LL"]
     two = json.loads(run(runner, "two-tile", "es-fise", "--json", *L).stdout)
-    assert {"CHA", "CHE", "CHO", "LLE"} <= set(two)
+    assert {"CHA", "CHE", "CHO", "LLE"} <= {w["word"] for w in two["words"]}
     ana = json.loads(run(runner, "anagram", "es-fise", "SAC?", "--json", *L).stdout)
-    assert {"word": "CASA", "blanks": ["A"]} in ana
+    assert {"word": "CASA", "tiles": ["C", "A", "S", "A"], "blanks": ["A"]} in ana["words"]
     pat = run(runner, "pattern", "es-fise", "CH*", *L).stdout.split()
     assert pat == ["CHA", "CHAPA", "CHAPAS", "CHE", "CHIQUILLO", "CHO"]
     score = json.loads(run(runner, "score", "es-fise", "chiquillo", "--blank", "1", "--json").stdout)
@@ -102,7 +104,7 @@ def test_compare_and_diff(runner: CliRunner, lexicon_home: Path, tmp_path: Path)
     ref = tmp_path / "ref.txt"
     ref.write_text("casa\ncasas\nchiquillo\ncha\nzapato\n", "utf-8")
     L = ["--lexicons", str(lexicon_home)]
-    rows = json.loads(run(runner, "compare", "es-fise", str(ref), "--json", *L).stdout)
+    rows = json.loads(run(runner, "compare", "es-fise", str(ref), "--json", *L).stdout)["by_length"]
     by_len = {r["length"]: r for r in rows}
     assert by_len[2] == {
         "length": 2,

@@ -24,9 +24,9 @@ pytestmark = pytest.mark.slow
 class Gunicorn:
     """`lextools serve` in a child process, with its log read line by line as it comes."""
 
-    def __init__(self, lexicons: Path) -> None:
+    def __init__(self, lexicons: Path, *options: str) -> None:
         cmd = [sys.executable, "-c", "from lextools.cli import main; main()", "serve",
-               "--port", "0", "--workers", "1", "--lexicons", str(lexicons)]  # fmt: skip
+               "--port", "0", "--workers", "1", "--lexicons", str(lexicons), *options]  # fmt: skip
         self.proc = subprocess.Popen(
             cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
         )
@@ -58,10 +58,12 @@ class Gunicorn:
                 return m
         raise AssertionError(f"no log line matching {pattern!r}:\n" + "".join(self.log))
 
-    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, dict[str, str], Any]:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], Any]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         try:
-            conn.request(method, path, body=body)  # the path goes out byte for byte, %FF included
+            conn.request(method, path, body=body, headers=headers or {})  # the path goes out byte for byte
             r = conn.getresponse()
             data = r.read()
             is_json = r.getheader("Content-Type", "").startswith("application/json")
@@ -80,19 +82,23 @@ class Gunicorn:
             raise
 
 
+def wait_until_up(server: Gunicorn, path: str = "/healthz") -> None:
+    deadline = time.monotonic() + 30
+    while True:  # the worker boots after the master listens
+        try:
+            if server.request("GET", path)[0] == 200:
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 @pytest.fixture()
-def gunicorn(lexicon_home: Path) -> Iterator[Gunicorn]:
-    server = Gunicorn(lexicon_home)
+def gunicorn(lexicon_home: Path, tmp_path: Path) -> Iterator[Gunicorn]:
+    server = Gunicorn(lexicon_home, "--record", str(tmp_path / "challenges.sqlite3"))
     try:
-        deadline = time.monotonic() + 30
-        while True:  # the worker boots after the master listens
-            try:
-                if server.request("GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_until_up(server)
         yield server
     finally:
         if server.proc.poll() is None:
@@ -104,12 +110,12 @@ def test_real_gunicorn_serves_validates_challenges_and_stops(gunicorn: Gunicorn)
     assert status == 200 and headers["Server"].startswith("gunicorn")
     assert body["valid"] is True and len(body["tiles"]) == 7
 
-    # As `curl -d` sends it: no application/json Content-Type.
-    status, _, body = gunicorn.request("POST", "/v1/es-fise/challenge", b'{"words":["casa","dame"],"reveal":false}')
+    play = b'{"words":["casa","dame"],"reveal":false}'
+    status, _, body = gunicorn.request("POST", "/v1/es-fise/challenge", play, {"Content-Type": "application/json"})
     assert status == 200 and body["acceptable"] is False and "results" not in body
     assert "DAME" not in json.dumps(body).upper()
-    # ...while the log, the arbiter's record, names it.
-    gunicorn.wait_for(r'challenge edition=es-fise acceptable=false reveal=false results=.*"DAME".*"valid": false')
+    # As `curl -d` sends it (a form type): refused, the challenge takes JSON only.
+    assert gunicorn.request("POST", "/v1/es-fise/challenge", play)[0] == 415
 
     # Raw bytes the Flask test client cannot send: invalid UTF-8 and broken percent-encoding.
     status, _, body = gunicorn.request("GET", "/v1/es-fise/words/%FF")
@@ -173,3 +179,46 @@ def test_a_response_head_leaves_with_its_first_body_bytes(
     assert all(chunk in wire for chunk in body)
     if body:
         assert sock.writes[0].endswith(body[0] + (b"\r\n" if not headers else b""))
+
+
+def lextools(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-c", "from lextools.cli import main; main()", *args]
+    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_kiosk_on_a_real_server(lexicon_home: Path, tmp_path: Path) -> None:
+    """``lextools serve --kiosk es-fise``: the judge and its challenge only; receipts verify; no forgery."""
+    record = tmp_path / "challenges.sqlite3"
+    server = Gunicorn(lexicon_home, "--kiosk", "es-fise", "--record", str(record), "--judge-clear", "7")
+    try:
+        wait_until_up(server, "/judge")
+        for path in ("/study", "/", "/v1/es-fise/words/casa", "/v1/editions", "/healthz", "/v1/openapi.json"):
+            assert server.request("GET", path)[0] == 404, path
+        status, _, page = server.request("GET", "/judge")
+        html = page.decode()
+        checksum = json.loads((lexicon_home / "es-fise.json").read_text())["checksum"]
+        assert status == 200 and checksum[:12] in html and 'data-clear-ms="7000"' in html
+        assert 'id="edition" value="es-fise"' in html and "<select" not in html and "<nav" not in html
+        json_type = {"Content-Type": "application/json"}
+        body = b'{"words":["casa","dame"]}'
+        assert server.request("POST", "/v1/fr/challenge", body, json_type)[0] == 404  # not the kiosk's edition
+
+        status, _, answer = server.request("POST", "/v1/es-fise/challenge", body, json_type)
+        assert status == 200 and answer["acceptable"] is False
+        receipt = json.dumps(answer["receipt"])
+        ok = lextools("receipt", "verify", "--record", str(record), stdin=receipt)
+        assert ok.returncode == 0, ok.stderr
+        assert "casa dame" in ok.stdout
+        i = receipt.index(answer["receipt"]["signature"]) + 5
+        altered = receipt[:i] + ("0" if receipt[i] != "0" else "1") + receipt[i + 1 :]
+        bad = lextools("receipt", "verify", "--record", str(record), altered)
+        assert bad.returncode == 1 and "not valid" in bad.stderr
+
+        # Another site's page posting a "simple" request: refused, and nothing recorded.
+        forged = {"Content-Type": "text/plain", "Origin": "https://evil.example"}
+        status, _, error = server.request("POST", "/v1/es-fise/challenge", b'{"words":["zzz"]}', forged)
+        assert status == 403 and error["error"]["code"] == "foreign_origin"
+        shown = lextools("record", "--record", str(record), "--json")
+        assert [e["words"] for e in json.loads(shown.stdout)["challenges"]] == [["casa", "dame"]]
+    finally:
+        assert server.stop() == 0, "".join(server.log)

@@ -305,6 +305,12 @@ def test_symbols_and_prefixed_units_are_tagged_abbreviations(tmp_path: Path) -> 
     source = Source("t", "hunspell", {"aff": aff, "dic": dic}, {}, {}, options)
     tagged = {(w.raw, "abbreviation" in w.tags) for w in read_hunspell(source)}
     assert tagged == {
-        ("ft", True), ("bar", True), ("bar", False), ("bars", False),  # BAR the word has its own entry
-        ("m", True), ("km", True), ("mol", False), ("kmol", True),
+        ("ft", True),
+        ("bar", True),
+        ("bar", False),
+        ("bars", False),  # BAR the word has its own entry
+        ("m", True),
+        ("km", True),
+        ("mol", False),
+        ("kmol", True),
     }

@@ -209,12 +209,13 @@ def test_every_word_in_the_list_is_found_in_every_notation_and_case(
 def test_check_command_reports_each_word_and_exits_0_or_1(
     lexicon_home: Path, lexicons: dict[str, Lexicon], name: str, words: list[str]
 ) -> None:
-    words = [w for w in words if "\x00" not in w] or ["casa"]  # a NUL cannot be a command-line argument
-    args = ["check", name, "--json", "--lexicons", str(lexicon_home), "--", *words]
+    # a NUL cannot be a command-line argument; "-" means "read the words from standard input"
+    words = [w for w in words if "\x00" not in w and w != "-"] or ["casa"]
+    args = ["check", name, "--json", "--lang", "en", "--lexicons", str(lexicon_home), "--", *words]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     expected = [lexicons[name].lookup(w) for w in words]
     assert result.exit_code == (0 if all(r.valid for r in expected) else 1), result.output
-    assert json.loads(result.stdout) == [r.as_dict() for r in expected]
+    assert json.loads(result.stdout) == {"edition": name, "results": [r.as_dict() for r in expected]}
 
 
 def test_check_with_an_unknown_edition_or_lexicon_is_a_library_error(tmp_path: Path) -> None:

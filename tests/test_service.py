@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from lextools.edition import edition_names
@@ -124,9 +124,8 @@ def test_check_takes_1000_words(client: FlaskClient) -> None:
     assert r.status_code == 200 and len(r.json["results"]) == 1000
 
 
-def test_blind_challenge_does_not_name_the_word(client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="lextools.service.challenge")
-    r = client.post("/v1/es-fise/challenge", data='{"words":["casa","dame"],"reveal":false}')
+def test_blind_challenge_does_not_name_the_word(app: Flask, client: FlaskClient) -> None:
+    r = client.post("/v1/es-fise/challenge", json={"words": ["casa", "dame"], "reveal": False})
     assert r.status_code == 200
     assert r.json["acceptable"] is False
     assert "results" not in r.json
@@ -134,13 +133,12 @@ def test_blind_challenge_does_not_name_the_word(client: FlaskClient, caplog: pyt
     assert "DAME" not in text and "CASA" not in text
     ruling = r.json["ruling"]
     assert ruling["rules"] == "FILE" and ruling["play_stands"] is False
-    assert "withdrawn" in ruling["outcome"] and ruling["challenger_penalty"] is None
-    # The arbiter's record: one line with every word's result.
-    records = [rec for rec in caplog.records if rec.name == "lextools.service.challenge"]
-    assert len(records) == 1
-    line = records[0].getMessage()
-    assert "\n" not in line
-    assert "acceptable=false" in line and '"DAME"' in line and '"valid": false' in line
+    assert "withdrawn" in ruling["outcome_en"] and ruling["challenger_penalty"] is None
+    assert ruling["outcome"] == ruling["outcome_es"] == "La jugada se retira y el jugador pierde el turno."
+    # The director's record has the words, the verdict and the lexicon that judged.
+    [entry] = app.extensions["lextools.record"].entries()
+    assert entry["words"] == ["casa", "dame"] and entry["acceptable"] is False
+    assert entry["checksum"] == r.headers["X-Lexicon-Checksum"] == r.json["receipt"]["checksum"]
 
 
 def test_challenge_is_blind_by_default(client: FlaskClient) -> None:

@@ -83,7 +83,7 @@ def test_search_in_probability_order(client: FlaskClient) -> None:
     r = client.get("/v1/es-fise/search?length=2&order=probability")
     assert r.status_code == 200
     assert words(r.json)[-1] in {"CHA", "CHE", "CHO", "LLE"}  # one tile of each in the bag: least likely
-    r = client.get("/v1/es-mattel2021/search?length=2&order=probability")
+    r = client.get("/v1/es-mattel2021/search?length=2&order=probability&lang=en")
     assert r.status_code == 400 and "unverified" in r.json["error"]["message"]
 
 

@@ -7,10 +7,10 @@ const editionSelect = document.getElementById("edition");
 // Listeners told when the player picks another edition (after the page is relabelled).
 const editionListeners = [];
 
-/** The selected edition's name and interface language. */
+/** The selected edition's name and interface language (a kiosk page names its one edition on a hidden input). */
 export function edition() {
-  const option = editionSelect.selectedOptions[0];
-  return { name: option.value, lang: option.dataset.lang, title: option.textContent.trim() };
+  const option = editionSelect.selectedOptions?.[0] ?? editionSelect;
+  return { name: option.value, lang: option.dataset.lang, title: (option.dataset.title ?? option.textContent).trim() };
 }
 
 /** An interface string in the current language, with {placeholders} filled in. */
@@ -65,7 +65,8 @@ editionSelect.addEventListener("change", () => {
  * so callers handle every outcome in one place instead of a try/catch each.
  */
 export async function api(path, options = {}) {
-  const init = { headers: { Accept: "application/json" }, ...options };
+  // Reasons and errors come back in the page's language, whatever the browser's own settings.
+  const init = { headers: { Accept: "application/json", "Accept-Language": edition().lang }, ...options };
   if (options.json !== undefined) {
     init.method = init.method ?? "POST";
     init.headers = { ...init.headers, "Content-Type": "application/json" };

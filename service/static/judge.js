@@ -3,7 +3,8 @@
 // It calls POST /v1/{edition}/challenge with reveal: false, so the reply says only whether the play
 // is acceptable: nothing on this page, in its memory or in the network reply, can tell which word
 // failed. Like a tournament judge box it refuses overlong input and swallows every key while it
-// judges and while the verdict shows, so a stray key cannot start the next challenge early.
+// judges and while the verdict shows, so a stray key cannot start the next challenge early. The
+// verdict stays for the server's --judge-clear seconds (the form's data-clear-ms), or until Esc.
 import { api, edition, onEditionChange, t, tIn } from "./common.js";
 
 const form = document.getElementById("judge");
@@ -11,26 +12,43 @@ const count = document.getElementById("count");
 const words = document.getElementById("words");
 const message = document.getElementById("message");
 const verdict = document.getElementById("verdict");
-const [verdictMain, verdictSub, verdictRuling] = verdict.querySelectorAll("p");
+const [verdictMain, verdictSub, verdictRuling, verdictReceipt] = verdict.querySelectorAll("p");
 
 const MAX_WORDS = Number(form.dataset.maxWords);
 const MAX_LETTERS = Number(form.dataset.maxLetters);
 const MAX_CHARS = words.maxLength;
+const KIOSK = "kiosk" in form.dataset;
+// The lists this server judges with, by edition (shown above the form, swapped with the edition).
+const WORD_LISTS = JSON.parse(document.getElementById("word-lists").textContent);
 
 // "input": typing a play; "busy": waiting for the server; "verdict": showing it until it clears.
 let state = "input";
+let clearTimer = null;
 
 // Capture phase, on window: runs before any field sees the key, so nothing typed now lands anywhere.
+// Esc is the one key a verdict listens to: it dismisses it (the arbiter is done reading).
 window.addEventListener(
   "keydown",
   (event) => {
-    if (state !== "input") {
-      event.preventDefault();
-      event.stopImmediatePropagation();
+    if (state === "input") {
+      if (KIOSK && event.key === "Tab") keepFocusInTheForm(event);
+      return;
     }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (state === "verdict" && event.key === "Escape") clearVerdict();
   },
   true,
 );
+
+// A kiosk page has nothing but the form: Tab goes round its fields, never out to the browser.
+function keepFocusInTheForm(event) {
+  const fields = [count, words, form.querySelector("button")];
+  const at = fields.indexOf(document.activeElement);
+  const next = event.shiftKey ? (at <= 0 ? fields.length - 1 : at - 1) : (at + 1) % fields.length;
+  event.preventDefault();
+  fields[next].focus();
+}
 
 function say(text) {
   message.textContent = text;
@@ -89,6 +107,7 @@ form.addEventListener("submit", async (event) => {
     // Only a generic message: a server's error text could quote the input.
     state = "input";
     if (result.status === 503) say(t("msg_no_lexicon"));
+    else if (result.status === 429) say(t("msg_busy"));
     else if (result.status === 0) say(t("msg_offline"));
     else say(t("msg_error", { status: result.status }));
     return;
@@ -115,19 +134,30 @@ function showVerdict(reply) {
   // The edition's ruling for the outcome, in the page's language when the edition gives it.
   const ruling = reply.ruling ?? {};
   verdictRuling.textContent = ruling[`outcome_${lang}`] ?? (lang === "en" ? ruling.outcome ?? "" : "");
+  // The start of the receipt's id: what the director looks up in the record if the ruling is disputed.
+  verdictReceipt.textContent = reply.receipt ? t("verdict_receipt", { id: reply.receipt.id.slice(0, 8) }) : "";
 
   // Read at each verdict, so a test (or a club) can change the attribute on a page already open.
-  const clearMs = Number(form.dataset.clearMs) || 4000;
-  setTimeout(clearVerdict, clearMs);
+  const clearMs = Number(form.dataset.clearMs) || 10000;
+  clearTimer = setTimeout(clearVerdict, clearMs);
 }
 
 function clearVerdict() {
+  clearTimeout(clearTimer);
   verdict.hidden = true;
   verdict.dataset.verdict = "";
-  for (const p of [verdictMain, verdictSub, verdictRuling]) p.textContent = "";
+  for (const p of [verdictMain, verdictSub, verdictRuling, verdictReceipt]) p.textContent = "";
   form.inert = false;
   state = "input";
   count.focus();
 }
 
-onEditionChange(() => say(""));
+function showWordList({ name }) {
+  const list = WORD_LISTS[name] ?? {};
+  for (const dd of document.querySelectorAll("[data-list]")) dd.textContent = list[dd.dataset.list] ?? "";
+}
+
+onEditionChange((chosen) => {
+  say("");
+  showWordList(chosen);
+});

@@ -1,0 +1,130 @@
+"""The JSON answers to queries, built once for the service and the command line.
+
+``lextools check … --json`` prints exactly the body ``POST /v1/{edition}/check`` returns, and so on
+for anagrams, patterns (the service's search), hooks, score and the two-tile list: one function
+builds each answer and both layers call it. Word lists are in the edition's alphabetical order
+(:meth:`lextools.edition.Edition.sort_keys`); hook tiles too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from lextools import search
+from lextools.edition import Edition
+from lextools.errors import QueryError, SpellingError
+from lextools.lexicon import Lexicon, WordResult
+from lextools.messages import message
+from lextools.tokenize import spell
+
+
+def entries(lex: Lexicon, keys: Iterable[str]) -> list[dict[str, Any]]:
+    """Keys as words are shown: plain spelling and tile labels (CHA is CH·A, two tiles)."""
+    ed = lex.edition
+    return [{"word": ed.spelling(k), "tiles": list(ed.decode(k))} for k in keys]
+
+
+def localized(result: WordResult, edition: Edition, lang: str = "en") -> dict[str, Any]:
+    """A word result as a dict, its ``reason`` in ``lang`` (the message catalogue, lextools/messages.py)."""
+    out = result.as_dict()
+    if result.valid or lang == "en":
+        return out
+    if result.word is not None:
+        out["reason"] = message("not_in_lexicon", word=result.word, edition=edition.name).text(lang)
+        return out
+    try:
+        spell(result.input, edition)
+    except SpellingError as e:
+        out["reason"] = e.message.text(lang) if e.message is not None else e.reason
+    return out
+
+
+def check(lex: Lexicon, words: Sequence[str], lang: str = "en") -> dict[str, Any]:
+    """One result per word, in order; a word the edition cannot spell is invalid with its reason."""
+    return {"edition": lex.edition.name, "results": [localized(lex.lookup(w), lex.edition, lang) for w in words]}
+
+
+def spelled(lex: Lexicon, word: str) -> WordResult:
+    """Look a word up; one the edition cannot spell at all raises its :class:`SpellingError` (with the
+    catalogue message the service words in the client's language)."""
+    result = lex.lookup(word)
+    if result.word is None:
+        lex.spell(word)  # raises the SpellingError itself
+        raise SpellingError(word, result.reason or "cannot be spelled")
+    return result
+
+
+def hook_tiles(lex: Lexicon, result: WordResult) -> dict[str, Any]:
+    h = lex.hooks(lex.edition.encode(result.tiles))
+    ed = lex.edition
+    return {
+        "front": ed.sort_labels(h.front),
+        "back": ed.sort_labels(h.back),
+        "front_inner": h.front_inner,
+        "back_inner": h.back_inner,
+    }
+
+
+def hooks(lex: Lexicon, word: str) -> dict[str, Any]:
+    result = spelled(lex, word)
+    summary = {"input": result.input, "word": result.word, "tiles": list(result.tiles), "valid": result.valid}
+    return {**summary, **hook_tiles(lex, result)}
+
+
+def score(edition: Edition, word: str, blanks: Iterable[int] = ()) -> dict[str, Any]:
+    """Tile by tile, no board premiums; ``blanks`` are 1-based positions of tiles played by a blank."""
+    s = spell(word, edition)
+    at = set()
+    for b in blanks:
+        if not 1 <= b <= len(s.tiles):
+            raise QueryError(message("blank_positions", max=len(s.tiles), text=repr(str(b))))
+        at.add(b - 1)
+    total = edition.score(s.tiles, at)
+    return {
+        "input": word,
+        "word": s.word,
+        "tiles": [
+            {"tile": t, "blank": i in at, "value": 0 if i in at else edition.by_label[t].value}
+            for i, t in enumerate(s.tiles)
+        ],
+        "score": total,
+        "verified": total is not None,
+    }
+
+
+def two_tile(lex: Lexicon) -> dict[str, Any]:
+    words = entries(lex, lex.edition.sort_keys(search.words_of_length(lex, 2)))
+    return {"edition": lex.edition.name, "count": len(words), "words": words}
+
+
+def anagrams(lex: Lexicon, rack: str, key: str, blanks: int, sub: bool, min_length: int) -> dict[str, Any]:
+    """Longest first, then alphabetical; ``key`` and ``blanks`` are the rack as :func:`search.parse_rack` reads it."""
+    ed = lex.edition
+    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
+    matches.sort(key=lambda m: (-len(m.key), ed.collation_key(m.key)))
+    return {
+        "edition": ed.name,
+        "rack": rack,
+        "blanks": blanks,
+        "sub": sub,
+        "min_length": min_length,
+        "count": len(matches),
+        "words": [
+            {"word": ed.spelling(m.key), "tiles": list(ed.decode(m.key)), "blanks": list(m.blanks)} for m in matches
+        ],
+    }
+
+
+def search_page(
+    lex: Lexicon, order: str, found: Sequence[str], page: Sequence[str], next_cursor: str | None
+) -> dict[str, Any]:
+    """A page of a search: ``found`` every matching key in ``order``, ``page`` the ones shown."""
+    return {
+        "edition": lex.edition.name,
+        "order": order,
+        "total": len(found),
+        "count": len(page),
+        "words": entries(lex, page),
+        "next_cursor": next_cursor,
+    }

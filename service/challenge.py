@@ -1,0 +1,176 @@
+"""Challenges: judge a play, write it to the challenge record, answer with a signed receipt.
+
+A challenge is the one route that writes (to the record, lextools/record.py), so it is the one a
+web page elsewhere must not be able to call: it takes ``Content-Type: application/json`` only —
+which a cross-site form or a "simple" fetch cannot send without a CORS preflight that this service
+never grants — and refuses any ``Origin`` other than its own (403, nothing recorded). A program that
+is not a browser (curl, an app) sends no Origin and is served.
+
+Its size is bounded by what a judge needs (service/limits.py): a play forms at most ``MAX_WORDS``
+words of at most ``MAX_TILES_PER_WORD`` tiles, and a client sends at most ``CHALLENGE_RATE``
+challenges a second (429 beyond, not recorded). Those bound how fast the record can grow.
+
+The director reads the record with ``lextools record`` or ``GET /v1/record``, which needs
+``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``; without a token on the server the route is off
+(404). The answers' receipts are explained in lextools/receipts.py.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, current_app, request
+
+from lextools.answers import localized
+from lextools.edition import load_edition
+from lextools.errors import RecordError, SpellingError
+from lextools.lexicon import Lexicon
+from lextools.messages import message
+from lextools.receipts import load_secret
+from lextools.record import ChallengeRecord, as_csv_text, default_record, parse_since
+from lextools.tokenize import spell
+from service import kiosk
+from service.errors import ServiceError, bad_request
+from service.inputs import flag, json_body, words_of
+from service.language import request_language
+from service.lexicons import lexicon
+from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_TILES_PER_WORD, MAX_WORD_CHARS, MAX_WORDS
+from service.rulings import ruling
+
+bp = Blueprint("challenge", __name__)
+
+#: The environment variable holding the director's token; unset, GET /v1/record is off.
+DIRECTOR_TOKEN_ENV = "LEXTOOLS_DIRECTOR_TOKEN"
+
+#: Where the app keeps its record (``create_app`` puts a ChallengeRecord here).
+EXTENSION = "lextools.record"
+
+
+def record() -> ChallengeRecord:
+    rec: ChallengeRecord = current_app.extensions[EXTENSION]
+    return rec
+
+
+def _secret() -> bytes:
+    secret: bytes | None = current_app.extensions.get(EXTENSION + ".secret")
+    if secret is None:
+        secret = current_app.extensions[EXTENSION + ".secret"] = load_secret(record().path)
+    return secret
+
+
+def require_own_origin() -> None:
+    """403 for a request a browser sent from another site's page (its ``Origin`` is not ours)."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return
+    url = urlsplit(origin)
+    # A proxy may pass on the host without its port (nginx's $host): then the host name must match.
+    ours = url.netloc == request.host or (":" not in request.host and url.hostname == request.host)
+    if origin == "null" or not ours:
+        raise ServiceError(403, "foreign_origin", message("foreign_origin"))
+
+
+def require_json() -> None:
+    if request.mimetype != "application/json":
+        raise ServiceError(415, "unsupported_media_type", message("unsupported_media_type"))
+
+
+def _play(lex: Lexicon, body: dict[str, Any]) -> list[str]:
+    words = words_of(body, allow_empty=False)
+    if len(words) > MAX_WORDS:
+        raise ServiceError(413, "too_many_words", message("too_many_words", count=len(words), max=MAX_WORDS))
+    for word in words:
+        too_long = len(word) > MAX_WORD_CHARS
+        if not too_long:
+            try:
+                too_long = len(spell(word, lex.edition).tiles) > MAX_TILES_PER_WORD
+            except SpellingError as e:
+                too_long = e.rule == "too-long"
+        if too_long:
+            raise ServiceError(400, "word_too_long", message("word_too_long", max=MAX_TILES_PER_WORD))
+    return words
+
+
+@bp.post("/v1/<edition>/challenge")
+def challenge(edition: str) -> dict[str, Any]:
+    """Judge a play. Blind by default: a word judge must not tell which word failed (the record keeps the words)."""
+    require_own_origin()
+    require_json()
+    request.max_content_length = min(MAX_BODY, current_app.config["MAX_CONTENT_LENGTH"])
+    lex = lexicon(edition)
+    body = json_body()
+    words = _play(lex, body)
+    reveal = flag(body, "reveal", default=False)
+    results = [lex.lookup(w) for w in words]
+    acceptable = all(r.valid for r in results)
+    lang = request_language()
+    receipt = record().add(
+        edition,
+        lex.checksum,
+        words,
+        acceptable,
+        client=request.remote_addr or "unknown",
+        rate=current_app.config["CHALLENGE_RATE"],
+        secret=_secret(),
+    )
+    reply: dict[str, Any] = {
+        "edition": edition,
+        "words": len(words),
+        "acceptable": acceptable,
+        "ruling": ruling(lex.edition, acceptable, lang),
+        "receipt": receipt.as_dict(),
+    }
+    if reveal:
+        reply["results"] = [localized(r, lex.edition, lang) for r in results]
+    return reply
+
+
+@bp.get("/v1/record")
+def read_record() -> Any:
+    """The challenge record, for the director only; ``?since=`` a time, ``?format=csv``."""
+    token = current_app.config.get("DIRECTOR_TOKEN")
+    if not token:
+        raise ServiceError(404, "not_found", message("not_found"))  # the route is off: as if there were none
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not hmac.compare_digest(given.encode(), token.encode()):
+        raise ServiceError(401, "unauthorized", "send the director token as Authorization: Bearer <token>")
+    since = request.args.get("since")
+    fmt = request.args.get("format") or "json"
+    if fmt not in ("json", "csv"):
+        raise bad_request("format must be json or csv")
+    start = parse_since(since) if since else None
+    try:
+        entries = record().entries(start)
+    except RecordError:
+        if record().path.exists():
+            raise
+        entries = []  # nothing judged yet
+    if fmt == "csv":
+        return Response(as_csv_text(entries), content_type="text/csv; charset=utf-8")
+    return {"challenges": entries}
+
+
+def init_app(app: Flask) -> None:
+    """The word judge's part of the app. Config (defaults here): ``RECORD`` (the challenge record,
+    default ``challenges.sqlite3`` beside the lexicons), ``CHALLENGE_RATE`` (challenges a second per
+    client), ``DIRECTOR_TOKEN`` (default ``$LEXTOOLS_DIRECTOR_TOKEN``; None turns ``GET /v1/record``
+    off), ``KIOSK`` (an edition: serve only its judge, service/kiosk.py), ``JUDGE_CLEAR_SECONDS``
+    (how long a verdict shows; Zyzzyva's judge shows one for 10 s too)."""
+    defaults = {
+        "RECORD": None,
+        "CHALLENGE_RATE": CHALLENGE_RATE,
+        "DIRECTOR_TOKEN": os.environ.get(DIRECTOR_TOKEN_ENV) or None,
+        "KIOSK": None,
+        "JUDGE_CLEAR_SECONDS": 10.0,
+    }
+    for key, value in defaults.items():
+        app.config.setdefault(key, value)
+    if app.config["KIOSK"] is not None:
+        load_edition(app.config["KIOSK"])  # an unknown edition fails here, at start-up
+    app.extensions[EXTENSION] = ChallengeRecord(Path(app.config["RECORD"] or default_record(app.config["LEXICONS"])))
+    app.before_request(kiosk.gate)
+    app.register_blueprint(bp)

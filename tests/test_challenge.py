@@ -1,0 +1,288 @@
+"""Challenges: the SQLite record, signed receipts, the route's limits and its refusal of other sites.
+
+Everything runs on the small lexicons built through the real pipeline (tests/conftest.py); each
+test has its own record and secret under ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from typer.testing import CliRunner
+
+from lextools import receipts
+from lextools.cli import app as cli
+from lextools.errors import RecordError
+from lextools.record import ChallengeRecord
+from service import create_app
+from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
+
+CHALLENGE = "/v1/es-fise/challenge"
+
+
+def record_of(app: Flask) -> ChallengeRecord:
+    rec: ChallengeRecord = app.extensions["lextools.record"]
+    return rec
+
+
+def recorded(app: Flask) -> list[dict]:
+    path = record_of(app).path
+    return record_of(app).entries() if path.exists() else []
+
+
+def challenge(client: FlaskClient, words: list[str], **headers: str) -> tuple[int, dict]:
+    r = client.post(CHALLENGE, json={"words": words}, headers=headers)
+    return r.status_code, r.json
+
+
+def record_bytes(path: Path) -> int:
+    """The record's size on disk once its write-ahead log is folded in."""
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path.stat().st_size
+
+
+class Clock:
+    """A clock the test moves by hand (the record's rate limit reads it)."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# -- the record -------------------------------------------------------------------------------------
+
+
+def test_each_challenge_is_recorded_with_its_lexicon_and_verdict(app: Flask, client: FlaskClient) -> None:
+    status, first = challenge(client, ["casa", "dame"])
+    assert status == 200 and first["acceptable"] is False
+    status, second = challenge(client, ["1IQUI2O"])
+    assert status == 200 and second["acceptable"] is True
+    entries = record_of(app).entries()
+    assert [(e["words"], e["acceptable"]) for e in entries] == [(["casa", "dame"], False), (["1IQUI2O"], True)]
+    assert {e["edition"] for e in entries} == {"es-fise"}
+    assert entries[0]["checksum"] == first["receipt"]["checksum"]
+    assert [e["id"] for e in entries] == [first["receipt"]["id"], second["receipt"]["id"]]
+    assert all(e["time"].endswith("Z") for e in entries)
+    # A real SQLite database in WAL mode (several gunicorn workers write to it).
+    with sqlite3.connect(record_of(app).path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert db.execute("SELECT COUNT(*) FROM challenges").fetchone() == (2,)
+
+
+def test_the_record_is_read_since_a_time(tmp_path: Path) -> None:
+    clock = Clock()
+    rec = ChallengeRecord(tmp_path / "r.sqlite3", clock=clock)
+    rec.add("es-fise", "c" * 64, ["casa"], True, client="a", rate=10, secret=b"s" * 32)
+    clock.now += 3600
+    rec.add("es-fise", "c" * 64, ["dame"], False, client="a", rate=10, secret=b"s" * 32)
+    later = rec.entries()[1]["time"]
+    assert [e["words"] for e in rec.entries(later)] == [["dame"]]
+
+
+def test_two_processes_writing_one_record_lose_nothing(tmp_path: Path) -> None:
+    """Each write is one BEGIN IMMEDIATE transaction: forked writers serialise, none is lost."""
+    path = tmp_path / "r.sqlite3"
+    ChallengeRecord(path).add("fr", "c" * 64, ["init"], True, client="init", rate=10, secret=b"s" * 32)
+    children = []
+    for n in range(4):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                rec = ChallengeRecord(path)
+                for i in range(25):
+                    rec.add("fr", "c" * 64, [f"w{n}-{i}"], True, client=f"c{n}-{i}", rate=10, secret=b"s" * 32)
+            finally:
+                os._exit(0)
+        children.append(pid)
+    for pid in children:
+        assert os.waitpid(pid, 0)[1] == 0
+    assert len(ChallengeRecord(path).entries()) == 1 + 4 * 25
+
+
+# -- receipts ---------------------------------------------------------------------------------------
+
+
+def test_a_receipt_verifies_and_any_changed_byte_is_refused(app: Flask, client: FlaskClient) -> None:
+    _, answer = challenge(client, ["chiquillo", "calle"])
+    receipt = receipts.Receipt(**answer["receipt"])
+    rec, secret = record_of(app), receipts.load_secret(record_of(app).path)
+    assert rec.verify(receipt.text(), secret).ok
+    assert rec.verify(json.dumps(answer), secret).ok  # the whole answer, pasted as it came
+    text = receipt.text().encode()
+    for i in range(len(text)):
+        for replacement in {text[i] ^ 1, ord("0") if text[i] != ord("0") else ord("1")}:
+            altered = text[:i] + bytes([replacement]) + text[i + 1 :]
+            result = rec.verify(altered.decode("utf-8", "replace"), secret)
+            assert not result.ok, (i, altered)
+
+
+def test_a_receipt_does_not_verify_with_another_secret_or_an_altered_record(app: Flask, client: FlaskClient) -> None:
+    _, answer = challenge(client, ["casa", "dame"])
+    text = json.dumps(answer["receipt"])
+    rec = record_of(app)
+    assert not rec.verify(text, b"another secret of the right length..").ok
+    with sqlite3.connect(rec.path) as db:  # someone edits the record: DAME becomes DAMA
+        db.execute("UPDATE challenges SET words = ?", (json.dumps(["casa", "dama"]),))
+    result = rec.verify(text, receipts.load_secret(rec.path))
+    assert not result.ok and "signature" in result.message
+
+
+def test_the_secret_is_made_once_and_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(receipts.SECRET_ENV, raising=False)
+    record = tmp_path / "challenges.sqlite3"
+    first = receipts.load_secret(record)
+    assert receipts.load_secret(record) == first and len(first) == 64
+    path = receipts.secret_path(record)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    monkeypatch.setenv(receipts.SECRET_ENV, "the director's own secret")
+    assert receipts.load_secret(record) == b"the director's own secret"
+
+
+def test_lextools_receipt_verify_and_record(app: Flask, client: FlaskClient) -> None:
+    _, answer = challenge(client, ["casa", "dame"])
+    path = str(record_of(app).path)
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["receipt", "verify", "--record", path], input=json.dumps(answer["receipt"]))
+    assert ok.exit_code == 0, ok.output
+    assert "valid" in ok.output and "casa dame" in ok.output and "NOT ACCEPTABLE" in ok.output
+    forged = {**answer["receipt"], "acceptable": True}
+    bad = runner.invoke(cli, ["receipt", "verify", "--record", path, json.dumps(forged)])
+    assert bad.exit_code == 1 and "not valid" in bad.output
+    assert runner.invoke(cli, ["receipt", "verify", "--record", path, "{"]).exit_code == 1
+
+    # Elsewhere (no secret beside the record, none in the environment): an error, and no secret made up.
+    elsewhere = record_of(app).path.parent / "copy" / "challenges.sqlite3"
+    elsewhere.parent.mkdir()
+    elsewhere.write_bytes(record_of(app).path.read_bytes())
+    lost = runner.invoke(cli, ["receipt", "verify", "--record", str(elsewhere)], input=json.dumps(answer["receipt"]))
+    assert isinstance(lost.exception, RecordError) and "no server secret" in str(lost.exception)
+    assert not receipts.secret_path(elsewhere).exists()
+
+    shown = runner.invoke(cli, ["record", "--record", path, "--json"])
+    assert shown.exit_code == 0 and json.loads(shown.output)["challenges"][0]["words"] == ["casa", "dame"]
+    csv = runner.invoke(cli, ["record", "--record", path, "--csv", "--since", "2000-01-01"])
+    r = answer["receipt"]
+    assert csv.output.splitlines() == [
+        "id,time,edition,checksum,words,acceptable",
+        f"{r['id']},{r['time']},es-fise,{r['checksum']},casa dame,False",
+    ]
+    later = runner.invoke(cli, ["record", "--record", path, "--csv", "--since", "2999-01-01"])
+    assert later.output.splitlines() == ["id,time,edition,checksum,words,acceptable"]
+
+
+# -- the route's limits -----------------------------------------------------------------------------
+
+
+def test_a_play_of_more_than_8_words_or_a_word_over_15_tiles_is_refused(app: Flask, client: FlaskClient) -> None:
+    assert challenge(client, ["casa"] * MAX_WORDS)[0] == 200
+    status, body = challenge(client, ["casa"] * (MAX_WORDS + 1))
+    assert status == 413 and body["error"]["code"] == "too_many_words"
+    status, body = challenge(client, ["a" * 16])
+    assert status == 400 and body["error"]["code"] == "word_too_long"
+    status, body = challenge(client, ["[CH]" * 15 + "A"])
+    assert status == 400 and body["error"]["code"] == "word_too_long"
+    assert challenge(client, ["a" * (MAX_WORD_CHARS + 1)])[0] == 400
+    assert challenge(client, ["[LL]" * 15])[0] == 200  # 15 tiles in 60 characters: a word the board holds
+    padded = json.dumps({"words": ["casa"], "padding": " " * MAX_BODY})  # a body no play needs
+    assert client.post(CHALLENGE, data=padded, content_type="application/json").status_code == 413
+    assert len(recorded(app)) == 2
+
+
+def test_more_than_10_challenges_a_second_is_429_and_the_record_growth_is_bounded(
+    lexicon_home: Path, tmp_path: Path
+) -> None:
+    app = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3"})
+    clock = Clock()
+    record_of(app).clock = clock
+    client = app.test_client()
+    biggest = ["[LL]" * 15] * MAX_WORDS  # the largest play the route takes
+    statuses = [client.post(CHALLENGE, json={"words": biggest}).status_code for _ in range(50)]
+    assert statuses == [200] * CHALLENGE_RATE + [429] * (50 - CHALLENGE_RATE)
+    assert len(recorded(app)) == CHALLENGE_RATE
+    # Another client is not held back by the first one.
+    other = client.post(CHALLENGE, json={"words": ["casa"]}, environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    assert other.status_code == 200
+    # A second later the first client is served again.
+    clock.now += 1.01
+    assert client.post(CHALLENGE, json={"words": biggest}).status_code == 200
+
+    # 20 seconds of a client sending faster than it may: the record holds at most 10 challenges a
+    # second, so it grows by a bounded number of bytes, whatever the client sends.
+    path = record_of(app).path
+    before = record_bytes(path)
+    sent = 0
+    for _ in range(20):
+        clock.now += 1.0
+        for _ in range(13):
+            client.post(CHALLENGE, json={"words": biggest})
+            sent += 1
+    after = record_bytes(path)
+    rows = len(recorded(app))
+    assert rows == CHALLENGE_RATE + 2 + 20 * CHALLENGE_RATE < sent
+    per_row = (after - before) / (20 * CHALLENGE_RATE)
+    print(f"record growth: {per_row:.0f} bytes per challenge, {rows} rows for {sent} sent")
+    assert per_row < 2 * len(json.dumps(biggest)) + 400, per_row  # words, ids, checksum, index entries
+
+
+def test_a_refused_challenge_is_not_recorded(app: Flask, client: FlaskClient) -> None:
+    body = json.dumps({"words": ["casa"]})
+    # A web page elsewhere: a "simple" cross-site POST (text/plain needs no preflight).
+    r = client.post(CHALLENGE, data=body, headers={"Content-Type": "text/plain", "Origin": "https://evil.example"})
+    assert r.status_code == 403 and r.json["error"]["code"] == "foreign_origin"
+    r = client.post(CHALLENGE, data=body, headers={"Content-Type": "application/json", "Origin": "null"})
+    assert r.status_code == 403
+    # Without an Origin (curl, a form in the same page would send one), the type still has to be JSON.
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        r = client.post(CHALLENGE, data=body, headers={"Content-Type": content_type})
+        assert r.status_code == 415 and r.json["error"]["code"] == "unsupported_media_type"
+    assert recorded(app) == []
+    # The page's own origin is served.
+    r = client.post(CHALLENGE, data=body, headers={"Content-Type": "application/json", "Origin": "http://localhost"})
+    assert r.status_code == 200 and len(recorded(app)) == 1
+
+
+# -- the director's route ---------------------------------------------------------------------------
+
+
+def test_the_record_route_needs_the_director_token(lexicon_home: Path, tmp_path: Path) -> None:
+    off = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "DIRECTOR_TOKEN": None})
+    assert off.test_client().get("/v1/record").status_code == 404
+    app = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "DIRECTOR_TOKEN": "t0ken"})
+    client = app.test_client()
+    assert client.get("/v1/record", headers={"Authorization": "Bearer t0ken"}).json == {"challenges": []}
+    challenge(client, ["casa"])
+    assert client.get("/v1/record").status_code == 401
+    assert client.get("/v1/record", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    r = client.get("/v1/record", headers={"Authorization": "Bearer t0ken"})
+    assert r.status_code == 200 and [e["words"] for e in r.json["challenges"]] == [["casa"]]
+    csv = client.get("/v1/record?format=csv&since=2000-01-01", headers={"Authorization": "Bearer t0ken"})
+    assert csv.mimetype == "text/csv" and csv.get_data(as_text=True).count("\r\n") == 2
+
+
+def test_the_director_token_comes_from_the_environment(
+    lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "from-env")
+    client = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3"}).test_client()
+    assert client.get("/v1/record", headers={"Authorization": "Bearer from-env"}).status_code == 200
+
+
+def test_serve_refuses_a_record_it_cannot_write(lexicon_home: Path, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    cmd = [sys.executable, "-c", "from lextools.cli import main; main()", "serve", "--port", "0",
+           "--lexicons", str(lexicon_home), "--record", str(tmp_path / "a-file" / "challenges.sqlite3")]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stderr.startswith("error: cannot open the challenge record")
+    assert len(done.stderr.strip().splitlines()) == 1
