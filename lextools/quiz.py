@@ -34,6 +34,7 @@ from lextools import answers, search
 from lextools.edition import Edition, edition_names, load_edition
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon
+from lextools.messages import message
 from lextools.probability import MAX_BLANKS, draw_count
 from lextools.tokenize import spell
 
@@ -76,40 +77,38 @@ class QuizRequest:
 
     def checked(self, edition: Edition) -> QuizRequest:
         if self.type not in QUIZ_TYPES:
-            raise QueryError(f"type must be one of {', '.join(QUIZ_TYPES)}")
+            raise QueryError(message("quiz_choice", name="type", choices=", ".join(QUIZ_TYPES)))
         if self.order not in ORDERS:
-            raise QueryError(f"order must be one of {', '.join(ORDERS)}")
+            raise QueryError(message("quiz_choice", name="order", choices=", ".join(ORDERS)))
         if self.order == "probability" and not edition.has_counts:
-            raise QueryError(f"{edition.name}: tile counts are unverified, so there is no probability order")
+            raise QueryError(message("unverified_counts", edition=edition.name))
         length = self.length
         list_name = _list_name(edition, self.list_name)
         if self.type == "list":
             if list_name not in list_names(edition):
-                raise QueryError(f"list must be one of {', '.join(list_names(edition))}")
+                raise QueryError(message("quiz_choice", name="list", choices=", ".join(list_names(edition))))
             fixed = FIXED_LIST_LENGTH.get(list_name)
             if fixed and length not in (None, fixed):
-                raise QueryError(f"the {list_name} list has words of {fixed} tiles")
+                raise QueryError(message("quiz_list_length", list=list_name, length=fixed))
             length = fixed or length
         elif list_name is not None:
-            raise QueryError("list goes with type=list only")
+            raise QueryError(message("quiz_list_only"))
         length = length or DEFAULT_LENGTH[self.type]
         if not MIN_LENGTH <= length <= MAX_LENGTH:
-            raise QueryError(f"length must be between {MIN_LENGTH} and {MAX_LENGTH}")
+            raise QueryError(message("quiz_range", name="length", low=MIN_LENGTH, high=MAX_LENGTH))
         if not 0 <= self.blanks <= MAX_BLANKS or self.blanks >= length:
-            raise QueryError(f"blanks must be between 0 and {MAX_BLANKS}, and fewer than the tiles")
+            raise QueryError(message("quiz_blanks", max=MAX_BLANKS))
         if self.rank_from < 1 or (self.rank_to is not None and self.rank_to < self.rank_from):
-            raise QueryError("from must be 1 or more, and to no less than from")
+            raise QueryError(message("quiz_ranks"))
         if not 1 <= self.count <= MAX_COUNT:
-            raise QueryError(f"count must be between 1 and {MAX_COUNT}")
+            raise QueryError(message("quiz_range", name="count", low=1, high=MAX_COUNT))
         if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
-            raise QueryError(f"seed must be between 0 and {MAX_SEED}")
+            raise QueryError(message("quiz_range", name="seed", low=0, high=MAX_SEED))
         if self.type == "build":
             if length > MAX_BUILD_LENGTH or self.count > MAX_BUILD_COUNT:
-                raise QueryError(
-                    f"a build quiz has racks of at most {MAX_BUILD_LENGTH} tiles, {MAX_BUILD_COUNT} of them"
-                )
+                raise QueryError(message("quiz_build", tiles=MAX_BUILD_LENGTH, count=MAX_BUILD_COUNT))
             if not MIN_LENGTH <= self.min_length <= length:
-                raise QueryError(f"min_length must be between {MIN_LENGTH} and the rack's {length} tiles")
+                raise QueryError(message("quiz_range", name="min_length", low=MIN_LENGTH, high=length))
         return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name})
 
 
