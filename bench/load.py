@@ -47,6 +47,8 @@ from urllib.parse import quote
 
 from service_load import find_wrk, request, sample_words
 
+from service.server import DEFAULTS
+
 BENCH = Path(__file__).resolve().parent
 WRK_SCRIPT = BENCH / "wrk_paths.lua"
 
@@ -355,7 +357,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "edition": args.edition,
         "lexicons": str(home),
-        "service": f"lextools serve --workers {args.workers} (gunicorn gthread)",
+        "service": f"lextools serve --workers {args.workers} (gunicorn {DEFAULTS['worker_class']})",
         "mix": {kind: f"{share}%" for kind, share in MIX.items()},
         **checked,
         **figures,

@@ -253,6 +253,7 @@ def run_python(port: int, paths: Sequence[str], args: argparse.Namespace, body: 
     elapsed = time.monotonic() - start
     every = sorted(x for per in latencies for x in per)
     return {"rps": len(every) / elapsed, "p99_ms": every[int(0.99 * (len(every) - 1))] * 1000,
+            "p50_ms": every[len(every) // 2] * 1000, "max_ms": every[-1] * 1000,
             "requests": len(every), "non_2xx": sum(failures), "socket_errors": None, "client": "python"}  # fmt: skip
 
 
@@ -283,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="alternating Flask/bare rounds; medians reported (default 2)")
     ap.add_argument("--connections", type=int, default=16, help="concurrent connections (default 16)")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers per server (default 2)")
-    ap.add_argument("--threads", type=int, default=DEFAULTS["threads"], help="threads per worker (as lextools serve)")
+    ap.add_argument("--threads", type=int, default=DEFAULTS.get("threads", 1), help="threads per worker (gthread only)")
     ap.add_argument(
         "--worker-class", default=DEFAULTS["worker_class"], help="gunicorn worker class (as lextools serve)"
     )

@@ -98,33 +98,34 @@ def two_tile(lex: Lexicon) -> dict[str, Any]:
     return {"edition": lex.edition.name, "count": len(words), "words": words}
 
 
-def anagrams(lex: Lexicon, rack: str, key: str, blanks: int, sub: bool, min_length: int) -> dict[str, Any]:
-    """Longest first, then alphabetical; ``key`` and ``blanks`` are the rack as :func:`search.parse_rack` reads it."""
+def whole(count: int) -> dict[str, Any]:
+    """The paging fields of an answer given whole (the CLI's; a service page that fitted its budget)."""
+    return {"count": count, "truncated": False, "next_cursor": None}
+
+
+def anagrams(
+    lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, matches: Sequence[search.Match],
+    page: dict[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """The words of a page of :func:`search.anagrams`, in its order: longest first, then alphagram by
+    alphagram, each alphagram's words in the edition's alphabet — the order a resumed page continues.
+
+    ``page`` holds ``count``, ``truncated`` and ``next_cursor`` (:func:`whole` when nothing was cut).
+    """
     ed = lex.edition
-    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
-    matches.sort(key=lambda m: (-len(m.key), ed.collation_key(m.key)))
     return {
         "edition": ed.name,
         "rack": rack,
         "blanks": blanks,
         "sub": sub,
         "min_length": min_length,
-        "count": len(matches),
         "words": [
             {"word": ed.spelling(m.key), "tiles": list(ed.decode(m.key)), "blanks": list(m.blanks)} for m in matches
         ],
+        **page,
     }
 
 
-def search_page(
-    lex: Lexicon, order: str, found: Sequence[str], page: Sequence[str], next_cursor: str | None
-) -> dict[str, Any]:
-    """A page of a search: ``found`` every matching key in ``order``, ``page`` the ones shown."""
-    return {
-        "edition": lex.edition.name,
-        "order": order,
-        "total": len(found),
-        "count": len(page),
-        "words": entries(lex, page),
-        "next_cursor": next_cursor,
-    }
+def search_page(lex: Lexicon, order: str, keys: Sequence[str], page: dict[str, Any]) -> dict[str, Any]:
+    """A page of a search (:func:`search.find`), its keys in ``order``; ``page`` as for :func:`anagrams`."""
+    return {"edition": lex.edition.name, "order": order, "words": entries(lex, keys), **page}

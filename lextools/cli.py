@@ -25,6 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from lextools import answers, quiz, search
+from lextools.budget import Budget
 from lextools.compare import WordSet, comparison, open_word_set
 from lextools.compare import diff as diff_sets
 from lextools.edition import edition_names, load_edition
@@ -300,7 +301,8 @@ def anagram(
     """Anagrams of a rack (blanks may be digraph tiles, never a letter the edition lacks)."""
     lex = _open(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
-    _print_words(answers.anagrams(lex, rack, key, blanks, sub, min_length), as_json)
+    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
+    _print_words(answers.anagrams(lex, rack, blanks, sub, min_length, matches, answers.whole(len(matches))), as_json)
 
 
 @app.command()
@@ -314,8 +316,10 @@ def pattern(
 ) -> None:
     """Words matching a pattern (prefix search is PATTERN*); --json is the service's search answer."""
     lex = _open(edition, lexicons)
-    found = search.ordered(lex, list(search.find(lex, pattern=pattern)), order)
-    _print_words(answers.search_page(lex, order, found, found[:limit] if limit else found, None), as_json)
+    budget = Budget(results=limit or None)
+    keys = list(search.find(lex, pattern=pattern, order=order, budget=budget))
+    page = {"count": len(keys), "truncated": budget.truncated, "next_cursor": None}
+    _print_words(answers.search_page(lex, order, keys, page), as_json)
 
 
 @app.command("quiz")

@@ -82,6 +82,10 @@ class QueryError(LexiconError):
     code = "bad_query"
 
 
+class PositionError(QueryError):
+    """A resume position (``after=``) that no walk of this kind gave out."""
+
+
 class LexiconNotFoundError(LexiconError):
     """No built lexicon for the edition in the lexicon directory."""
 

@@ -14,6 +14,7 @@ The challenge route, its record and receipts, and kiosk mode are the word judge'
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +35,15 @@ _PREFLIGHT_POST = [
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``),
-    ``MAX_BATCH`` (words per check or challenge), ``MAX_CONTENT_LENGTH`` (body bytes),
-    ``SEARCH_LIMIT`` / ``SEARCH_MAX_LIMIT`` (words per search page), ``MAX_RACK_BLANKS``,
+    """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``), the
+    limits of ``service.contract.LIMITS`` (batch size, body size, search pages and budget, blanks),
     ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
     None never; see service/lexicons.py)."""
     from service import errors, export, meta, pages, quiz, study, words
-    from service.inputs import require_utf8_path
+    from service.contract import limit_defaults
+    from service.inputs import refuse_unknown_parameters, require_utf8_path
     from service.lexicons import EXTENSION, LexiconCache
+    from service.study import WALKS
 
     app = Flask(__name__, static_folder=None)
     # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
@@ -49,13 +51,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.url_map.merge_slashes = False
     app.config.from_mapping(
         LEXICONS=None,
-        MAX_BATCH=1000,
-        # 1000 words of at most 64 characters, each written as \uXXXX at worst, fit with room to spare.
-        MAX_CONTENT_LENGTH=512 * 1024,
-        SEARCH_LIMIT=100,
-        SEARCH_MAX_LIMIT=1000,
-        MAX_RACK_BLANKS=2,  # as many as any verified bag holds
         RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
+        **limit_defaults(),
     )
     if test_config:
         app.config.update(test_config)
@@ -63,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # CANCIÓN, not CANCI\u00d3N
     app.json.sort_keys = False  # type: ignore[attr-defined]  # fields in the documented order
     app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
+    app.extensions[WALKS] = threading.BoundedSemaphore(app.config["SEARCH_CONCURRENCY"])
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:
@@ -70,7 +68,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     app.before_request(require_utf8_path)
+    app.before_request(refuse_unknown_parameters)
     app.after_request(_cors)
+    app.after_request(_nosniff)
     for module in (meta, words, study, quiz, export):
         app.register_blueprint(module.bp)
     app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
@@ -87,6 +87,12 @@ _PREFLIGHT = [
     ("Access-Control-Allow-Headers", "If-None-Match"),
     ("Access-Control-Max-Age", "86400"),
 ]
+
+
+def _nosniff(response: Response) -> Response:
+    """Every answer is JSON, text or a file to save: no browser may guess it is a page or a script."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 def _cors(response: Response) -> Response:

@@ -8,6 +8,11 @@ from the catalogue (lextools/messages.py) in the language the request asks for (
 A 404 at a page's address (a kiosk's /study) is a page, not JSON. A missing or corrupt lexicon is
 the server's problem, not the client's, and says so with 503; anything else that escapes a view is a
 bug, logged with its traceback and answered with a bare 500 that leaks nothing.
+
+An answer of 500 or more never carries the library's message, which names files of the server
+(``no en lexicon in /srv/...``): the log gets it, the client gets the code's public message from
+:data:`ERRORS`, the one table of error codes (the README's table and the OpenAPI document's enum of
+codes are checked against it by the tests).
 """
 
 from __future__ import annotations
@@ -29,10 +34,36 @@ from lextools.errors import (
     UnknownEditionError,
 )
 from lextools.messages import Message, message
-from service import pages
 from service.language import request_language
 
 log = logging.getLogger("lextools.service")
+
+#: Every error code the service answers with: HTTP status and what it means.
+ERRORS: dict[str, tuple[int, str]] = {
+    "bad_request": (400, "malformed body, parameter value or cursor; a path that is not UTF-8"),
+    "unknown_parameter": (400, "a query parameter the route does not take (a blank in a URL path is %3F)"),
+    "stale_cursor": (400, "the cursor belongs to a lexicon since rebuilt: start the search again"),
+    "bad_query": (400, "a pattern, rack or tile constraint that cannot be searched"),
+    "word_too_long": (400, "a challenged word of more than 15 tiles"),
+    "unauthorized": (401, "the record route without the director token, or with a wrong one"),
+    "foreign_origin": (403, "a challenge sent from another site's page (its Origin is not this server)"),
+    "not_found": (404, "no such route"),
+    "unknown_edition": (404, "no such edition"),
+    "method_not_allowed": (405, "the route does not take this method"),
+    "body_too_large": (413, "the body is over the size limit"),
+    "too_many_words": (413, "more words than one request may check or challenge"),
+    "unsupported_media_type": (415, "a challenge not sent as Content-Type: application/json"),
+    "unspellable": (422, "the word cannot be spelled with the edition's tiles; the message says why"),
+    "too_many_challenges": (429, "more challenges a second from one client than a judge needs; not recorded"),
+    "internal_error": (500, "a bug; the service log has the details"),
+    "edition_data": (500, "a shipped edition file is inconsistent; the service log has the details"),
+    "lexicon_not_found": (503, "this server has no lexicon for the edition"),
+    "corrupt_lexicon": (503, "this server's lexicon for the edition cannot be read; the service log says why"),
+    "record_error": (503, "the challenge record cannot be written: nothing is judged unrecorded"),
+}
+
+#: Werkzeug's own errors under our codes (any other takes a code made from its name).
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 #: HTTP status of each library error; a subclass not listed takes its nearest listed base class.
 STATUS: dict[type[LexiconError], int] = {
@@ -71,14 +102,24 @@ def status_of(error: LexiconError) -> int:
     return next(STATUS[cls] for cls in type(error).__mro__ if cls in STATUS)
 
 
+def public_message(e: LexiconError) -> str:
+    """What a client may read of a library error: its own message, unless it is the server's fault
+    (then it may name the server's files, which only the log gets)."""
+    if status_of(e) < 500:
+        return str(e)
+    log.error("%s: %s", e.code, e)
+    return ERRORS.get(e.code, ERRORS["internal_error"])[1]
+
+
 def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
     status = status_of(e)
-    if status >= 500:
-        log.error("%s: %s", e.code, e)
     lang = request_language()
     edition = (request.view_args or {}).get("edition")
     if isinstance(e, LexiconNotFoundError) and edition:  # said for people; the log has where it looked
+        log.error("%s: %s", e.code, e)
         return error_response(status, e.code, message("no_lexicon", edition=edition).text(lang))
+    if status >= 500:
+        return error_response(status, e.code, public_message(e))
     return error_response(status, e.code, e.text(lang))
 
 
@@ -94,11 +135,13 @@ def _on_http_error(e: HTTPException) -> Response | HTTPException:
     """
     if e.code is None:
         return e
+    from service import pages  # pages import the routes' input helpers, which import this module
+
     if e.code == 404 and request.path in pages.PAGE_PATHS:  # a page (kiosk mode) answers with a page
         html, status = pages.error_page(message("not_found"))
         return Response(html, status, content_type="text/html; charset=utf-8")
     response = e.get_response()
-    code = (e.name or "error").lower().replace(" ", "_")
+    code = _HTTP_CODES.get(e.code) or (e.name or "error").lower().replace(" ", "_")
     text = message("not_found").text(request_language()) if e.code == 404 else e.description or e.name
     body, _ = error_response(e.code, code, text)
     response.set_data(body.get_data())
@@ -108,7 +151,7 @@ def _on_http_error(e: HTTPException) -> Response | HTTPException:
 
 def _on_unexpected(e: Exception) -> tuple[Response, int]:
     log.exception("unexpected error")
-    return error_response(500, "internal_error", "internal error; the service log has the details")
+    return error_response(500, "internal_error", ERRORS["internal_error"][1])
 
 
 def register(app: Flask) -> None:

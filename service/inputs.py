@@ -6,6 +6,7 @@ a view never meets a value of the wrong type and no odd input can reach the last
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import current_app, request
@@ -33,6 +34,38 @@ def require_utf8_path() -> None:
         return  # not a PEP 3333 byte string: the server decoded it already
     except UnicodeDecodeError:
         raise bad_request("the URL path is not valid percent-encoded UTF-8") from None
+
+
+def refuse_unknown_parameters() -> None:
+    """A query parameter the route does not take is a 400 naming it, never silently ignored.
+
+    The parameters a route takes are those its operation declares in the OpenAPI document, so the
+    document is the one list. A parameter sent twice is refused unless it is an array (``blank``).
+    The usual cause of an unknown one is a ``?`` meant as a blank in a path (``/anagrams/ARBOL??``):
+    in a URL, ``?`` starts the query string, so the blanks never reach the route; the message says so.
+    """
+    from service.openapi import query_parameters  # the document needs the app; imported when one runs
+
+    if request.url_rule is None:
+        return  # no route: the 404 says so
+    takes = query_parameters(request.url_rule.rule, request.method)
+    if takes is None:
+        return  # an HTML page: not part of the API
+    unknown = [name for name in request.args if name not in takes]
+    raw_uri = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""
+    bare_question_mark = "?" in raw_uri and not request.query_string and "path:" in str(request.url_rule.rule)
+    if unknown or bare_question_mark:
+        hint = ""
+        if bare_question_mark or any("?" in name for name in unknown) or "path:" in str(request.url_rule.rule):
+            hint = "; a ? in a path (a blank in a rack or pattern) must be sent as %3F, or it starts the query string"
+        names = ", ".join(repr(n) for n in unknown) if unknown else "'?'"
+        allowed = ", ".join(sorted(takes)) or "none"
+        raise ServiceError(
+            400, "unknown_parameter", f"unknown query parameter {names}; this route takes: {allowed}{hint}"
+        )
+    for name, repeatable in takes.items():
+        if not repeatable and len(request.args.getlist(name)) > 1:
+            raise bad_request(f"{name} is given more than once")
 
 
 def json_body() -> dict[str, Any]:
@@ -108,18 +141,24 @@ def bool_arg(name: str, default: bool = False) -> bool:
     raise bad_request(f"{name} must be true or false")
 
 
+#: A whole number as a client writes it: ASCII digits only. ``int()`` also takes "５0", "5_0",
+#: " 50" and "+50", and ``str.isdigit`` takes "²", which ``int()`` then refuses.
+_DIGITS = re.compile(r"[0-9]{1,12}")  # enough for any limit here (a quiz seed is < 2**31), never a huge int()
+
+
+def whole_number(name: str, text: str, low: int, high: int) -> int:
+    """``text`` as a whole number in ``[low, high]``, or a 400 that says which are allowed."""
+    if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
+        raise bad_request(f"{name} must be a whole number from {low} to {high} (ASCII digits), not {text[:20]!r}")
+    return int(text)
+
+
 def int_arg(name: str, low: int, high: int) -> int | None:
     """A whole number in ``[low, high]``, None when absent (callers give the default)."""
     value = request.args.get(name, "")
     if not value:
         return None
-    try:
-        number = int(value)
-    except ValueError:  # also a number of more than 4300 digits
-        raise bad_request(f"{name} must be a whole number") from None
-    if not low <= number <= high:
-        raise bad_request(f"{name} must be between {low} and {high}")
-    return number
+    return whole_number(name, value, low, high)
 
 
 def choice_arg(name: str, choices: tuple[str, ...], default: str) -> str:

@@ -13,7 +13,7 @@ commit point. So a worker only has to notice that ``E.json`` is another file: at
 request that finds the edition due ``os.stat``\\ s the metadata and compares (mtime, inode, size) with
 what it loaded — one system call, so the request path stays fast. When it changed, that request
 loads the new generation beside the old one and swaps one dict entry; requests in flight keep the
-:class:`Lexicon` they already hold, and the other thread of a gthread worker never waits for the
+:class:`Lexicon` they already hold, and the other requests of a worker never wait for the
 load (a check already under way elsewhere is skipped, not queued for).
 
 If the new generation cannot be loaded (metadata that is not JSON, a DAWG that is missing, truncated

@@ -10,6 +10,7 @@ from lextools import __version__
 from lextools.edition import edition_names, load_edition
 from lextools.errors import CorruptLexiconError, LexiconNotFoundError
 from lextools.lexicon import Lexicon
+from service.errors import public_message
 from service.lexicons import lexicon
 from service.openapi import document
 
@@ -47,13 +48,14 @@ def describe(name: str) -> dict[str, Any]:
         out["lexicon"] = public_metadata(lexicon(name))
     except (LexiconNotFoundError, CorruptLexiconError) as e:
         out["lexicon"] = None
-        out["lexicon_error"] = {"code": e.code, "message": str(e)}
+        out["lexicon_error"] = {"code": e.code, "message": public_message(e)}
     return out
 
 
 def public_metadata(lex: Lexicon) -> dict[str, Any]:
-    """The metadata as built (see lextools.lexicon), less the builder's local paths to its sources."""
-    meta = dict(lex.metadata)
+    """The metadata as built (see lextools.lexicon), less what tells about the build machine: the
+    local paths to its sources and the versions of the tools it ran."""
+    meta = {k: v for k, v in lex.metadata.items() if k != "tools"}
     meta["sources"] = [
         {k: v for k, v in source.items() if k != "path"}
         for source in meta.get("sources", [])

@@ -1,19 +1,29 @@
-"""The OpenAPI 3 document of the service, built from a dict so shared parts are written once.
+"""The OpenAPI 3 document of the service: operations and schemas written as dicts (shared parts
+once), assembled by apispec.
 
-``tests/test_service_openapi.py`` validates it with openapi-spec-validator and checks that every
-route of the app is described, so a route added without its description fails the tests.
+Limits come from the running app's config and enums from ``service.contract`` and
+``service.errors.ERRORS``, so the document states what the service enforces (a deployment that
+raises ``MAX_BATCH`` publishes the new maximum). The query parameters each operation declares are
+also the only ones the route accepts (``service.inputs.refuse_unknown_parameters``).
+``tests/test_service_openapi.py`` validates the document with openapi-spec-validator and checks that
+every route of the app is described, so a route added without its description fails the tests.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import re
 from typing import Any
+
+from apispec import APISpec
+from flask import Flask, current_app
 
 from lextools import __version__, quiz
 from lextools.edition import edition_names
 from lextools.messages import LANGUAGES
+from lextools.normalize import MAX_INPUT_CHARS
 from lextools.receipts import RECEIPT_FIELDS
-from lextools.search import MAX_QUERY_TILES
+from service.contract import EXPORT_FORMATS, MAX_QUERY_TILES, NOTATIONS, ORDERS
+from service.errors import ERRORS
 from service.limits import CHALLENGE_RATE, MAX_WORD_CHARS, MAX_WORDS
 
 Schema = dict[str, Any]
@@ -50,14 +60,14 @@ def _query(name: str, schema: Schema, description: str) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
 
-EDITION = {"$ref": "#/components/parameters/edition"}
-#: The language of reasons, rulings and error messages (else Accept-Language, else the edition's).
-LANG = {"$ref": "#/components/parameters/lang"}
-WORD = {"$ref": "#/components/parameters/word"}
+#: Path parameters shared by many routes: components, named (apispec writes the $ref).
+EDITION = "edition"
+WORD = "word"
 
 SCHEMAS: dict[str, Schema] = {
     "Error": _object(
-        ["error"], error=_object(["code", "message"], code={"type": "string"}, message={"type": "string"})
+        ["error"],
+        error=_object(["code", "message"], code={"type": "string", "enum": list(ERRORS)}, message={"type": "string"}),
     ),
     "Tile": _object(
         ["label", "value", "count", "code"],
@@ -75,7 +85,6 @@ SCHEMAS: dict[str, Schema] = {
             sources={"type": "array", "items": {"type": "object", "additionalProperties": True}},
             counts={"type": "object", "additionalProperties": True},
             files={"type": "object", "additionalProperties": True},
-            tools={"type": "object", "additionalProperties": True},
         ),
         "additionalProperties": True,
     },
@@ -125,7 +134,6 @@ SCHEMAS: dict[str, Schema] = {
             ),
         ]
     },
-    "Words": _object(["words"], words={"type": "array", "items": {"type": "string"}, "maxItems": 1000}),
     "Ruling": _object(
         ["rules", "play_stands", "outcome", "challenger_penalty"],
         rules=_nullable("string"),
@@ -183,31 +191,6 @@ SCHEMAS: dict[str, Schema] = {
     ),
 }
 
-RESPONSES = {
-    "E400": _json(
-        _ref("Error"), "Malformed input (body, parameters, pattern, rack or cursor; a path that is not UTF-8)"
-    ),
-    "E401": _json(_ref("Error"), "The director token is missing or wrong"),
-    "E403": _json(_ref("Error"), "A browser sent it from another site's page (its Origin is not this server)"),
-    "E404": _json(_ref("Error"), "Unknown edition or route"),
-    "E415": _json(_ref("Error"), "The body is not sent as Content-Type: application/json"),
-    "E429": _json(_ref("Error"), f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
-    "E413": _json(_ref("Error"), "Body over the size limit, or more than 1000 words"),
-    "E422": _json(_ref("Error"), "The word cannot be spelled with the edition's tiles; the message says why"),
-    "E503": _json(_ref("Error"), "No usable lexicon for the edition on this server"),
-}
-
-SEARCH_PARAMS = [
-    _query("pattern", {"type": "string", "maxLength": 64}, "? is one tile, * any run of tiles; tiles in any notation"),
-    _query("length", {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES}, "length in tiles"),
-    _query("contains", {"type": "string"}, "tiles the word contains"),
-    _query("starts", {"type": "string"}, "tiles the word starts with"),
-    _query("ends", {"type": "string"}, "tiles the word ends with"),
-    _query("order", {"type": "string", "enum": ["alpha", "probability"], "default": "alpha"}, "result order"),
-    _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}, "words per page"),
-    _query("cursor", {"type": "string"}, "next_cursor of the previous page"),
-]
-
 QUIZ_REQUIRED = ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"]
 #: The quiz's query parameters (service/quiz.py reads the same names and lextools.quiz the same limits).
 QUIZ_PARAMS = [
@@ -259,10 +242,79 @@ QUIZ_PARAMS = [
 ]
 
 
+def _responses() -> dict[str, Any]:
+    def described(status: int, what: str) -> dict[str, Any]:
+        codes = ", ".join(code for code, (code_status, _) in ERRORS.items() if code_status == status)
+        return _json(_ref("Error"), f"{what} (codes: {codes})")
+
+    return {
+        "E400": described(400, "Malformed input: body, parameters, pattern, rack or cursor"),
+        "E401": described(401, "The director token is missing or wrong"),
+        "E403": described(403, "A browser sent it from another site's page (its Origin is not this server)"),
+        "E404": described(404, "Unknown edition or route"),
+        "E413": described(
+            413,
+            f"Body over {_limit('MAX_CONTENT_LENGTH')} bytes, or over {_limit('MAX_BATCH')} words "
+            f"({MAX_WORDS} in a challenge)",
+        ),
+        "E415": described(415, "The body is not sent as Content-Type: application/json"),
+        "E422": described(422, "The word cannot be spelled with the edition's tiles; the message says why"),
+        "E429": described(429, f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
+        "E503": described(503, "No usable lexicon for the edition on this server"),
+    }
+
+
+def _limit(name: str) -> int:
+    """A limit as the running app enforces it (``service.contract.LIMITS``)."""
+    return int(current_app.config[name])
+
+
+def _page_params() -> list[dict[str, Any]]:
+    """The page of a budgeted walk (search, anagrams): how many words, and where to resume."""
+    budget = _limit("SEARCH_BUDGET_MS")
+    return [
+        _query(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": _limit("SEARCH_MAX_LIMIT"), "default": _limit("SEARCH_LIMIT")},
+            f"words per page; a page also stops after {budget} ms of work",
+        ),
+        _query("cursor", {"type": "string"}, "next_cursor of the previous page: resumes where its work stopped"),
+    ]
+
+
+def _page_fields() -> dict[str, Schema]:
+    return {
+        "count": {"type": "integer", "description": "words in this page"},
+        "truncated": {"type": "boolean", "description": "the page stopped at its limit or work budget"},
+        "next_cursor": {**_nullable("string"), "description": "present when truncated: fetches what follows"},
+    }
+
+
+def _search_params() -> list[dict[str, Any]]:
+    return [
+        _query(
+            "pattern",
+            {"type": "string", "maxLength": MAX_INPUT_CHARS},
+            "? is one tile, * any run of tiles; tiles in any notation",
+        ),
+        _query("length", {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES}, "length in tiles"),
+        _query("contains", {"type": "string"}, "tiles the word contains"),
+        _query("starts", {"type": "string"}, "tiles the word starts with"),
+        _query("ends", {"type": "string"}, "tiles the word ends with"),
+        _query("order", {"type": "string", "enum": list(ORDERS), "default": ORDERS[0]}, "result order"),
+        *_page_params(),
+    ]
+
+
 def _paths() -> dict[str, Any]:
+    batch = _limit("MAX_BATCH")
     words_body = {
         "required": True,
-        "content": {"application/json": {"schema": _ref("Words")}},
+        "content": {
+            "application/json": {
+                "schema": _object(["words"], words={"type": "array", "items": {"type": "string"}, "maxItems": batch})
+            }
+        },
         "description": "Read as JSON whatever the Content-Type.",
     }
     challenge_body = {
@@ -328,7 +380,7 @@ def _paths() -> dict[str, Any]:
         },
         "/v1/{edition}/check": {
             "post": {
-                "summary": "Validity of up to 1000 words, one result per word in order",
+                "summary": f"Validity of up to {batch} words, one result per word in order",
                 "operationId": "check",
                 "parameters": [EDITION],
                 "requestBody": words_body,
@@ -482,23 +534,34 @@ def _paths() -> dict[str, Any]:
                         {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_TILES, "default": 2},
                         "shortest word, in tiles",
                     ),
+                    *_page_params(),
                 ],
                 "responses": {
                     "200": _json(
                         _object(
-                            ["edition", "rack", "blanks", "sub", "min_length", "count", "words"],
+                            [
+                                "edition",
+                                "rack",
+                                "blanks",
+                                "sub",
+                                "min_length",
+                                "count",
+                                "truncated",
+                                "words",
+                                "next_cursor",
+                            ],
                             edition={"type": "string"},
                             rack={"type": "string"},
-                            blanks={"type": "integer"},
+                            blanks={"type": "integer", "maximum": _limit("MAX_RACK_BLANKS")},
                             sub={"type": "boolean"},
                             min_length={"type": "integer"},
-                            count={"type": "integer"},
                             words={
                                 "type": "array",
                                 "items": {"allOf": [_ref("Entry"), _object(["blanks"], blanks=_strings())]},
                             },
+                            **_page_fields(),
                         ),
-                        "Anagrams, longest first",
+                        "Anagrams, longest first, then by alphagram, then alphabetical",
                     ),
                     **_errors(400, 404, 503),
                 },
@@ -508,17 +571,15 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "summary": "Words by pattern, length, contained tiles, start and end; paged",
                 "operationId": "search",
-                "parameters": [EDITION, *SEARCH_PARAMS],
+                "parameters": [EDITION, *_search_params()],
                 "responses": {
                     "200": _json(
                         _object(
-                            ["edition", "order", "total", "count", "words", "next_cursor"],
+                            ["edition", "order", "count", "truncated", "words", "next_cursor"],
                             edition={"type": "string"},
-                            order={"type": "string"},
-                            total={"type": "integer"},
-                            count={"type": "integer"},
+                            order={"type": "string", "enum": list(ORDERS)},
                             words={"type": "array", "items": _ref("Entry")},
-                            next_cursor=_nullable("string"),
+                            **_page_fields(),
                         ),
                         "A page",
                     ),
@@ -564,12 +625,12 @@ def _paths() -> dict[str, Any]:
                     EDITION,
                     _query(
                         "format",
-                        {"type": "string", "enum": ["txt", "dawg"], "default": "txt"},
+                        {"type": "string", "enum": list(EXPORT_FORMATS), "default": EXPORT_FORMATS[0]},
                         "txt: one word per line; dawg: the words DAWG as built (digit-notation keys)",
                     ),
                     _query(
                         "notation",
-                        {"type": "string", "enum": ["plain", "digits", "brackets"], "default": "plain"},
+                        {"type": "string", "enum": list(NOTATIONS), "default": NOTATIONS[0]},
                         "txt only: CHIQUILLO, 1IQUI2O or [CH]IQUI[LL]O",
                     ),
                     {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}},
@@ -613,55 +674,81 @@ def _with_checksum_header(paths: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
+#: The language of reasons, rulings and error messages, on every route about an edition: declared
+#: inline (not as a $ref) because the declared query parameters are the ones a route accepts.
+_LANG = _query(
+    "lang",
+    {"type": "string", "enum": list(LANGUAGES)},
+    "language of reasons, rulings and errors; else Accept-Language, else the edition's language",
+)
+
+
 def _with_lang(paths: dict[str, Any]) -> dict[str, Any]:
     """Every answer about an edition words its reasons, rulings and errors in ``lang`` (service/language.py)."""
     for path, operations in paths.items():
         if "{edition}" in path:
             for operation in operations.values():
-                operation["parameters"] = [*operation.get("parameters", []), LANG]
+                operation["parameters"] = [*operation.get("parameters", []), dict(_LANG)]
     return paths
 
 
-@cache
-def document() -> dict[str, Any]:
-    """The document (built once per process: it depends only on the code and the shipped editions)."""
-    return {
-        "openapi": "3.0.3",
-        "info": {
-            "title": "lextools word-validation service",
-            "version": __version__,
+#: Where the app keeps its document (built on first use: it depends on the code, the shipped
+#: editions and the app's config, none of which change while the app runs).
+_EXTENSION = "lextools.openapi"
+
+
+def document(app: Flask | None = None) -> dict[str, Any]:
+    """The document of ``app`` (default: the current app)."""
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    doc: dict[str, Any] | None = app.extensions.get(_EXTENSION)
+    if doc is None:
+        with app.app_context():
+            doc = app.extensions[_EXTENSION] = _build()
+    return doc
+
+
+def query_parameters(rule: str, method: str) -> dict[str, bool] | None:
+    """The query parameters the operation of a Flask rule declares (name → repeatable, i.e. an
+    array); None for a route the document does not describe (the HTML pages)."""
+    operations = document()["paths"].get(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule))
+    if operations is None:
+        return None
+    operation = operations.get(method.lower()) or operations.get("get", {})  # HEAD, OPTIONS: as GET
+    params = [p for p in operation.get("parameters", []) if p.get("in") == "query"]  # path ones are $refs
+    return {p["name"]: p["schema"].get("type") == "array" for p in params}
+
+
+def _build() -> dict[str, Any]:
+    """The document assembled by apispec: it keeps the components and refuses a name registered
+    twice (two routes' schemas colliding); the dicts above are what it is given."""
+    spec = APISpec(
+        title="lextools word-validation service",
+        version=__version__,
+        openapi_version="3.0.3",
+        info={
             "description": "Scrabble lexicons per edition over HTTP. Errors share one shape, "
             '{"error": {"code", "message"}}. GET routes and POST check allow any origin (CORS); the '
-            "challenge, which writes the record, only this server's own pages.",
+            "challenge, which writes the record, only this server's own pages."
         },
-        "servers": [{"url": "/"}],
-        "paths": _with_lang(_with_checksum_header(_paths())),
-        "components": {
-            "schemas": SCHEMAS,
-            "responses": RESPONSES,
-            "securitySchemes": {"director": {"type": "http", "scheme": "bearer"}},
-            "parameters": {
-                "lang": {
-                    "name": "lang",
-                    "in": "query",
-                    "required": False,
-                    "schema": {"type": "string", "enum": list(LANGUAGES)},
-                    "description": "language of reasons, rulings and errors; else Accept-Language, else the "
-                    "edition's language",
-                },
-                "edition": {
-                    "name": "edition",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "string", "enum": edition_names()},
-                },
-                "word": {
-                    "name": "word",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "string"},
-                    "description": "URL-encoded UTF-8, any notation: CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O",
-                },
-            },
+        servers=[{"url": "/"}],
+    )
+    for name, schema in SCHEMAS.items():
+        spec.components.schema(name, schema)
+    for name, response in _responses().items():
+        spec.components.response(name, response)
+    spec.components.parameter(
+        "edition", "path", {"required": True, "schema": {"type": "string", "enum": edition_names()}}
+    )
+    spec.components.parameter(
+        "word",
+        "path",
+        {
+            "required": True,
+            "schema": {"type": "string"},
+            "description": "URL-encoded UTF-8, any notation: CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O",
         },
-    }
+    )
+    spec.components.security_scheme("director", {"type": "http", "scheme": "bearer"})
+    for path, operations in _with_lang(_with_checksum_header(_paths())).items():
+        spec.path(path=path, operations=operations)
+    return spec.to_dict()

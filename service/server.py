@@ -63,13 +63,17 @@ def _use_one_write_responses(worker: Any) -> None:
     gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
 
 
-#: gthread workers keep connections alive (arbiters and apps send many small requests). Lookups are
-#: CPU-bound and hold the GIL, so more threads only queue them (in bench/service_load.py 4 threads
-#: gave fewer requests/s and a higher p99 than 1 or 2); two per worker let one slow export not stall
-#: the lookups behind it.
+#: gevent workers: each connection is a greenlet, and reading a request waits in the event loop, so
+#: clients that send their headers or body a byte a second (slowloris) hold nothing but a greenlet
+#: each. gthread reads the whole request in one of its few threads once the first byte is in: four
+#: such clients stalled 2 workers x 2 threads (bench/hostile_clients.py). The service answers from
+#: memory and never waits on anything but its clients, so one thread per worker is enough as long
+#: as no request keeps the CPU long: searches and anagrams stop after SEARCH_BUDGET_MS and pause
+#: every few milliseconds (lextools.budget), which under gevent lets the look-ups waiting in the
+#: event loop run (bench/hostile_clients.py). ``worker_connections`` bounds the greenlets.
 DEFAULTS: dict[str, Any] = {
-    "worker_class": "gthread",
-    "threads": 2,
+    "worker_class": "gevent",
+    "worker_connections": 1000,
     "timeout": 30,
     "keepalive": 5,
     "accesslog": None,
@@ -96,10 +100,14 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
 
     def load(self) -> WSGIApp:
         # The service's loggers (the challenge record among them) write where gunicorn's error log does.
+        # The library's log (a probability ranking built) too.
         gunicorn_log = logging.getLogger("gunicorn.error")
-        service_log = logging.getLogger("lextools.service")
-        service_log.handlers = list(gunicorn_log.handlers)
-        service_log.propagate = False
+        for name in ("lextools.service", "lextools"):
+            log = logging.getLogger(name)
+            log.handlers = list(gunicorn_log.handlers)
+            log.propagate = False
+            if log.level == logging.NOTSET:
+                log.setLevel(logging.INFO)
         return self.factory()
 
 

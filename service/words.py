@@ -46,7 +46,7 @@ def score(edition: str, word: str) -> dict[str, Any]:
     """
     blanks = []
     for text in request.args.getlist("blank"):
-        if not (text.isdecimal() and len(text) <= 2):
+        if not (text.isascii() and text.isdigit() and len(text) <= 2):
             raise QueryError(message("blank_position_number", text=repr(text)))
         blanks.append(int(text))
     return answers.score(load_edition(edition), word, blanks)

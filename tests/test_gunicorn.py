@@ -8,6 +8,7 @@ import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -132,6 +133,29 @@ def test_real_gunicorn_serves_validates_challenges_and_stops(gunicorn: Gunicorn)
 
     assert gunicorn.stop() == 0
     assert "Traceback" not in "".join(gunicorn.log)
+
+
+def test_clients_that_send_a_byte_at_a_time_stall_nothing(gunicorn: Gunicorn) -> None:
+    """Slowloris: 16 connections in the middle of their headers and 16 in the middle of a POST body,
+    against one worker, while a look-up and /healthz still answer (a thread per request would not:
+    gthread's 2 threads hang on the first two of them)."""
+    slow = []
+    try:
+        for n in range(32):
+            s = socket.create_connection(("127.0.0.1", gunicorn.port), timeout=5)
+            if n % 2:
+                s.sendall(b"POST /v1/es-fise/check HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+            else:
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: a")
+            slow.append(s)
+        for s in slow:  # a byte more each: still nowhere near the end
+            s.sendall(b"a" if slow.index(s) % 2 == 0 else b" ")
+        assert gunicorn.request("GET", "/healthz")[0] == 200  # the client's timeout is 10 s
+        status, _, body = gunicorn.request("GET", "/v1/es-fise/words/casa")
+        assert status == 200 and body["valid"] is True
+    finally:
+        for s in slow:
+            s.close()
 
 
 class _Socket:

@@ -60,7 +60,7 @@ def test_patterns_match_brute_force(es: Lexicon, pattern: str) -> None:
     parsed = parse_pattern(pattern, es)
     got = [m.key for m in match_pattern(es, parsed)]
     glob = "".join("?" if p is None else p for p in parsed)
-    assert got == sorted(got) and len(got) == len(set(got))
+    assert got == es.edition.sort_keys(got) and len(got) == len(set(got))  # in the alphabet: C, CH, D
     assert set(got) == {k for k in es if fnmatch.fnmatchcase(k, glob)}
 
 
@@ -139,7 +139,7 @@ def test_blanks_split_a_rack_into_pieces(es: Lexicon) -> None:
 
 
 @pytest.mark.parametrize("pattern", ["*A", "?*S", "*LL*", "C*S", "??*"])
-def test_star_patterns_stream_in_key_order(es: Lexicon, pattern: str) -> None:
+def test_star_patterns_stream_in_alphabet_order(es: Lexicon, pattern: str) -> None:
     got = [m.key for m in match_pattern(es, parse_pattern(pattern, es))]
     glob = "".join("?" if p is None else p for p in parse_pattern(pattern, es))
-    assert got == sorted(k for k in es if fnmatch.fnmatchcase(k, glob))
+    assert got == es.edition.sort_keys(k for k in es if fnmatch.fnmatchcase(k, glob))

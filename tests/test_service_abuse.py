@@ -64,7 +64,7 @@ def documented(app: Flask, method: str, path: str) -> set[int]:
     except (NotFound, MethodNotAllowed):
         return {404}
     template = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
-    return {int(s) for s in document()["paths"][template][method.lower()]["responses"]}
+    return {int(s) for s in document(app)["paths"][template][method.lower()]["responses"]}
 
 
 def raw_path(environ_path: str) -> str:

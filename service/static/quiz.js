@@ -215,10 +215,12 @@ async function finish(timeUp = false) {
   current.done = true;
   stopTimer();
   const q = current.question;
+  // Time running out is a miss, even on a question whose answer is "none" (a word without hooks).
   const right =
-    s.type === "word-or-phony"
+    !timeUp &&
+    (s.type === "word-or-phony"
       ? current.judged === q.valid
-      : current.found.size === current.expected.size && current.wrong === 0;
+      : current.found.size === current.expected.size && current.wrong === 0);
   s.asked += 1;
   if (right) s.right += 1;
   else s.queue.splice(Math.min(s.index + 1 + AGAIN_AFTER, s.queue.length), 0, { question: q, box: 0 });

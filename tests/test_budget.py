@@ -1,0 +1,174 @@
+"""Work budgets: every walk stops at its budget and resumes where it stopped, never redoing a page."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lextools.budget import Budget
+from lextools.errors import PositionError
+from lextools.lexicon import Lexicon, load_lexicon
+from lextools.ranking import probability_ranking
+from lextools.search import anagrams, find, parse_rack
+from tests.conftest import build_small
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+    """Some 7,000 es-fise words of two to four syllables: enough for a walk to span many budgets."""
+    syllables = ["ca", "cha", "lla", "rro", "ma", "ñu", "so", "te", "pi", "zu", "le", "do", "ba", "ne", "ri"]
+    words = ["".join(p) for n in (2, 3) for p in itertools.product(syllables, repeat=n)]
+    words += ["".join(p) for p in itertools.product(syllables[:8], repeat=4)]
+    home = tmp_path_factory.mktemp("big")
+    build_small(home, "es-fise", words)
+    return load_lexicon("es-fise", home)
+
+
+class Ticks:
+    """A clock that advances one unit per look, so a time budget ends after a known number of looks."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def pages(walk, budget_of) -> tuple[list, int]:  # type: ignore[no-untyped-def]
+    """Everything a walk yields page by page (each page a fresh budget), and how many pages it took."""
+    out, after, count = [], None, 0
+    while True:
+        budget = budget_of()
+        out += walk(budget, after)
+        count += 1
+        if not budget.truncated:
+            return out, count
+        assert budget.resume is not None
+        after = budget.resume
+        assert count < 10_000, "the walk makes no progress"
+
+
+@pytest.mark.parametrize("pattern", ["*", "C*", "*A*S", "??*", "CH?*O"])
+@pytest.mark.parametrize("limit", [1, 3, 7])
+def test_search_pages_by_result_limit_add_up_to_the_whole(es: Lexicon, pattern: str, limit: int) -> None:
+    whole = list(find(es, pattern=pattern))
+    paged, count = pages(lambda b, a: list(find(es, pattern=pattern, budget=b, after=a)), lambda: Budget(results=limit))
+    assert paged == whole
+    assert count >= len(whole) // limit
+
+
+@pytest.mark.parametrize("order", ["alpha", "probability"])
+@pytest.mark.parametrize("ticks", [1, 2, 5])
+def test_search_pages_by_time_budget_add_up_to_the_whole(big: Lexicon, order: str, ticks: int) -> None:
+    """A tiny time budget stops the walk every few dozen steps; pages still add up, in order."""
+    probability_ranking(big)  # built, so probability pages are not waiting for it
+    whole = list(find(big, pattern="*A*", order=order))
+
+    def budget() -> Budget:
+        return Budget(seconds=ticks, clock=Ticks())
+
+    paged, count = pages(lambda b, a: list(find(big, pattern="*A*", order=order, budget=b, after=a)), budget)
+    assert paged == whole and count > 10
+
+
+@pytest.mark.parametrize(("rack", "sub", "min_length"), [("ACOS", False, 2), ("ACOS?", True, 2), ("CALLE??", True, 1)])
+@pytest.mark.parametrize("limit", [1, 4])
+def test_anagram_pages_add_up_to_the_whole(es: Lexicon, rack: str, sub: bool, min_length: int, limit: int) -> None:
+    key, blanks = parse_rack(rack, es)
+    whole = anagrams(es, key, blanks, sub=sub, min_length=min_length)
+    assert [len(m.key) for m in whole] == sorted((len(m.key) for m in whole), reverse=True)  # longest first
+
+    def walk(b: Budget, a: str | None) -> list:  # type: ignore[type-arg]
+        return anagrams(es, key, blanks, sub=sub, min_length=min_length, budget=b, after=a)
+
+    assert pages(walk, lambda: Budget(results=limit))[0] == whole
+    assert pages(walk, lambda: Budget(seconds=1, clock=Ticks()))[0] == whole
+
+
+def test_big_anagram_walks_page_by_time(big: Lexicon) -> None:
+    key, blanks = parse_rack("CALLEMASO??", big)
+    whole = anagrams(big, key, blanks, sub=True, min_length=1)
+
+    def walk(b: Budget, a: str | None) -> list:  # type: ignore[type-arg]
+        return anagrams(big, key, blanks, sub=True, min_length=1, budget=b, after=a)
+
+    paged, count = pages(walk, lambda: Budget(seconds=1, clock=Ticks()))
+    assert paged == whole and count > 10
+
+
+def test_a_resumed_walk_does_not_redo_earlier_pages(big: Lexicon) -> None:
+    """Resuming from the last key of the list costs a path down the DAWG, not a walk of all before it."""
+    everything = list(find(big))
+    full = Budget()
+    list(find(big, budget=full))
+    resumed = Budget()
+    assert list(find(big, budget=resumed, after=everything[-2])) == everything[-1:]
+    assert resumed._steps < full._steps / 100
+
+
+@pytest.mark.parametrize("after", ["x", "-1", "99999999", "²"])
+def test_a_probability_position_that_was_never_given_out_is_refused(es: Lexicon, after: str) -> None:
+    with pytest.raises(PositionError):
+        find(es, order="probability", after=after)
+
+
+@pytest.mark.parametrize("after", ["", "x", "2 AB", "99 A ", "3 CBA ", "2 A\u00e9 "])
+def test_an_anagram_position_that_was_never_given_out_is_refused(es: Lexicon, after: str) -> None:
+    with pytest.raises(PositionError):
+        anagrams(es, "ACOS", after=after or " ")
+
+
+def test_probability_ranking_is_likeliest_first(es: Lexicon) -> None:
+    ed = es.edition
+    ranking = probability_ranking(es)
+    assert sorted(ranking) == sorted(es)
+    ways = [ed.probability(ed.decode(k)) for k in ranking]
+    assert ways == sorted(ways, reverse=True)
+    for w, group in itertools.groupby(ranking, key=lambda k: ed.probability(ed.decode(k))):
+        keys = list(group)
+        assert keys == ed.sort_keys(keys), w  # ties in the edition's alphabet
+
+
+def test_a_probability_page_waits_for_the_ranking_at_most_its_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the ranking is built, a page ends empty at its budget and its position resumes from the start."""
+    import threading
+
+    from lextools import ranking
+
+    build_small(tmp_path, "es-fise")
+    lex = load_lexicon("es-fise", tmp_path)
+    release = threading.Event()
+    real = ranking._ranked_keys
+
+    def slow(lexicon: Lexicon) -> list[str]:
+        release.wait(10)
+        return real(lexicon)
+
+    monkeypatch.setattr(ranking, "_ranked_keys", slow)
+    budget = Budget(seconds=0.05)
+    assert list(find(lex, order="probability", budget=budget)) == []
+    assert budget.truncated and budget.resume == ""
+    release.set()
+    assert list(find(lex, order="probability", after=budget.resume)) == list(probability_ranking(lex) or ())
+
+
+@given(
+    pattern=st.text(alphabet="ACELOS?*", min_size=1, max_size=6),
+    limit=st.integers(min_value=1, max_value=9),
+    ticks=st.integers(min_value=1, max_value=4),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_pattern_pages_add_up(big: Lexicon, pattern: str, limit: int, ticks: int) -> None:
+    whole = list(find(big, pattern=pattern))
+    paged, _ = pages(
+        lambda b, a: list(find(big, pattern=pattern, budget=b, after=a)),
+        lambda: Budget(seconds=ticks, results=limit, clock=Ticks()),
+    )
+    assert paged == whole
