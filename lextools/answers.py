@@ -9,6 +9,7 @@ builds each answer and both layers call it. Word lists are in the edition's alph
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from lextools import search
@@ -40,9 +41,25 @@ def localized(result: WordResult, edition: Edition, lang: str = "en") -> dict[st
     return out
 
 
-def check(lex: Lexicon, words: Sequence[str], lang: str = "en") -> dict[str, Any]:
-    """One result per word, in order; a word the edition cannot spell is invalid with its reason."""
-    return {"edition": lex.edition.name, "results": [localized(lex.lookup(w), lex.edition, lang) for w in words]}
+def check(lex: Lexicon, words: Sequence[str], lang: str = "en", home: Path | None = None) -> dict[str, Any]:
+    """One result per word, in order; a word the edition cannot spell is invalid with its reason.
+
+    With the lexicon's directory (``home``), an invalid word's reason names the rule that removed it
+    and the source form it came from (:mod:`lextools.explain`).
+    """
+    return {"edition": lex.edition.name, "results": [explained(lex, lex.lookup(w), lang, home) for w in words]}
+
+
+def explained(lex: Lexicon, result: WordResult, lang: str = "en", home: Path | None = None) -> dict[str, Any]:
+    """:func:`localized`, with the build's explanation as the reason of an invalid word it can tell."""
+    out = localized(result, lex.edition, lang)
+    if home is not None and not result.valid and result.word is not None:
+        from lextools.explain import explain
+
+        why = explain(lex, result.input, home)
+        if why.message is not None:
+            out["reason"] = why.message.text(lang)
+    return out
 
 
 def spelled(lex: Lexicon, word: str) -> WordResult:

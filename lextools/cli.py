@@ -33,7 +33,7 @@ from lextools.errors import LexiconError, os_error_message, path_text
 from lextools.filters import SourceWord, rules_named
 from lextools.guard import BuildSource, build_lexicon
 from lextools.lexicon import Lexicon, default_home, load_lexicon
-from lextools.messages import LANGUAGES, choose_language
+from lextools.messages import LANGUAGES, choose_language, message
 from lextools.tokenize import NOTATIONS, write
 from lextools.wordlist import WordList, decode, read_list, words_of
 
@@ -207,6 +207,10 @@ def _report_build(meta: dict[str, Any], home: Path) -> None:
         f"[green]built[/] {meta['edition']}: {meta['words']:,} words from {counts['read']:,} read "
         f"({counts['duplicates']:,} duplicates; dropped: {dropped}) → {home}"
     )
+    for s in meta["sources"]:
+        if "only_here" in s:  # a default build: what each source contributed and lost
+            alone, removed = s["only_here"], s["removed"]
+            err.print(f"  {s['name']}: {s['words']:,} words, {alone:,} from it alone, {removed:,} excluded")
 
 
 @app.command()
@@ -234,9 +238,7 @@ def check(
     if not words:
         raise LexiconError("no words to check: name them, give - to read standard input, or --file LIST")
     lex = _open(edition, lexicons)
-    if lang is not None and lang not in LANGUAGES:
-        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
-    answer = answers.check(lex, words, choose_language(lang, None, lex.edition.language))
+    answer = answers.check(lex, words, _language(lang, lex), _home(lexicons))  # a reason names its rule
     if as_json:
         _print_json(answer)
     else:
@@ -252,6 +254,43 @@ def check(
             )
         out.print(table)
     raise typer.Exit(0 if all(r["valid"] for r in answer["results"]) else 1)
+
+
+def _language(lang: str | None, lex: Lexicon) -> str:
+    if lang is not None and lang not in LANGUAGES:
+        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
+    return choose_language(lang, None, lex.edition.language)
+
+
+@app.command()
+def explain(
+    edition: EditionArg,
+    words: Annotated[list[str], typer.Argument(help="Words in any notation.")],
+    lang: Annotated[str | None, typer.Option(help="Language: es, fr or en [default: the edition's]")] = None,
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Why a word is not valid (the rule and the source form), or which sources give a valid one."""
+    from lextools.explain import explain as explain_word
+
+    lex = _open(edition, lexicons)
+    language = _language(lang, lex)
+    told = []
+    for r in (explain_word(lex, w, _home(lexicons)) for w in words):
+        if r.message is not None:
+            reason = r.message.text(language)
+        else:  # the spelling error (KILO in es-fise), or a lexicon built without a sidecar
+            reason = answers.localized(r.result, lex.edition, language)["reason"]
+        told.append({**r.as_dict(), "reason": reason})
+    if as_json:
+        _print_json(told)
+        return
+    for t in told:
+        if t["valid"]:
+            listed = message("explain_valid", word=t["word"], edition=edition, sources=", ".join(t["sources"]) or "—")
+            out.print(listed.text(language), highlight=False, soft_wrap=True)
+        else:
+            out.print(t["reason"] or t["input"], highlight=False, soft_wrap=True)
 
 
 @app.command()

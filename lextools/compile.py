@@ -30,6 +30,7 @@ from lextools.edition import Edition
 from lextools.errors import LexiconError, SpellingError
 from lextools.filters import Candidate, Rule, SourceWord, first_rule_dropping
 from lextools.lexicon import ALPHAGRAM_SEPARATOR, FORMAT, FORMAT_VERSION, alphagram, metadata_path, read_metadata
+from lextools.provenance import Provenance, sidecar_path
 from lextools.tokenize import spell
 
 #: Examples kept per rule in the exclusion report.
@@ -83,11 +84,17 @@ def compile_words(
     edition: Edition,
     rules: Sequence[Rule],
     progress: Callable[[int], None] | None = None,
+    provenance: Provenance | None = None,
 ) -> tuple[list[str], BuildReport]:
-    """Spell and filter source words; return the sorted lexicon keys and the build report."""
+    """Spell and filter source words; return the sorted lexicon keys and the build report.
+
+    ``provenance``, when given, records which sources listed each word and which rule dropped each
+    excluded form (see :mod:`lextools.provenance`).
+    """
     report = BuildReport()
     for rule in rules:
         report.dropped[rule.name] = RuleReport(rule.description)
+    rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
     kept: set[str] = set()
     dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
     example_of: dict[str, str] = {}
@@ -110,6 +117,8 @@ def compile_words(
         key = spelling.key
         if key in kept:
             report.duplicates += 1
+            if provenance is not None:
+                provenance.kept(key, sw)
             continue
         cand = Candidate(
             raw=sw.raw, spelling=spelling, source=sw.source, stem=sw.stem, affixes=sw.affixes, tags=sw.tags
@@ -123,6 +132,11 @@ def compile_words(
             example_of[key] = sw.raw
         else:
             report.duplicates += 1
+        if provenance is not None:
+            if rule_name is None:
+                provenance.kept(key, sw)
+            else:
+                provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
     if progress:
         progress(report.read)
 
@@ -167,12 +181,14 @@ def write_lexicon(
     sources: Sequence[dict[str, Any]] = (),
     rules: Sequence[Rule] = (),
     progress: Callable[[str], None] | None = None,
+    provenance: Provenance | None = None,
     *,
     refuse: Callable[[dict[str, Any] | None], None] | None = None,
     wait: bool = True,
     on_wait: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Write the DAWGs, the exclusion report and (last, the commit) the metadata. Returns it.
+    """Write the DAWGs, the exclusion report, the provenance sidecar and (last, the commit) the
+    metadata. Returns it.
 
     Runs under the edition's build lock (:mod:`lextools.buildlock`). ``refuse`` is called with the
     metadata of the lexicon being replaced (None if there is none or it is unreadable) before anything
@@ -186,7 +202,7 @@ def write_lexicon(
             previous = None
         if refuse is not None:
             refuse(previous)
-        return _write_files(home, edition, keys, report, sources, rules, progress, previous)
+        return _write_files(home, edition, keys, report, sources, rules, progress, previous, provenance)
 
 
 def _write_files(
@@ -198,6 +214,7 @@ def _write_files(
     rules: Sequence[Rule],
     progress: Callable[[str], None] | None,
     previous: dict[str, Any] | None,
+    provenance: Provenance | None = None,
 ) -> dict[str, Any]:
 
     if progress:
@@ -218,6 +235,8 @@ def _write_files(
 
     exclusions = {"edition": edition.name, "checksum": files["words"]["sha256"], "rules": report.exclusions()}
     atomic_write(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
+    if provenance is not None:
+        atomic_write(sidecar_path(home, edition.name), provenance.to_bytes(files["words"]["sha256"]))
     metadata = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

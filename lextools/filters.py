@@ -104,6 +104,13 @@ register(
         _enclitic,
     )
 )
+register(
+    Rule(
+        "invariable",
+        "a plural of a word that takes none: apocopes, unadapted foreign words, entries standing for an expression",
+        _tagged("invariable"),
+    )
+)
 register(Rule("voseo", "voseo forms other than present indicative and imperative", _voseo))
 
 

@@ -25,6 +25,7 @@ from lextools.compile import BuildReport, compile_words, write_lexicon
 from lextools.edition import Edition
 from lextools.errors import BuildRefusedError, path_text
 from lextools.filters import Rule, SourceWord
+from lextools.provenance import Provenance
 
 #: The largest share of the replaced lexicon's words a build may lose without ``force``.
 MAX_LOSS = 0.20
@@ -64,7 +65,8 @@ def build_lexicon(
                     f"nothing was written to {path_text(home)}"
                 )
 
-    keys, report = compile_words(words(), edition, rules, progress=progress)
+    provenance = Provenance()  # which source gave each word, which rule dropped each form
+    keys, report = compile_words(words(), edition, rules, progress=progress, provenance=provenance)
     if not keys:
         raise BuildRefusedError(
             f"the {edition.name} build has no words: {_dropped(report)}; nothing was written to {path_text(home)}"
@@ -78,8 +80,9 @@ def build_lexicon(
         edition,
         keys,
         report,
-        [s.description for s in sources],
+        [{**s.description, **provenance.contributions(s.description.get("name", ""))} for s in sources],
         rules,
+        provenance=provenance,
         refuse=refuse,
         wait=wait,
         on_wait=on_wait,

@@ -15,6 +15,9 @@ that :mod:`lextools.filters` judges:
     infinitive + SE of a verb whose dictionary headword is pronominal — listed in
     ``pronominal_verbs``, or written in the dictionary as a bare "-rse" entry (ABSENTARSE).
     The FISE lexicon rules keep these (ARREPENTIRSE) while dropping every other enclitic form.
+``invariable``
+    a plural (a rule of ``plural_flags``) of a headword listed in ``invariable``: apocopes, unadapted
+    foreign words, entries that stand for a whole expression take no plural (BYTE, GRAN, OQUE).
 ``proper-noun``, ``abbreviation``, ``affix``, ``multiword``, ``acronym``
     from morphological fields (``morph_tags``: Dicollecte marks ``po:npr``), from flags
     (``symbol_flags``: Dicollecte marks symbols KEEPCASE, ``||``: FT, LB, PX; ``unit_symbol_flags``:
@@ -22,6 +25,12 @@ that :mod:`lextools.filters` judges:
     stays a word), from the spelling
     (a full stop, a leading or trailing hyphen, a space, no vowel at all where
     ``vowelless_is_abbreviation``), or from curated lists in the descriptor.
+
+Options that take part of a dictionary: ``only_flags`` (apply only these affix classes),
+``confirmed_by`` (read a headword only when that other source lists it: two sources agree) and
+``rse_is_enclitic`` (a headword in -rse is tagged ``enclitic``: COES does not mark pronominal
+entries); ``enclitic_words`` lists headwords that are a verb form with a pronoun attached;
+``flags_for_new_headwords_only`` are applied only to headwords ``main_dictionary`` lacks.
 
 Every word also gets ``lowercase-source``: hunspell writes common words in lower case, so a
 capital after the first letter marks an acronym (pH, DVD).
@@ -31,7 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from lextools.filters import SourceWord
@@ -47,6 +56,35 @@ CLITICS = sorted(
     key=len,
     reverse=True,
 )
+
+#: Irregular imperatives (and the usted forms of DAR) that RLA-ES writes out without flags, with
+#: their clitics attached (DALE, DILE, HAZLO, DENLE, VETE, PONTE).
+SHORT_IMPERATIVES = frozenset({"da", "de", "den", "di", "haz", "ve", "ven", "ten", "pon", "sal", "se", "id"})
+
+
+def clitic_split(plain: str, host: Callable[[str], bool], is_form: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(verb form, clitics) when ``plain`` (lower case, no accents) is a form ``host`` accepts plus clitics.
+
+    The spelling rules of the FISE examples: AMAOS is AMAD + OS (the D drops) and IROS is IR + OS;
+    AMÉMONOS is AMEMOS + NOS (the S drops); no other host ends in S (AMASTE is a preterite, ABOLIDOS
+    a participle); and -SE after a stem that also makes -RA is the imperfect subjunctive (FUESE).
+    """
+    for clitic in CLITICS:
+        if not (plain.endswith(clitic) and len(plain) > len(clitic) + 1):
+            continue
+        stem = plain[: -len(clitic)]
+        if clitic == "se" and is_form(stem + "ra"):
+            continue
+        if clitic == "os":
+            bases: tuple[str, ...] = (stem + "d",) + ((stem,) if stem.endswith("r") else ())
+        elif clitic.startswith("nos"):
+            bases = (stem + "s",) + (() if stem.endswith("s") else (stem,))
+        else:
+            bases = () if stem.endswith("s") else (stem,)
+        for base in bases:
+            if host(base):
+                return base, clitic
+    return None
 
 
 def _plain(word: str) -> str:
@@ -69,16 +107,22 @@ class _Tagger:
         self.abbreviations = {_plain(w) for w in options.get("abbreviations", [])}
         self.multiword_pieces = {_plain(w) for w in options.get("multiword_pieces", [])}
         self.not_enclitic = {_plain(w) for w in options.get("not_enclitic", [])}
+        self.enclitic_words = {_plain(w) for w in options.get("enclitic_words", [])}
+        self.invariable = {_plain(w) for w in options.get("invariable", []) or _invariable_of(options)}
+        self.plural_flags = set(options.get("plural_flags", ""))
         self.morph_tags: dict[str, str] = dict(options.get("morph_tags", {}))
         self.vowelless = bool(options.get("vowelless_is_abbreviation", False))
         self.clitic_check = bool(options.get("flagless_clitic_check", False))
         self.unit_flags = set(options.get("unit_symbol_flags", []))
         self.symbol_flags = set(options.get("symbol_flags", []))
         self.skip_flags = frozenset(options.get("skip_flags", []))
-        self.verb_forms: set[str] = set()
+        self.verb_forms: set[str] = set()  # forms of the conjugation classes
+        self.flagless_forms: set[str] = set()  # flagless entries, some of them irregular verb forms
 
     def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
         tags: set[str] = set()
+        if self.invariable and any(r.flag in self.plural_flags for r in rules) and _plain(stem) in self.invariable:
+            tags.add("invariable")  # BYTES, GRANES, OQUES: a plural of a word that takes none
         for rule in rules:
             if rule.flag in self.enclitic_flags:
                 tags.add("enclitic")
@@ -92,19 +136,31 @@ class _Tagger:
         return tags
 
     def is_written_out_enclitic(self, word: str) -> bool:
-        """DAME, HAZLO, AMAOS: a verb form of this dictionary plus clitics, listed as a word."""
+        """DAME, HAZLO, AMAOS: a verb form of this dictionary plus clitics, listed as a word.
+
+        Flagless entries are bases only where the base is plainly a verb form that takes clitics
+        (an infinitive, a gerund, a vosotros imperative, a stressed imperative such as DÁ-MELO, or
+        one of the short irregular imperatives): MENOS is not ME + NOS, ALLÁ not AL + LA.
+        """
         plain = _plain(word)
         if plain in self.not_enclitic:
             return False
-        for clitic in CLITICS:
-            if plain.endswith(clitic) and len(plain) > len(clitic) + 1:
-                base = plain[: -len(clitic)]
-                # AMAOS is AMAD+OS and AMÉMONOS is AMEMOS+NOS: the D and the S drop before them.
-                if base in self.verb_forms or (clitic == "os" and base + "d" in self.verb_forms):
-                    return True
-                if clitic.startswith("nos") and base + "s" in self.verb_forms:
-                    return True
-        return False
+
+        def is_form(form: str) -> bool:
+            return form in self.verb_forms or form in self.flagless_forms
+
+        return clitic_split(plain, lambda base: self._is_base(base, word), is_form) is not None
+
+    def _is_base(self, base: str, word: str) -> bool:
+        """Could ``base`` carry clitics? Only infinitives, gerunds and imperatives do (FISE's examples)."""
+        known = base in self.verb_forms
+        if not (known or base in self.flagless_forms):
+            return False
+        stressed = any(c in "áéíóú" for c in word.lower()[: len(base)])  # DÁMELO, HUÉLALA, VÁYANSE
+        if base.endswith(("r", "ndo", "d")) or stressed or base in SHORT_IMPERATIVES:
+            return True
+        # Voseo imperatives are written without their accent (AMALA, ECHATE); BASTANTE is not BASTAN + TE.
+        return known and base.endswith(("a", "e", "i"))
 
     def spelling_tags(self, word: str) -> tuple[list[str], set[str]]:
         """Split a raw entry into the words it offers, with tags read from how it is written."""
@@ -124,6 +180,8 @@ class _Tagger:
             tags.add("abbreviation")
         if plain in self.multiword_pieces:
             tags.add("multiword")
+        if plain in self.enclitic_words:
+            tags.add("enclitic")
         if self.vowelless and text and not _has_vowel(plain):
             tags.add("abbreviation")
         return pieces, tags
@@ -133,13 +191,23 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
     """Every form of a hunspell dictionary, with tags (see the module docstring)."""
     tagger = _Tagger(source.options)
     aff = read_aff(source.files["aff"])
-    if tagger.skip_flags:  # L'AMOUR, QU'IL: forms no game plays are never made
-        skip = tagger.skip_flags
+    only = set(source.options.get("only_flags", ""))
+    if tagger.skip_flags or only:  # L'AMOUR, QU'IL: forms no game plays are never made
+
+        def wanted(flag: str) -> bool:
+            return flag not in tagger.skip_flags and (not only or flag in only)
+
         aff = dataclasses.replace(
             aff,
-            prefixes={f: r for f, r in aff.prefixes.items() if f not in skip},
-            suffixes={f: r for f, r in aff.suffixes.items() if f not in skip},
+            prefixes={f: r for f, r in aff.prefixes.items() if wanted(f)},
+            suffixes={f: r for f, r in aff.suffixes.items() if wanted(f)},
         )
+    confirmed = _confirming_words(source.options.get("confirmed_by"))
+    rse_is_enclitic = bool(source.options.get("rse_is_enclitic", False))
+    # Conjugate only the verbs the main dictionary lacks: where both have a verb, two conjugations
+    # disagree on irregulars (VENTAR: VIENTES or VENTES), and the main dictionary's is the one used.
+    new_only = frozenset(source.options.get("flags_for_new_headwords_only", ""))
+    known = _headwords_of(source.options.get("main_dictionary")) if new_only else set()
     dic = source.files["dic"]
     expand_entry = entry_expander(aff)
 
@@ -152,14 +220,20 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
             elif not entry.flags and entry.word.islower():
                 # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
                 # needs them as bases; homographs (TELA) survive through their flagged entries.
-                tagger.verb_forms.add(_plain(entry.word))
+                tagger.flagless_forms.add(_plain(entry.word))
             if entry.word.endswith("rse") and not entry.flags:
                 tagger.pronominal.add(_plain(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
 
     for entry in iter_dic(dic, aff):
+        if confirmed is not None and _plain(entry.word) not in confirmed:
+            continue  # a headword only this dictionary gives: one source is not evidence enough
         morph_tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
         if _plain(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
             morph_tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
+        if rse_is_enclitic and entry.word.endswith("rse"):
+            morph_tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
+        if new_only and entry.flags & new_only and _plain(entry.word) in known:
+            entry = dataclasses.replace(entry, flags=entry.flags - new_only)
         flagless = not entry.flags
         unit = bool(entry.flags & tagger.unit_flags)
         for form in expand_entry(entry):
@@ -171,3 +245,31 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
                 tags.add("enclitic")
             for piece in pieces:
                 yield SourceWord(piece, source=source.name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
+
+
+def _confirming_words(name: str | None) -> set[str] | None:
+    """The words of the source named by ``confirmed_by`` (lower case, no accents), or None."""
+    if not name:
+        return None
+    from lextools.sources import load_source, read_source
+
+    return {_plain(w.raw) for w in read_source(load_source(name))}
+
+
+def _invariable_of(options: dict[str, Any]) -> list[str]:
+    """``invariable_from = "rla-es"``: one list of words without plural serves every Spanish source."""
+    if not options.get("invariable_from"):
+        return []
+    from lextools.sources import load_source
+
+    return list(load_source(options["invariable_from"]).options.get("invariable", []))
+
+
+def _headwords_of(name: str | None) -> set[str]:
+    """The headwords of another hunspell source (lower case, no accents)."""
+    if not name:
+        return set()
+    from lextools.sources import load_source
+
+    other = load_source(name)
+    return {_plain(e.word) for e in iter_dic(other.files["dic"], read_aff(other.files["aff"]))}

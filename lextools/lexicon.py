@@ -6,6 +6,8 @@ Files in the lexicon directory, for an edition ``E``::
     E-<sha16>.dawg         the words: a DAWG-Python ``CompletionDAWG`` of lexicon keys
     E-<sha16>.anagrams.dawg  the alphagram index: a ``CompletionDAWG`` of "ALPHAGRAM KEY"
     E.exclusions.json      what the build's rules dropped, per rule: count and examples
+    E.provenance.tsv.gz    which rule dropped each excluded form, which sources list each word
+                           (lextools.provenance; read by lextools.explain)
 
 A *lexicon key* has one character per tile: the letter itself, or the tile's code for a
 multi-letter tile (FISE's digits: 1 = CH, 2 = LL, 3 = RR). So CHIQUILLO is stored as ``1IQUI2O``,

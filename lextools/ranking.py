@@ -76,6 +76,8 @@ def _build(lex: Lexicon, ranking: _Ranking) -> None:
 
 
 def _ranked_keys(lex: Lexicon) -> list[str]:
+    if not len(lex):  # an empty DAWG cannot be walked
+        return []
     ed = lex.edition
     ways_of = {t.code: [comb(t.count or 0, k) for k in range(_LONGEST + 1)] for t in ed.tiles}
     rank = ed.collation_key

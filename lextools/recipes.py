@@ -7,9 +7,10 @@ A recipe::
     rules = ["one-tile", "proper-noun", …]   # lextools.filters.RULES, applied in this order
     notes = "why these choices"
 
-A house-rules build copies a recipe and leaves a rule out. Letters without a tile (K, W in es-fise)
-need no rule: the edition's tiles cannot spell them, and the report counts them as
-``letter-without-tile``.
+A source of format ``reviewed`` (see :mod:`lextools.review`) adds its rule after the recipe's: on the
+lengths it covers, only the words it keeps. A house-rules build copies a recipe and leaves a rule
+out. Letters without a tile (K, W in es-fise) need no rule: the edition's tiles cannot spell them,
+and the report counts them as ``letter-without-tile``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from lextools.edition import load_edition
 from lextools.errors import SourceError, path_text
 from lextools.filters import rules_named
 from lextools.guard import BuildSource, build_lexicon
+from lextools.review import review_rule
 from lextools.sources import load_source, project_dir, read_source, read_toml
 
 
@@ -79,6 +81,9 @@ def build_default(
     edition = load_edition(recipe.edition)
     rules = rules_named(recipe.rules)
     sources = [load_source(n) for n in recipe.sources]
+    reviews = [s for s in sources if s.format == "reviewed"]
+    if reviews:  # the hand review of short words has the last word on their lengths
+        rules.append(review_rule(reviews, edition))
     return build_lexicon(
         home,
         edition,

@@ -10,7 +10,7 @@ One TOML file per source, e.g. ``sources/rla-es.toml``::
     origin = "where it comes from"
     obtain = "how a fresh machine gets it: vendored in sources/vendor/..., or a package"
     why = "why we use it, and what it is weak at"
-    format = "hunspell"                       # or "wordlist"
+    format = "hunspell"                       # or "wordlist", or "reviewed" (lextools.review)
     [files]                                   # paths relative to sources/, or absolute
     dic = "vendor/rla-es/es_ES.dic.gz"
     aff = "vendor/rla-es/es_ES.aff"
@@ -120,6 +120,10 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         from lextools.hunspell_source import read_hunspell
 
         yield from read_hunspell(source)
+    elif source.format == "reviewed":
+        from lextools.review import review_words
+
+        yield from review_words(source)
     else:
         raise SourceError(f"source {source.name}: unknown format {source.format!r}")
 

@@ -36,13 +36,13 @@ _PREFLIGHT_POST = [
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``), the
-    limits of ``service.contract.LIMITS`` (batch size, body size, search pages and budget, blanks),
+    limits of ``service.limits.LIMITS`` (batch size, body size, search pages and budget, blanks),
     ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
     None never; see service/lexicons.py)."""
     from service import errors, export, meta, pages, quiz, study, words
-    from service.contract import limit_defaults
     from service.inputs import refuse_unknown_parameters, require_utf8_path
     from service.lexicons import EXTENSION, LexiconCache
+    from service.limits import limit_defaults
     from service.study import WALKS
 
     app = Flask(__name__, static_folder=None)

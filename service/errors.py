@@ -89,7 +89,7 @@ class ServiceError(Exception):
         self.message = message
 
 
-def bad_request(message: str) -> ServiceError:
+def bad_request(message: str | Message) -> ServiceError:
     return ServiceError(400, "bad_request", message)
 
 

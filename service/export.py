@@ -16,9 +16,9 @@ from lextools.budget import pause
 from lextools.errors import CorruptLexiconError
 from lextools.lexicon import Lexicon
 from lextools.tokenize import NOTATIONS, Notation, write
-from service.contract import EXPORT_FORMATS
 from service.inputs import choice_arg
 from service.lexicons import lexicon, lexicons
+from service.limits import EXPORT_FORMATS
 
 bp = Blueprint("export", __name__, url_prefix="/v1/<edition>")
 

@@ -12,6 +12,7 @@ from typing import Any
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from lextools.messages import message
 from service.errors import ServiceError, bad_request
 
 _TRUE = {"true", "1", "yes"}
@@ -55,17 +56,14 @@ def refuse_unknown_parameters() -> None:
     raw_uri = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""
     bare_question_mark = "?" in raw_uri and not request.query_string and "path:" in str(request.url_rule.rule)
     if unknown or bare_question_mark:
-        hint = ""
-        if bare_question_mark or any("?" in name for name in unknown) or "path:" in str(request.url_rule.rule):
-            hint = "; a ? in a path (a blank in a rack or pattern) must be sent as %3F, or it starts the query string"
+        blank = bare_question_mark or "path:" in str(request.url_rule.rule)  # the likely cause: say so
         names = ", ".join(repr(n) for n in unknown) if unknown else "'?'"
-        allowed = ", ".join(sorted(takes)) or "none"
-        raise ServiceError(
-            400, "unknown_parameter", f"unknown query parameter {names}; this route takes: {allowed}{hint}"
-        )
+        allowed = ", ".join(sorted(takes)) or "-"
+        text = message("unknown_parameter_blank" if blank else "unknown_parameter", names=names, allowed=allowed)
+        raise ServiceError(400, "unknown_parameter", text)
     for name, repeatable in takes.items():
         if not repeatable and len(request.args.getlist(name)) > 1:
-            raise bad_request(f"{name} is given more than once")
+            raise bad_request(message("repeated_parameter", name=name))
 
 
 def json_body() -> dict[str, Any]:
@@ -149,7 +147,7 @@ _DIGITS = re.compile(r"[0-9]{1,12}")  # enough for any limit here (a quiz seed i
 def whole_number(name: str, text: str, low: int, high: int) -> int:
     """``text`` as a whole number in ``[low, high]``, or a 400 that says which are allowed."""
     if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
-        raise bad_request(f"{name} must be a whole number from {low} to {high} (ASCII digits), not {text[:20]!r}")
+        raise bad_request(message("whole_number", name=name, low=low, high=high, text=repr(text[:20])))
     return int(text)
 
 

@@ -1,14 +1,23 @@
-"""The limits of the challenge route, in one place: the route, the judge page and the OpenAPI document
+"""The limits and enums of the API, each defined once: the routes, the pages and ``/v1/openapi.json``
 read them from here.
 
-They are what a word judge needs, and they bound how fast the challenge record can grow: at most
-``CHALLENGE_RATE`` rows a second per client, each of at most ``MAX_WORDS`` words of at most
-``MAX_WORD_CHARS`` characters.
+The challenge route's limits are what a word judge needs, and they bound how fast the challenge
+record can grow: at most ``CHALLENGE_RATE`` rows a second per client, each of at most ``MAX_WORDS``
+words of at most ``MAX_WORD_CHARS`` characters.
+
+The other limits are app config (``create_app`` starts from :data:`LIMITS`, a deployment may change
+any), and the OpenAPI document is built from the running app's config, so a changed limit is a
+changed document. Enums are the library's own tuples where the library defines the thing (orders,
+notations, the longest query) and here where only the service has it (export formats). The error
+codes are in ``service/errors.py`` (``ERRORS``), next to the handlers that produce them.
 """
 
 from __future__ import annotations
 
-from lextools.tokenize import MAX_TILES
+from typing import Any
+
+from lextools.search import MAX_QUERY_TILES, ORDERS
+from lextools.tokenize import MAX_TILES, NOTATIONS
 
 #: Words a play can form (the judge box's count is one digit, 1–8).
 MAX_WORDS = 8
@@ -21,3 +30,36 @@ MAX_WORD_CHARS = 4 * MAX_TILES
 CHALLENGE_RATE = 10
 #: Body bytes of a challenge: 8 words of 60 characters, each \uXXXX-escaped at worst, and the rest.
 MAX_BODY = 4096
+
+#: App config keys of the limits, with their defaults and what the document says of them.
+LIMITS: dict[str, tuple[Any, str]] = {
+    "MAX_BATCH": (1000, "words in one check"),
+    # 1000 words of at most 64 characters, each written as \uXXXX at worst, fit with room to spare.
+    "MAX_CONTENT_LENGTH": (512 * 1024, "bytes in one request body"),
+    "SEARCH_LIMIT": (100, "words in a search or anagram page when limit is not given"),
+    "SEARCH_MAX_LIMIT": (1000, "largest limit of a search or anagram page"),
+    "SEARCH_BUDGET_MS": (200, "milliseconds of work one search or anagram page may take"),
+    "SEARCH_CONCURRENCY": (1, "search and anagram pages one worker runs at once; others wait their turn"),
+    "MAX_RACK_BLANKS": (2, "blanks in one rack (as many as any verified bag holds)"),
+}
+
+#: ``export?format=``: the whole word list as text, or the words DAWG as built.
+EXPORT_FORMATS = ("txt", "dawg")
+
+__all__ = [
+    "CHALLENGE_RATE",
+    "EXPORT_FORMATS",
+    "LIMITS",
+    "MAX_BODY",
+    "MAX_QUERY_TILES",
+    "MAX_TILES_PER_WORD",
+    "MAX_WORDS",
+    "MAX_WORD_CHARS",
+    "NOTATIONS",
+    "ORDERS",
+    "limit_defaults",
+]
+
+
+def limit_defaults() -> dict[str, Any]:
+    return {name: default for name, (default, _) in LIMITS.items()}

@@ -1,7 +1,7 @@
 """The OpenAPI 3 document of the service: operations and schemas written as dicts (shared parts
 once), assembled by apispec.
 
-Limits come from the running app's config and enums from ``service.contract`` and
+Limits come from the running app's config and enums from ``service.limits`` and
 ``service.errors.ERRORS``, so the document states what the service enforces (a deployment that
 raises ``MAX_BATCH`` publishes the new maximum). The query parameters each operation declares are
 also the only ones the route accepts (``service.inputs.refuse_unknown_parameters``).
@@ -22,9 +22,16 @@ from lextools.edition import edition_names
 from lextools.messages import LANGUAGES
 from lextools.normalize import MAX_INPUT_CHARS
 from lextools.receipts import RECEIPT_FIELDS
-from service.contract import EXPORT_FORMATS, MAX_QUERY_TILES, NOTATIONS, ORDERS
 from service.errors import ERRORS
-from service.limits import CHALLENGE_RATE, MAX_WORD_CHARS, MAX_WORDS
+from service.limits import (
+    CHALLENGE_RATE,
+    EXPORT_FORMATS,
+    MAX_QUERY_TILES,
+    MAX_WORD_CHARS,
+    MAX_WORDS,
+    NOTATIONS,
+    ORDERS,
+)
 
 Schema = dict[str, Any]
 
@@ -112,7 +119,10 @@ SCHEMAS: dict[str, Schema] = {
         tiles=_strings(),
         valid={"type": "boolean"},
         score={**_nullable("integer"), "description": "null where tile values are unverified"},
-        reason=_nullable("string"),
+        reason={
+            **_nullable("string"),
+            "description": "why the word is not valid: the rule that removed it and the source form it came from",
+        },
     ),
     "Hooks": _object(
         ["front", "back", "front_inner", "back_inner"],
@@ -121,7 +131,17 @@ SCHEMAS: dict[str, Schema] = {
         front_inner={"type": "boolean"},
         back_inner={"type": "boolean"},
     ),
-    "WordAnswer": {"allOf": [_ref("WordResult"), _object(["hooks"], hooks=_ref("Hooks"))]},
+    "WordAnswer": {
+        "allOf": [
+            _ref("WordResult"),
+            _object(
+                ["hooks"],
+                hooks=_ref("Hooks"),
+                rule={**_nullable("string"), "description": "the build rule that removed an invalid word"},
+                sources={**_strings(), "description": "for a valid word: the sources that list it"},
+            ),
+        ]
+    },
     "HooksAnswer": {
         "allOf": [
             _ref("Hooks"),
@@ -265,7 +285,7 @@ def _responses() -> dict[str, Any]:
 
 
 def _limit(name: str) -> int:
-    """A limit as the running app enforces it (``service.contract.LIMITS``)."""
+    """A limit as the running app enforces it (``service.limits.LIMITS``)."""
     return int(current_app.config[name])
 
 

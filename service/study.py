@@ -15,6 +15,7 @@ from lextools import answers, search
 from lextools.budget import Budget
 from lextools.errors import PositionError
 from lextools.lexicon import Lexicon
+from lextools.messages import message
 from service.errors import ServiceError, bad_request
 from service.inputs import bool_arg, choice_arg, int_arg, text_arg
 from service.lexicons import lexicon
@@ -85,15 +86,13 @@ def _page(lex: Lexicon, kind: str) -> tuple[int, str | None]:
         return limit, None
     match = _CURSOR.fullmatch(cursor)
     if match is None or match[1] != kind:
-        raise bad_request("cursor is not one this service issued for this route and order")
+        raise bad_request(message("bad_cursor"))
     if match[3] != lex.checksum[:16]:
-        raise ServiceError(
-            400, "stale_cursor", "this cursor is of another lexicon (rebuilt since, or another edition's): start again"
-        )
+        raise ServiceError(400, "stale_cursor", message("stale_cursor"))
     try:
         position = base64.urlsafe_b64decode(match[2] + "=" * (-len(match[2]) % 4)).decode()
     except (binascii.Error, UnicodeDecodeError):
-        raise bad_request("cursor is not one this service issued") from None
+        raise bad_request(message("bad_cursor")) from None
     return limit, position
 
 
@@ -115,7 +114,7 @@ def walking(limit: int) -> Iterator[Budget]:
         try:
             yield Budget(seconds=current_app.config["SEARCH_BUDGET_MS"] / 1000, results=limit)
         except PositionError:
-            raise bad_request("cursor is not one this service issued") from None
+            raise bad_request(message("bad_cursor")) from None
 
 
 def _page_answer(lex: Lexicon, kind: str, budget: Budget, count: int) -> dict[str, Any]:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from lextools import answers
 from lextools.edition import load_edition
 from lextools.errors import QueryError
+from lextools.explain import explain
 from lextools.messages import message
 from service.inputs import json_body, words_of
 from service.language import request_language
@@ -24,13 +25,22 @@ bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 def word(edition: str, word: str) -> dict[str, Any]:
     lex = lexicon(edition)
     result = answers.spelled(lex, word)
-    return {**answers.localized(result, lex.edition, request_language()), "hooks": answers.hook_tiles(lex, result)}
+    home = current_app.config["LEXICONS"]
+    why = explain(lex, word, home)  # an invalid word's reason names the rule that removed it
+    return {
+        **answers.explained(lex, result, request_language(), home),
+        "rule": why.rule,
+        "sources": list(why.sources),
+        "hooks": answers.hook_tiles(lex, result),
+    }
 
 
 @bp.post("/check")
 def check(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
-    return answers.check(lex, words_of(json_body(), allow_empty=True), request_language())
+    return answers.check(
+        lex, words_of(json_body(), allow_empty=True), request_language(), current_app.config["LEXICONS"]
+    )
 
 
 @bp.get("/hooks/<path:word>")

@@ -323,7 +323,9 @@ def test_study_lookup_and_two_tile_words(browser: WebDriver, base_url: str, tmp_
     assert "Puntos: 13" in text and "Ganchos detrás: S (CALLES)" in text
     browser.save_screenshot(str(tmp_path / "study-lookup.png"))
 
-    assert "DAME — No válida" in look_up("dame")
+    dame = look_up("dame")
+    assert "DAME — No válida" in dame
+    assert "Motivo: DAME" in result.find_element(By.CLASS_NAME, "reason").text  # why, from the API's reason
     kilo = look_up("kilo")  # es-fise has no K tile: the reason in the page's language
     assert "No se puede jugar: 'kilo': es-fise no tiene ficha K" in kilo and " has no " not in kilo
 

@@ -12,6 +12,7 @@ import pytest
 
 from lextools import load_edition
 from lextools.errors import SourceError
+from lextools.explain import explain
 from lextools.filters import RULES
 from lextools.lexicon import Lexicon, load_lexicon
 from lextools.recipes import build_default, load_recipe
@@ -54,6 +55,8 @@ ENCLITIC_OUT = [
     "DÍMELO",
     "IROS",
     "DIGNÁNDOSE",
+    "VAYÁMONOS",
+    "VÁYANSE",
 ]
 PLAIN_IN = ["DA", "AMAR", "COLAR", "AMAD", "BAÑA", "COMPRANDO", "COME", "ENTREGUE", "ENVÍE", "PEGA", "DIGNANDO"]
 
@@ -92,6 +95,15 @@ def test_pronominal_infinitive_exception(fise: Lexicon, word: str, kept: bool) -
         "CONTÁ",
         "ACERTÁS",
         "ACERTÁ",
+        # Words RLA-ES writes without flags that only look like a form plus clitics (ME + NOS, AL + LA).
+        "MENOS",
+        "ALLÁ",
+        "CAOS",
+        "FUESE",
+        "BASTANTE",
+        "DURANTE",
+        "ABOLIDOS",
+        "HENCHISTE",
     ],
 )
 def test_subjunctive_homographs_lexicalised_and_voseo_are_in(fise: Lexicon, word: str) -> None:
@@ -105,6 +117,78 @@ def test_subjunctive_homographs_lexicalised_and_voseo_are_in(fise: Lexicon, word
 )
 def test_proper_nouns_abbreviations_acronyms_and_k_w_are_out(fise: Lexicon, word: str) -> None:
     assert not valid(fise, word)
+
+
+# The corrected rules, with the FISE lexicon rules' own examples.
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # A one-word entry is a word, uninflected, even when it stands for an expression.
+        ("OQUE", True), ("TAZ", True), ("UFO", True), ("ZIS", True), ("IN", True), ("SIC", True),
+        ("OQUES", False), ("UFOS", False),
+        # A piece found only inside a multi-word entry, or inside an article, is not.
+        ("BIG", False), ("DIEM", False), ("PING", False), ("CUEZ", False), ("MUZ", False), ("PA", False),
+        ("AD", False), ("ET", False),
+        # Letter names are nouns with plurals; a bare letter is never a word.
+        ("AES", True), ("BES", True), ("CES", True), ("DES", True), ("ES", True), ("EES", True),
+        ("EFES", True), ("GES", True), ("HACHES", True), ("ÍES", True), ("JOTAS", True), ("ELES", True),
+        ("EMES", True), ("ENES", True), ("EÑES", True), ("OES", True), ("PES", True), ("CUS", True),
+        ("CÚES", True), ("ERES", True), ("ESES", True), ("TES", True), ("ÚES", True), ("VES", True),
+        ("UVES", True), ("YES", True), ("ZETAS", True), ("ZEDAS", True), ("EQUIS", True), ("CHES", True),
+        ("ELLES", True), ("ERRES", True), ("B", False), ("Q", False),
+        # Greek letters and musical notes pluralise too.
+        ("FI", True), ("FIS", True), ("FÍES", True), ("MIS", True), ("XIS", True), ("DOS", True),
+        ("SOLES", True), ("UT", True),
+        # No plural for unadapted foreign words and interjections, unless also nouns; shortened words pluralise.
+        ("BYTE", True), ("BYTES", False), ("HURRA", True), ("HURRAS", True), ("BOLIS", True),
+        ("PROFES", True), ("TELES", True), ("HÍPER", True),
+    ],
+)  # fmt: skip
+def test_corrected_rules(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
+
+
+@pytest.mark.parametrize(
+    ("word", "reason"),
+    [
+        ("DAME", "DAME: enclitic form — DA + ME; no verb with an attached pronoun is admitted"),
+        ("AMARLE", "AMARLE: enclitic form — AMAR + LE; no verb with an attached pronoun is admitted"),
+        ("AMAOS", "AMAOS: enclitic form — AMAD + OS; no verb with an attached pronoun is admitted"),
+        ("KILO", "KILO: es-fise has no K tile, and a blank cannot stand for K"),
+        ("QU", "QU: dropped by the review of short words — a letter pair, not a word: the letter name is CU"),
+        ("XYZZY", "XYZZY: not found in any source of the es-fise lexicon"),
+        ("CÓMETELA", "COMETELA: not found in any source of the es-fise lexicon; it would be an enclitic form — "
+                     "COME + TELA, and no verb with an attached pronoun is admitted"),
+    ],
+)  # fmt: skip
+def test_explain_names_the_rule(default_home: Path, fise: Lexicon, word: str, reason: str) -> None:
+    assert explain(fise, word, default_home).reason == reason
+
+
+def test_explain_names_the_sources_of_a_valid_word(default_home: Path, fise: Lexicon) -> None:
+    assert explain(fise, "casa", default_home).sources == ("coes", "rla-es")
+    assert explain(fise, "amábamos", default_home).sources == ("rla-es",)
+    assert explain(fise, "fórceps", default_home).sources == ("coes",)
+    assert explain(fise, "ñu", default_home).sources == ("coes", "es-short-words", "es-supplement")
+    madrid = explain(fise, "Madrid", default_home)
+    assert (madrid.rule, madrid.form, madrid.source) == ("proper-noun", "Madrid", "rla-es")
+
+
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Headwords RLA-ES lacks that COES and wspanish both give, with their plurals and feminines.
+        ("FÓRCEPS", True), ("PARÓTIDA", True), ("TIROLESAS", True), ("ENDÓGENAS", True), ("CEBÚ", True),
+        ("AHIDALGAR", True),
+        # A verb only COES has is conjugated by COES's simple conjugation (ABNIEGO: stem change kept).
+        ("AHIDALGABA", True), ("ABNIEGO", True), ("ABNEGÁBAMOS", True), ("ABNEGADAS", True),
+        # ...but nothing else of COES: no enclitic form, no -MENTE derivation, no infinitive in -RSE.
+        ("ABNEGARLO", False), ("ABNEGÁNDOSE", False), ("DAÑOSAMENTE", False), ("DESAYUNARSE", False),
+        ("DELA", False), ("AMALO", False),
+    ],
+)  # fmt: skip
+def test_coes_headwords_confirmed_by_wspanish(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
 
 
 def test_two_tile_words(fise: Lexicon) -> None:
@@ -125,7 +209,9 @@ def test_exclusion_report_and_metadata(default_home: Path, fise: Lexicon) -> Non
         assert rule in report
     assert report["enclitic"]["count"] > 50_000
     sources = {s["name"]: s for s in fise.metadata["sources"]}
-    assert set(sources) == {"rla-es", "es-supplement"}
+    assert set(sources) == {"rla-es", "coes", "es-supplement", "es-short-words"}
+    # What each source contributed: COES only adds the headwords wspanish confirms, with their plurals.
+    assert 5_000 < sources["coes"]["only_here"] < 30_000 and sources["rla-es"]["only_here"] > 400_000
     for s in sources.values():
         assert s["licence"] and s["origin"] and s["sha256"]
     assert len(fise) > 400_000
@@ -154,16 +240,21 @@ def test_house_rules_build_can_leave_a_rule_out(tmp_path: Path) -> None:
 
     recipe = Recipe("es-fise", ("es-supplement",), ("one-tile",))
     meta = build_default("es-fise", tmp_path, recipe=recipe)
-    assert meta["filters"] == ["one-tile"] and meta["words"] == 6
+    assert meta["filters"] == ["one-tile"] and meta["words"] == 35
     assert load_edition("es-fise").name == meta["edition"]
 
 
 @pytest.fixture(scope="session")
-def fr(tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+def fr_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The French default (about 20 s: the elided forms L'AMOUR, QU'IL are never generated)."""
     home = tmp_path_factory.mktemp("fr")
     build_default("fr", home)
-    return load_lexicon("fr", home)
+    return home
+
+
+@pytest.fixture(scope="session")
+def fr(fr_home: Path) -> Lexicon:
+    return load_lexicon("fr", fr_home)
 
 
 @pytest.mark.parametrize(
@@ -182,3 +273,42 @@ def test_french_default(fr: Lexicon, word: str, kept: bool) -> None:
 
 def test_french_report_has_no_elided_forms(fr: Lexicon) -> None:
     assert fr.metadata["counts"]["dropped"]["cannot-spell"] < 20_000 and len(fr) > 400_000
+
+
+def reviewed(name: str) -> dict[str, bool]:
+    from lextools.review import read_review
+
+    return {v.word: v.keep for v in read_review(load_source(name))}
+
+
+def test_french_two_and_three_letter_words_are_the_reviewed_ones(fr: Lexicon, fr_home: Path) -> None:
+    two = {fr.edition.spelling(k) for k in words_of_length(fr, 2)}
+    three = {fr.edition.spelling(k) for k in words_of_length(fr, 3)}
+    review = reviewed("fr-short-words")
+    assert two | three == {w for w, keep in review.items() if keep}
+    assert {"ANI", "KOB", "ZIP", "OUD"} <= three and not three & {"NOV", "COS", "XIE", "PTS", "AVR"}
+    assert {"AA", "KA", "OM", "QI"} <= two and not two & {"AV", "ED", "LN", "PT", "XE", "VS"}
+    why = explain(fr, "ve", fr_home).reason  # "Ve" is a proper noun, "ve" a letter name: the closer call is told
+    assert why == "VE: dropped by the review of short words — a letter name; the FISF rules admit no bare letter"
+
+
+@pytest.mark.parametrize(("edition", "review"), [("es-fise", "es-short-words"), ("en", "en-short-words")])
+def test_a_review_decides_its_lengths(tmp_path: Path, edition: str, review: str) -> None:
+    from lextools.recipes import Recipe
+
+    sources = ("es-supplement", review) if edition == "es-fise" else (review,)
+    build_default(edition, tmp_path, recipe=Recipe(edition, sources, ("one-tile",)))
+    lex = load_lexicon(edition, tmp_path)
+    kept = {w for w, keep in reviewed(review).items() if keep and (edition == "en" or ("K" not in w and "W" not in w))}
+    for length in load_source(review).options["lengths"]:
+        words = {lex.edition.spelling(k) for k in words_of_length(lex, length)}
+        assert words == {w for w in kept if len(lex.spell(w).tiles) == length}, length
+    assert lex.metadata["filters"] == ["one-tile", "short-word-review"]
+
+
+def test_spanish_three_tile_words_are_the_reviewed_ones(fise: Lexicon) -> None:
+    three = {fise.edition.spelling(k) for k in words_of_length(fise, 3)}
+    review = reviewed("es-short-words")
+    assert {"FEZ", "PCHE", "JET", "CIA", "ÑUS", "EES", "TAZ"} <= three
+    assert not three & {w for w, keep in review.items() if not keep}
+    assert all(review.get(w) for w in three)

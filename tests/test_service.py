@@ -57,7 +57,7 @@ def test_word_answers_valid_with_tiles_score_and_hooks(client: FlaskClient) -> N
     r = client.get("/v1/es-fise/words/chiquillo")
     assert r.status_code == 200
     body = r.json
-    assert list(body) == ["input", "word", "tiles", "valid", "score", "reason", "hooks"]
+    assert list(body) == ["input", "word", "tiles", "valid", "score", "reason", "rule", "sources", "hooks"]
     assert body["valid"] is True
     assert body["tiles"] == ["CH", "I", "Q", "U", "I", "LL", "O"]
     assert body["score"] == 22

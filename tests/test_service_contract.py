@@ -172,3 +172,10 @@ def test_error_codes_are_one_table(app: Flask) -> None:
 def test_a_blank_position_is_ascii_digits_too(client: FlaskClient) -> None:
     r = client.get("/v1/es-fise/score/casa?blank=%D9%A3")  # ٣, ARABIC-INDIC DIGIT THREE
     assert r.status_code == 400 and error_code(r) == "bad_query"
+
+
+def test_the_largest_allowed_number_is_accepted(client: FlaskClient) -> None:
+    """As many digits as the maximum has: a quiz seed of ten digits is a number, not a refusal."""
+    r = client.get("/v1/es-fise/quiz?type=anagram&length=4&seed=2147483647")
+    assert r.status_code == 200, r.json
+    assert client.get("/v1/es-fise/quiz?type=anagram&length=4&seed=2147483648").status_code == 400

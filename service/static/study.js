@@ -52,6 +52,12 @@ $("lookup").addEventListener("submit", async (event) => {
   const info = result.body;
   const hookList = (labels, makeWord) =>
     labels.length ? labels.map((label) => `${label} (${makeWord(label)})`).join(", ") : t("lookup_none");
+  // Why it is not valid (the rule and the source form), or which sources list it.
+  const why = [];
+  if (!info.valid && info.reason) why.push(el("p", { class: "reason" }, t("lookup_why", { reason: info.reason })));
+  if (info.valid && info.sources?.length) {
+    why.push(el("p", { class: "provenance" }, t("lookup_sources", { sources: info.sources.join(", ") })));
+  }
   out.append(
     el(
       "p",
@@ -59,6 +65,7 @@ $("lookup").addEventListener("submit", async (event) => {
       el("strong", {}, info.word),
       ` — ${t(info.valid ? "lookup_valid" : "lookup_invalid")} (${name})`,
     ),
+    ...why,
     tileRow(info.tiles, values),
     el("p", {}, info.score === null ? t("lookup_score_unknown") : t("lookup_score", { score: info.score })),
     el("p", {}, `${t("lookup_front")}: ${hookList(info.hooks.front, (h) => h + info.word)}`),

@@ -1,0 +1,144 @@
+"""Explanations: why a word is not valid (the rule, the source form), or which sources give it.
+
+Reads the provenance sidecar a build writes beside the lexicon (:mod:`lextools.provenance`). The CLI's
+``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from lextools import review
+from lextools.errors import SpellingError
+from lextools.filters import RULES
+from lextools.hunspell_source import clitic_split
+from lextools.lexicon import Lexicon, WordResult
+from lextools.messages import Message, catalogue, message
+from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, read_sidecar, sidecar_path
+from lextools.sources import load_source
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A look-up whose ``reason`` says which rule removed the word, or which sources give it."""
+
+    result: WordResult
+    reason: str | None  # why it is not valid, in one line
+    rule: str | None = None  # the rule that dropped it (``letter-without-tile`` for KILO in es-fise)
+    form: str | None = None  # the form as its source wrote it (dámelo)
+    source: str | None = None  # the source of that form
+    headword: str | None = None  # its dictionary headword, when the source has one (dar)
+    sources: tuple[str, ...] = ()  # for a valid word: the sources that list it
+    message: Message | None = None  # ``reason`` in every language, when the build's sidecar told it
+
+    @property
+    def input(self) -> str:
+        return self.result.input
+
+    @property
+    def word(self) -> str | None:
+        return self.result.word
+
+    @property
+    def valid(self) -> bool:
+        return self.result.valid
+
+    def as_dict(self) -> dict[str, Any]:
+        extra = {"rule": self.rule, "form": self.form, "source": self.source, "headword": self.headword}
+        return {**self.result.as_dict(), "reason": self.reason, **extra, "sources": list(self.sources)}
+
+
+@dataclass(frozen=True)
+class Sidecar:
+    usual_sources: tuple[str, ...]
+    records: dict[str, list[str]]
+
+
+@functools.lru_cache(maxsize=8)
+def _sidecar(path: Path, stamp: tuple[int, int], checksum: str) -> Sidecar | None:
+    header, records = read_sidecar(path.read_bytes())
+    if header.get(CHECKSUM_KEY[1:]) != checksum:
+        return None  # written for another build: not to be believed
+    return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records)
+
+
+def _names(joined: str) -> tuple[str, ...]:
+    return tuple(s for s in joined.split(",") if s)
+
+
+def load_sidecar(lex: Lexicon, home: Path) -> Sidecar | None:
+    """The lexicon's sidecar, or None when there is none for this build (built before sidecars)."""
+    path = sidecar_path(home, lex.edition.name)
+    try:
+        st = path.stat()
+        return _sidecar(path, (st.st_mtime_ns, st.st_ino), lex.checksum)
+    except (OSError, ValueError, EOFError):
+        return None  # missing or unreadable: explanations fall back to "not in the lexicon"
+
+
+def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
+    result = lex.lookup(text)
+    base = Explanation(result, result.reason)
+    if result.word is None:  # KILO in es-fise, 'a-b': the spelling error is the explanation
+        try:
+            lex.spell(text)
+        except SpellingError as e:
+            return replace(base, rule=e.rule, reason=f"{text.strip().upper()}: {e.reason}")
+        return base
+    sidecar = load_sidecar(lex, home)
+    if sidecar is None:
+        return base
+    record = sidecar.records.get(lex.edition.encode(result.tiles), [])
+    if result.valid:
+        listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
+        return replace(base, sources=listed)
+    if len(result.tiles) < 2:
+        return _told(base, "one-tile", message("explain_one_tile", word=result.word))
+    if record[:1] != ["-"] or len(record) != 5:
+        return _told(base, None, _not_found(lex, result.word))
+    rule, source, form, headword = record[1:]
+    told = _told(base, rule, _reason(lex, result.word, rule, source, form))
+    return replace(told, form=form, source=source, headword=headword or None)
+
+
+def _told(base: Explanation, rule: str | None, why: Message) -> Explanation:
+    return replace(base, rule=rule, message=why, reason=why.text("en"))
+
+
+def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> Message:
+    if rule == "enclitic":
+        split = _clitic_split(lex, word)
+        if split:
+            return message("explain_enclitic", word=word, base=split[0], clitic=split[1])
+    if rule == review.RULE_NAME:
+        for described in lex.metadata.get("sources", []):
+            if described.get("format") == "reviewed":
+                why = review.why_dropped(load_source(described["name"]), word)
+                if why:
+                    return message("explain_review", word=word, why=why)
+    known = f"rule_{rule}" in catalogue()
+    description = message(f"rule_{rule}") if known else RULES[rule].description if rule in RULES else rule
+    return message("explain_rule", word=word, rule=description, source=source, form=form)
+
+
+def _clitic_split(lex: Lexicon, word: str) -> tuple[str, str] | None:
+    """DAME → (DA, ME), AMAOS → (AMAD, OS), AMÉMONOS → (AMEMOS, NOS): a valid verb form plus clitics."""
+
+    def valid(form: str) -> bool:
+        return lex.lookup(form).valid
+
+    split = clitic_split(word.lower(), valid, valid)
+    return (split[0].upper(), split[1].upper()) if split else None
+
+
+def _not_found(lex: Lexicon, word: str) -> Message:
+    """COMETELA is in no source, but a player wants to hear that it could never be valid anyway."""
+    split = _clitic_split(lex, word) if "enclitic" in lex.metadata.get("filters", ()) else None
+    if split:
+        return message(
+            "explain_not_found_enclitic", word=word, edition=lex.edition.name, base=split[0], clitic=split[1]
+        )
+    return message("explain_not_found", word=word, edition=lex.edition.name)

@@ -1,0 +1,111 @@
+"""Provenance: which source gave each word, and which rule dropped each excluded form.
+
+A build records, next to the lexicon, a *sidecar* ``E.provenance.tsv.gz`` that ``lextools explain``
+and the service read to answer "why is this word not valid?" ("DAME: enclitic form — DA + ME") and
+"who says this word is valid?" (its sources). It is gzipped UTF-8 text, one record per line, fields
+separated by tabs, written atomically like every built file::
+
+    #checksum   <sha256 of the words DAWG this sidecar belongs to>
+    #sources    <the sources most words come from, comma-separated>
+    <key>       +   <sources>                          a word whose sources are not the usual ones
+    <key>       -   <rule>  <source>  <form>  <headword>   a form no source form survived the rules for
+
+Keys are lexicon keys (one character per tile, see :mod:`lextools.lexicon`); ``form`` is the word
+as its source wrote it (dámelo), ``headword`` the dictionary entry it comes from, when the source has
+one. Only the exceptions are written, so the file stays small (about 70,000 lines for es-fise). A
+sidecar whose checksum is not its lexicon's (a build interrupted between the two files) is ignored
+rather than believed.
+
+Words dropped because their spelling uses a letter without a tile (KILO in es-fise) have no key:
+the spelling error itself is their explanation.
+"""
+
+from __future__ import annotations
+
+import gzip
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lextools.filters import SourceWord
+
+CHECKSUM_KEY = "#checksum"
+USUAL_SOURCES_KEY = "#sources"
+
+
+def sidecar_path(home: Path, edition: str) -> Path:
+    return Path(home) / f"{edition}.provenance.tsv.gz"
+
+
+@dataclass
+class Provenance:
+    """Filled by :func:`lextools.compile.compile_words` while it spells and filters."""
+
+    #: kept key → the sources listing it, comma-separated and sorted (one shared string per set, so
+    #: half a million words cost one dict entry each)
+    sources: dict[str, str] = field(default_factory=dict)
+    excluded: dict[str, tuple[str, SourceWord]] = field(default_factory=dict)  # key → (rule, form)
+    _rank: dict[str, int] = field(default_factory=dict)
+    _joined: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def kept(self, key: str, word: SourceWord) -> None:
+        current = self.sources.get(key)
+        if current is None:
+            self.sources[key] = sys.intern(word.source)
+            self.excluded.pop(key, None)
+        elif word.source not in current.split(","):
+            pair = (current, word.source)
+            if pair not in self._joined:
+                self._joined[pair] = ",".join(sorted({*current.split(","), word.source}))
+            self.sources[key] = self._joined[pair]
+
+    def dropped(self, key: str, rule: str, word: SourceWord, rank: int = 0) -> None:
+        """Keep the form that passed the most rules (``rank``: the dropping rule's place in the recipe):
+        VE is dropped as the proper noun "Ve" and as the letter name "ve"; the second says more."""
+        if key in self.sources or rank <= self._rank.get(key, -1):
+            return
+        self.excluded[key] = (rule, word)
+        self._rank[key] = rank
+
+    def contributions(self, source: str) -> dict[str, int]:
+        """What one source did in the build: the words it lists, those no other source gives, and the
+        excluded words whose reported form is its own."""
+        listed = only = 0
+        for joined, n in Counter(self.sources.values()).items():
+            names = joined.split(",")
+            if source in names:
+                listed += n
+                only += n if names == [source] else 0
+        removed = sum(1 for _, word in self.excluded.values() if word.source == source)
+        return {"words": listed, "only_here": only, "removed": removed}
+
+    def to_bytes(self, checksum: str) -> bytes:
+        """The sidecar for the lexicon whose words DAWG has this checksum."""
+        usual = Counter(self.sources.values()).most_common(1)
+        usual_sources = usual[0][0] if usual else ""
+        lines = [f"{CHECKSUM_KEY}\t{checksum}", f"{USUAL_SOURCES_KEY}\t{usual_sources}"]
+        lines += [f"{key}\t+\t{joined}" for key, joined in sorted(self.sources.items()) if joined != usual_sources]
+        for key, (rule, word) in sorted(self.excluded.items()):
+            fields = (key, "-", rule, word.source, word.raw, word.stem or "")
+            lines.append("\t".join(_clean(f) for f in fields))
+        # A source named by a file name that is not UTF-8 is written with its odd bytes escaped (\udcff).
+        return gzip.compress(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"), mtime=0)
+
+
+def _clean(field: str) -> str:
+    """Sources may hold anything (a tab in a user's list is not a field separator)."""
+    return field.replace("\t", " ").replace("\n", " ")
+
+
+def read_sidecar(data: bytes) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The header (``checksum``, ``sources``) and the records by key, from a sidecar's bytes."""
+    header: dict[str, str] = {}
+    records: dict[str, list[str]] = {}
+    for line in gzip.decompress(data).decode("utf-8").splitlines():
+        key, _, rest = line.partition("\t")
+        if key.startswith("#"):
+            header[key[1:]] = rest
+        else:
+            records[key] = rest.split("\t")
+    return header, records
