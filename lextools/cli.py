@@ -34,7 +34,6 @@ from lextools.filters import SourceWord, rules_named
 from lextools.guard import BuildSource, build_lexicon
 from lextools.lexicon import Lexicon, default_home, load_lexicon
 from lextools.messages import LANGUAGES, choose_language, message
-from lextools.tokenize import NOTATIONS, write
 from lextools.wordlist import WordList, decode, read_list, words_of
 
 app = typer.Typer(
@@ -151,11 +150,14 @@ def build(
 
     if source:
         chosen = rules_named([r for r in (rules or "one-tile").split(",") if r])
-        lists = [read_list(p, encoding) for p in source]  # every list is read and checked before any build
-        for wl in lists:
+        # Every list is read and checked before any build, per edition: a KWG's tile numbers are the edition's.
+        lists = {name: [read_list(p, encoding, load_edition(name)) for p in source] for name in editions or ()}
+        for wl in next(iter(lists.values()), []):
             _report_encoding(wl)
-        described = [BuildSource(f"{path_text(wl.path)}", _user_source(wl), partial(_user_words, wl)) for wl in lists]
         for name in editions or ():
+            described = [
+                BuildSource(f"{path_text(wl.path)}", _user_source(wl), partial(_user_words, wl)) for wl in lists[name]
+            ]
             with _progress(f"{name}: spelling and filtering") as tick:
                 meta = build_lexicon(home, load_edition(name), described, chosen, progress=tick, **guard)
             _report_build(meta, home)
@@ -416,32 +418,80 @@ def score(
 @app.command()
 def export(
     edition: EditionArg,
-    format: Annotated[str, typer.Option("--format", help="txt (one word per line)")] = "txt",
+    format: Annotated[
+        str, typer.Option("--format", help="txt, dawg (as built), kwg (wolges' word graph) or kad (alphagrams)")
+    ] = "txt",
+    gaddag: Annotated[bool, typer.Option("--gaddag", help="kwg: the combined GADDAG + DAWG file.")] = False,
     notation: Annotated[str, typer.Option(help="plain, digits (1=CH 2=LL 3=RR) or brackets ([CH])")] = "plain",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write [default: stdout]")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="File to write, with FILE.manifest.json beside it; - for stdout"),
+    ] = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Export the word list: plain (Zyzzyva custom lexicon), digits (FISE), brackets (wolges buildlex)."""
-    if format != "txt":
-        raise LexiconError(f"unknown format {format!r}: the CLI exports txt (the service also serves the DAWG)")
-    if notation not in NOTATIONS:
-        raise LexiconError(f"unknown notation {notation!r}; use one of {', '.join(NOTATIONS)}")
-    if output is not None and output.is_dir():
+    """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD."""
+    from lextools.export import KWG_FORMATS, check_format, export_bytes, text_lines, write_export
+
+    if gaddag and format not in ("kwg", "kwg-gaddag"):
+        raise LexiconError("--gaddag goes with --format kwg")
+    fmt = "kwg-gaddag" if gaddag else format
+    check_format(fmt, notation)
+    to_stdout = output is None or str(output) == "-"
+    if output is not None and not to_stdout and output.is_dir():
         raise LexiconError(f"{path_text(output)}: is a directory; --output names the file to write")
+    if output is None and fmt != "txt":
+        raise LexiconError(f"{fmt} is binary: give --output FILE, or --output - to write it to stdout")
     lex = _open(edition, lexicons)
-    lines = (write(lex.edition.decode(k), lex.edition, notation) + "\n" for k in search.export_order(lex))  # type: ignore[arg-type]
-    if output is None:
-        sys.stdout.writelines(lines)
-    elif output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
+    if to_stdout:
+        if fmt == "txt":
+            sys.stdout.writelines(text_lines(lex, notation))  # type: ignore[arg-type]
+        else:
+            sys.stdout.buffer.write(export_bytes(lex, fmt, notation, _home(lexicons)))  # type: ignore[arg-type]
+            sys.stdout.buffer.flush()
+        return
+    if output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
         try:
-            with output.open("w", encoding="utf-8") as f:
-                f.writelines(lines)
+            with output.open("wb") as f:
+                f.write(export_bytes(lex, fmt, notation, _home(lexicons)))  # type: ignore[arg-type]
         except OSError as e:  # the error of a buffered write names no file
             raise OSError(e.errno, e.strerror, os.fspath(output)) from None
-    else:
-        from lextools.compile import atomic_write
+        return
+    with err.status(f"exporting {edition} as {fmt}…"):
+        info = write_export(lex, fmt, output, notation, _home(lexicons))  # type: ignore[arg-type]
+    size = info["files"][0]["bytes"]
+    nodes = f", {info['layout']['nodes']:,} nodes" if fmt in KWG_FORMATS else ""
+    err.print(
+        f"[green]wrote[/] {path_text(output)}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it"
+    )
 
-        atomic_write(output, "".join(lines).encode("utf-8"))
+
+@app.command()
+def verify(
+    file: Annotated[Path, typer.Argument(help="A KWG, KAD, DAWG or text export.")],
+    edition: Annotated[str, typer.Option("--edition", "-e", help="Edition whose lexicon the file should hold.")],
+    format: Annotated[
+        str | None,
+        typer.Option("--format", help="txt, dawg, kwg, kwg-gaddag or kad (default: as its manifest or suffix says)"),
+    ] = None,
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Check an export word for word against the lexicon: 0 identical, 1 different, 2 not of its format."""
+    from lextools.verify import verify as verify_file
+
+    lex = _open(edition, lexicons)
+    with err.status(f"reading {file} and comparing it with the {edition} lexicon…"):
+        verdict = verify_file(file, lex, format)
+    if as_json:
+        _print_json(verdict.as_dict())
+    else:
+        table = Table("part", "expected", "found", "missing", "extra", "examples", title=f"{file} ({verdict.format})")
+        for p in verdict.parts:
+            examples = " ".join([*(f"-{w}" for w in p.missing_examples[:5]), *(f"+{w}" for w in p.extra_examples[:5])])
+            table.add_row(p.name, f"{p.expected:,}", f"{p.found:,}", f"{p.missing:,}", f"{p.extra:,}", examples)
+        out.print(table)
+        out.print("identical" if verdict.identical else "[red]different[/]")
+    raise typer.Exit(0 if verdict.identical else 1)
 
 
 @app.command()

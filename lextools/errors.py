@@ -104,6 +104,12 @@ class SourceError(LexiconError):
     code = "bad_source"
 
 
+class ExportFormatError(LexiconError):
+    """A file is not of the export format it is read as (KWG, KAD, DAWG, text), or cannot be one."""
+
+    code = "bad_export_format"
+
+
 class BuildRefusedError(LexiconError):
     """A build would replace a lexicon with a worse one (no words, a large loss) and was not committed."""
 

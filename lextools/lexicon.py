@@ -233,6 +233,14 @@ def _read_dawg(home: Path, metadata: dict[str, Any], part: str) -> Any:
             f"{home / name} does not match its checksum in {metadata_path(home, str(metadata['edition'])).name}: "
             "the file is truncated or altered; rebuild the lexicon"
         )
+    try:
+        return dawg_from_bytes(data)
+    except ValueError as e:  # checksum matched, but the content is no DAWG
+        raise CorruptLexiconError(f"{home / name} is not a DAWG file ({e}); rebuild the lexicon") from None
+
+
+def dawg_from_bytes(data: bytes) -> Any:
+    """A DAWG-Python ``CompletionDAWG`` read from bytes; ValueError when they are no such DAWG."""
     dawg = dawg_python.CompletionDAWG()
     dawg.dct = dawg_python.wrapper.Dictionary()
     dawg.guide = dawg_python.wrapper.Guide()
@@ -240,6 +248,6 @@ def _read_dawg(home: Path, metadata: dict[str, Any], part: str) -> Any:
         with io.BytesIO(data) as fp:
             dawg.dct.read(fp)
             dawg.guide.read(fp)
-    except (EOFError, ValueError, OSError, struct.error) as e:  # checksum matched, but the content is no DAWG
-        raise CorruptLexiconError(f"{home / name} is not a DAWG file ({e}); rebuild the lexicon") from None
+    except (EOFError, ValueError, OSError, struct.error) as e:
+        raise ValueError(str(e)) from None
     return dawg

@@ -18,6 +18,9 @@ Lines may end with LF, CR or CRLF. Blank lines and lines starting with ``#`` are
 other line is one word, as written: a line with whitespace inside (``ad hoc``) is kept whole, so
 that the build drops it under the ``multiword`` rule rather than cutting it to its first word. A
 ``.gz`` file is read decompressed.
+
+A ``.kwg`` file (wolges' word graph, what Woogles publishes its lexicons as) is read too: the words of
+its DAWG half, whose tile numbers only mean something in an edition's KWG alphabet (lextools.kwg).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from lextools.errors import SourceError, path_text
+from lextools.edition import Edition
+from lextools.errors import ExportFormatError, SourceError, path_text
 
 #: Byte-order marks, longest first (the UTF-32-LE mark starts with the UTF-16-LE one).
 _BOMS = (
@@ -153,14 +157,27 @@ def words_of(text: str) -> list[str]:
     return words
 
 
-def read_list(path: Path, encoding: str | None = None) -> WordList:
+def read_list(path: Path, encoding: str | None = None, edition: Edition | None = None) -> WordList:
     """Read a list file; a file that is not a word list raises :class:`SourceError` naming it.
 
     The one entry point for a user's source file (``lextools build --source``, ``check --file``):
     a reader of another kind of file belongs behind it.
     """
+    if str(path).lower().endswith(".kwg"):
+        return WordList(Path(path), _kwg_words(path, edition), "KWG tile numbers")
     text, used, guessed = decode(read_bytes(path), path_text(path), encoding)
     return WordList(Path(path), words_of(text), used, guessed)
+
+
+def _kwg_words(path: Path, edition: Edition | None) -> list[str]:
+    from lextools.kwg import kwg_spellings  # the graph reader is only needed for KWG files
+
+    if edition is None:
+        raise SourceError(f"{path_text(path)}: a KWG numbers its tiles, so it is read for an edition")
+    try:
+        return list(kwg_spellings(read_bytes(path), edition))
+    except ExportFormatError as e:
+        raise SourceError(f"{path_text(path)} is not a KWG file: {e}") from None
 
 
 def read_words(path: Path, encoding: str | None = None) -> Iterator[str]:

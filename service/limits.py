@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lextools.export import FORMATS
 from lextools.search import MAX_QUERY_TILES, ORDERS
 from lextools.tokenize import MAX_TILES, NOTATIONS
 
@@ -43,8 +44,8 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "MAX_RACK_BLANKS": (2, "blanks in one rack (as many as any verified bag holds)"),
 }
 
-#: ``export?format=``: the whole word list as text, or the words DAWG as built.
-EXPORT_FORMATS = ("txt", "dawg")
+#: ``export?format=``: the word list as text, the words DAWG as built, KWG and KAD files (the library's).
+EXPORT_FORMATS = FORMATS
 
 __all__ = [
     "CHALLENGE_RATE",

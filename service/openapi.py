@@ -646,7 +646,8 @@ def _paths() -> dict[str, Any]:
                     _query(
                         "format",
                         {"type": "string", "enum": list(EXPORT_FORMATS), "default": EXPORT_FORMATS[0]},
-                        "txt: one word per line; dawg: the words DAWG as built (digit-notation keys)",
+                        "txt: one word per line; dawg: the words DAWG as built (digit-notation keys); "
+                        "kwg: wolges' KWG (DAWG only); kwg-gaddag: GADDAG + DAWG KWG; kad: alphagram KWG",
                     ),
                     _query(
                         "notation",
@@ -668,6 +669,51 @@ def _paths() -> dict[str, Any]:
                         "description": "Unchanged since the ETag sent in If-None-Match",
                         "headers": {"ETag": {"schema": {"type": "string"}}},
                     },
+                    **_errors(400, 404, 503),
+                },
+            }
+        },
+        "/v1/{edition}/manifest": {
+            "get": {
+                "summary": "How to load an export: format, layout, alphabet with tile numbers, sha256, provenance",
+                "operationId": "manifest",
+                "parameters": [
+                    EDITION,
+                    _query(
+                        "format",
+                        {"type": "string", "enum": list(EXPORT_FORMATS), "default": "kwg"},
+                        "the export it describes",
+                    ),
+                    _query(
+                        "notation",
+                        {"type": "string", "enum": list(NOTATIONS), "default": "plain"},
+                        "txt only",
+                    ),
+                ],
+                "responses": {
+                    "200": _json(
+                        _object(
+                            [
+                                "manifest_version",
+                                "format",
+                                "layout",
+                                "edition",
+                                "alphabet",
+                                "words",
+                                "files",
+                                "lexicon",
+                            ],
+                            manifest_version={"type": "integer"},
+                            format={"type": "string", "enum": list(EXPORT_FORMATS)},
+                            layout={"type": "object"},
+                            edition={"type": "string"},
+                            alphabet={"type": "object"},
+                            words={"type": "integer"},
+                            files={"type": "array", "items": {"type": "object"}},
+                            lexicon={"type": "object"},
+                        ),
+                        "The manifest (the same as FILE.manifest.json beside a CLI export)",
+                    ),
                     **_errors(400, 404, 503),
                 },
             }

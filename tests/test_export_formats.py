@@ -1,0 +1,252 @@
+"""Exports for other engines through the CLI and the service: KWG, GADDAG, KAD, DAWG and text files,
+their manifests, `lextools verify`, and building a lexicon from a KWG (round trips for every edition)."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+from typer.testing import CliRunner
+
+from lextools import kwg
+from lextools.cli import app, main
+from lextools.edition import edition_names
+from lextools.lexicon import load_lexicon
+from tests.conftest import SMALL_LISTS, build_small
+
+FILE_FORMATS = {"kwg": ["--format", "kwg"], "kwg-gaddag": ["--format", "kwg", "--gaddag"], "kad": ["--format", "kad"]}
+FILE_FORMATS |= {"dawg": ["--format", "dawg"], "txt": ["--format", "txt", "--notation", "digits"]}
+
+
+def run(*args: str | Path):
+    return CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, *args: str | Path) -> int:
+    """Through ``main``, which turns library errors into exit code 2."""
+    monkeypatch.setattr("sys.argv", ["lextools", *map(str, args)])
+    with pytest.raises(SystemExit) as e:
+        main()
+    return int(e.value.code or 0)
+
+
+def export(home: Path, edition: str, fmt: str, path: Path) -> Path:
+    result = run("export", edition, *FILE_FORMATS[fmt], "--output", path, "--lexicons", home)
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.mark.parametrize("edition", edition_names())
+def test_every_format_verifies_and_kwg_round_trips(edition: str, lexicon_home: Path, tmp_path: Path) -> None:
+    for fmt in FILE_FORMATS:
+        path = export(lexicon_home, edition, fmt, tmp_path / f"out.{fmt}")
+        result = run("verify", path, "--edition", edition, "--lexicons", lexicon_home, "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["format"] == fmt
+    # import the KWG into another directory, export it again: the same bytes
+    other = tmp_path / "other"
+    result = run("build", edition, "--source", tmp_path / "out.kwg", "--lexicons", other)
+    assert result.exit_code == 0, result.output
+    assert len(load_lexicon(edition, other)) == len(load_lexicon(edition, lexicon_home))
+    for fmt in ("kwg", "kwg-gaddag", "kad"):
+        again = export(other, edition, fmt, tmp_path / f"again.{fmt}")
+        assert again.read_bytes() == (tmp_path / f"out.{fmt}").read_bytes()
+
+
+def test_spanish_kwg_uses_digraph_tiles(lexicon_home: Path, tmp_path: Path) -> None:
+    path = export(lexicon_home, "es-fise", "kwg", tmp_path / "es.kwg")
+    graph = kwg.read_kwg(path.read_bytes())
+    words = {tuple(map(ord, w)) for w in graph.words(graph.dawg_root)}
+    assert (4, 10, 19, 24, 10, 13, 17) in words  # CH·I·Q·U·I·LL·O, 7 tiles
+    assert (3, 1, 21, 17) in words  # C·A·RR·O
+    assert (16, 1, 15, 5, 24) in words  # Ñ·A·N·D·U
+
+
+def test_the_manifest_is_enough_to_load_the_file(lexicon_home: Path, tmp_path: Path) -> None:
+    path = export(lexicon_home, "es-fise", "kwg-gaddag", tmp_path / "es.kwg")
+    manifest = json.loads((tmp_path / "es.kwg.manifest.json").read_text("utf-8"))
+    data = path.read_bytes()
+    assert manifest["format"] == "kwg-gaddag" and manifest["edition"] == "es-fise"
+    assert manifest["files"][0]["bytes"] == len(data) and manifest["layout"]["nodes"] == len(data) // 4
+    import hashlib
+
+    assert manifest["files"][0]["sha256"] == hashlib.sha256(data).hexdigest()
+    lex = load_lexicon("es-fise", lexicon_home)
+    assert manifest["lexicon"]["checksum"] == lex.checksum and manifest["words"] == len(lex)
+    tiles = {t["tile"]: t for t in manifest["alphabet"]["tiles"]}
+    assert tiles[4] == {"tile": 4, "label": "CH", "aliases": ["1", "[CH]"], "blank": False, "count": 1, "score": 5}
+    assert tiles[0]["blank"] and tiles[0]["count"] == 2
+    # A reader that knows only the manifest: decode the DAWG half with its alphabet and layout.
+    nodes = struct.unpack(f"<{len(data) // 4}I", data)
+    words: set[str] = set()
+
+    def walk(arc: int, prefix: str) -> None:
+        while arc:
+            v = nodes[arc]
+            word = prefix + tiles[v >> 24]["label"]
+            if v & 0x800000:
+                words.add(word)
+            walk(v & 0x3FFFFF, word)
+            arc = 0 if v & 0x400000 else arc + 1
+
+    walk(nodes[0] & 0x3FFFFF, "")
+    assert words == {lex.edition.spelling(k) for k in lex}
+    assert all("path" not in s for s in manifest["lexicon"]["sources"])  # no local paths shipped
+
+
+def test_verify_reports_differences_with_examples(lexicon_home: Path, tmp_path: Path) -> None:
+    smaller = tmp_path / "smaller"
+    build_small(smaller, "es-fise", ["casa", "casas", "chiquillo", "zzz"])
+    for fmt in FILE_FORMATS:
+        path = export(smaller, "es-fise", fmt, tmp_path / f"small.{fmt}")
+        result = run("verify", path, "--edition", "es-fise", "--lexicons", lexicon_home, "--json")
+        assert result.exit_code == 1, (fmt, result.output)
+        parts = json.loads(result.stdout)["parts"]
+        assert any(p["missing"] > 0 for p in parts)
+        if fmt != "kad":
+            assert any("ZZZ" in p["extra_examples"] for p in parts)
+
+
+def test_verify_checks_the_gaddag_half(lexicon_home: Path, tmp_path: Path) -> None:
+    path = export(lexicon_home, "es-fise", "kwg-gaddag", tmp_path / "es.kwg")
+    data = bytearray(path.read_bytes())
+    graph = kwg.read_kwg(bytes(data))
+    # Drop the accepts flag of one node reached only through the GADDAG root: a reversed word is lost.
+    first = graph.gaddag_root
+    reversed_words_before = sum(1 for _ in graph.words(first, separator=True))
+    for i in range(first, len(graph.nodes)):
+        if graph.nodes[i] & kwg.ACCEPTS and i > first:
+            struct.pack_into("<I", data, 4 * i, graph.nodes[i] & ~kwg.ACCEPTS)
+            broken = kwg.read_kwg(bytes(data))
+            if sum(1 for _ in broken.words(broken.dawg_root)) == len(load_lexicon("es-fise", lexicon_home)):
+                break  # the DAWG half is intact: only the GADDAG changed
+            struct.pack_into("<I", data, 4 * i, graph.nodes[i])
+    assert sum(1 for _ in kwg.read_kwg(bytes(data)).words(first, separator=True)) < reversed_words_before
+    path.write_bytes(bytes(data))
+    result = run("verify", path, "--edition", "es-fise", "--lexicons", lexicon_home, "--json")
+    assert result.exit_code == 1, result.output
+    parts = {p["name"]: p for p in json.loads(result.stdout)["parts"]}
+    assert parts["words (DAWG)"]["identical"]
+    assert not (parts["reversed words (GADDAG)"]["identical"] and parts["split points (GADDAG)"]["identical"])
+
+
+def test_verify_exits_2_when_the_file_is_not_of_its_format(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lexicon_home: Path, tmp_path: Path
+) -> None:
+    path = export(lexicon_home, "es-fise", "kwg", tmp_path / "es.kwg")
+    cut = tmp_path / "cut.kwg"
+    cut.write_bytes(path.read_bytes()[:-6])
+    text = export(lexicon_home, "es-fise", "txt", tmp_path / "es.txt")
+    for args in (
+        [cut],
+        [text, "--format", "kwg"],
+        [path, "--format", "kwg-gaddag"],  # a DAWG-only file has no GADDAG half
+        [path, "--format", "dawg"],
+        [tmp_path / "missing.kwg"],
+    ):
+        assert run_main(monkeypatch, "verify", *args, "--edition", "es-fise", "--lexicons", lexicon_home) == 2
+    assert "is not a kwg file" in capsys.readouterr().err
+
+
+def test_a_kwg_of_another_alphabet_is_refused_naming_the_tile(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = tmp_path / "k.kwg"
+    source.write_bytes(struct.pack("<3I", 0x400001, 29 << 24 | 0x400000 | 2, 1 << 24 | 0xC00000))  # K·A: K is 29
+    args = ["build", "es-fise", "--source", source, "--lexicons", tmp_path / "D"]
+    assert run_main(monkeypatch, *args) == 2
+    assert "tile number 29 is not in the es-fise KWG alphabet" in capsys.readouterr().err
+    assert not (tmp_path / "D" / "es-fise.json").exists()
+    assert run_main(monkeypatch, "build", "es-na103", "--source", source, "--lexicons", tmp_path / "D") == 0
+    assert "KA" in load_lexicon("es-na103", tmp_path / "D")
+
+
+def test_export_to_stdout(lexicon_home: Path, tmp_path: Path) -> None:
+    path = export(lexicon_home, "en", "kwg", tmp_path / "en.kwg")
+    result = CliRunner().invoke(app, ["export", "en", "--format", "kwg", "-o", "-", "--lexicons", str(lexicon_home)])
+    assert result.exit_code == 0 and result.stdout_bytes == path.read_bytes()
+    assert not (tmp_path / "-.manifest.json").exists()
+
+
+def test_export_refuses_bad_options(monkeypatch: pytest.MonkeyPatch, lexicon_home: Path) -> None:
+    for args in (
+        ["--format", "kwg"],
+        ["--format", "txt", "--gaddag"],
+        ["--format", "zip", "-o", "x"],
+        ["--format", "kwg", "-o", "/nonexistent/dir/x.kwg"],
+    ):
+        assert run_main(monkeypatch, "export", "en", *args, "--lexicons", lexicon_home) == 2
+
+
+# -- the service ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["kwg", "kwg-gaddag", "kad"])
+def test_service_serves_kwg_files_with_the_checksum_etag(
+    client: FlaskClient, lexicon_home: Path, tmp_path: Path, fmt: str
+) -> None:
+    cli = export(lexicon_home, "es-fise", fmt, tmp_path / "es.bin")
+    r = client.get(f"/v1/es-fise/export?format={fmt}")
+    checksum = load_lexicon("es-fise", lexicon_home).checksum
+    assert r.status_code == 200 and r.data == cli.read_bytes()
+    assert r.headers["ETag"] == f'"{checksum}"' and r.mimetype == "application/octet-stream"
+    assert ".kwg" in r.headers["Content-Disposition"] or ".kad" in r.headers["Content-Disposition"]
+    assert client.get(f"/v1/es-fise/export?format={fmt}", headers={"If-None-Match": f'"{checksum}"'}).status_code == 304
+    manifest = client.get(f"/v1/es-fise/manifest?format={fmt}").get_json()
+    on_disk = json.loads((tmp_path / "es.bin.manifest.json").read_text("utf-8"))
+    assert manifest["files"][0]["sha256"] == on_disk["files"][0]["sha256"]
+    assert manifest["alphabet"] == on_disk["alphabet"] and manifest["format"] == fmt
+
+
+def test_service_manifest_errors(client: FlaskClient) -> None:
+    assert client.get("/v1/es-fise/manifest?format=zip").status_code == 400
+    assert client.get("/v1/es-xx/manifest").status_code == 404
+    assert client.get("/v1/es-fise/manifest").get_json()["format"] == "kwg"
+
+
+def test_small_lists_cover_every_edition() -> None:
+    assert set(SMALL_LISTS) == set(edition_names())
+
+
+@pytest.mark.parametrize("edition", edition_names())
+def test_the_lexicon_dawg_and_the_word_list_give_the_same_file(edition: str, lexicon_home: Path) -> None:
+    from lextools.export import export_bytes
+
+    lex = load_lexicon(edition, lexicon_home)
+    for gaddag in (False, True):
+        fmt = "kwg-gaddag" if gaddag else "kwg"
+        assert export_bytes(lex, fmt, home=lexicon_home) == kwg.encode(list(lex.keys()), lex.edition, gaddag)
+    alphagrams = ("".join(sorted(w)) for w in kwg.tile_words(lex.keys(), lex.edition))
+    assert export_bytes(lex, "kad", home=lexicon_home) == kwg.encode_tiles(alphagrams)
+
+
+def test_verify_reads_a_gaddag_laid_out_otherwise(tmp_path: Path) -> None:
+    """A file from another writer need not share the DAWG's lists after the separator."""
+    from lextools.verify import verify
+
+    build_small(tmp_path, "en", ["ab"])
+    acc, end = kwg.ACCEPTS, kwg.IS_END
+    a, b = 1 << 24, 2 << 24
+    nodes = [
+        end | 2,  # DAWG root
+        end | 3,  # GADDAG root
+        a | end | 5,  # DAWG: A → {B}
+        a | 6,  # GADDAG: A → {·}
+        b | end | 7,  # GADDAG: B → {A}
+        b | acc | end,  # DAWG: AB
+        end | 8,  # A· → a copy of {B}, not the DAWG's list at 5
+        a | acc | end,  # BA
+        b | acc | end,  # A·B
+    ]
+    path = tmp_path / "other.kwg"
+    path.write_bytes(struct.pack(f"<{len(nodes)}I", *nodes))
+    verdict = verify(path, load_lexicon("en", tmp_path))
+    assert verdict.format == "kwg-gaddag" and verdict.identical, verdict.as_dict()
+    nodes[8] = 3 << 24 | acc | end  # A·C instead of A·B
+    path.write_bytes(struct.pack(f"<{len(nodes)}I", *nodes))
+    parts = {p.name: p for p in verify(path, load_lexicon("en", tmp_path)).parts}
+    assert parts["split points (GADDAG)"].missing_examples == ["A·B"]
+    assert parts["split points (GADDAG)"].extra_examples == ["A·C"]
