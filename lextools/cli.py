@@ -528,16 +528,20 @@ def compare(
     for name in ("missing", "extra"):
         if name in report:
             shown = report[name]
-            out.print(f"{name} ({shown['count']:,}): " + " ".join(shown["examples"]), highlight=False)
+            line = f"{name} ({shown['count']:,}): " + " ".join(shown["examples"])
+            out.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def _print_unspellable(*sets: WordSet) -> None:
     for ws in sets:
         if ws.unspellable:
+            words = "word" if ws.unspellable == 1 else "words"
             out.print(
-                f"{ws.unspellable:,} words of {ws.label} cannot be spelled in {ws.edition.name} and are not counted "
+                f"{ws.unspellable:,} {words} of {ws.label} cannot be spelled in {ws.edition.name} and are not counted "
                 f"(e.g. {' '.join(ws.unspellable_examples)})",
                 highlight=False,
+                markup=False,
+                soft_wrap=True,  # one line, whatever the width: a script may grep it
             )
 
 
@@ -576,8 +580,9 @@ def diff(
     out.print(table)
     _print_unspellable(sa, sb)
     if show:
-        out.print("added: " + " ".join(added[:show]) + (" …" if len(added) > show else ""))
-        out.print("removed: " + " ".join(removed[:show]) + (" …" if len(removed) > show else ""))
+        for name, words in (("added", added), ("removed", removed)):
+            line = f"{name}: " + " ".join(words[:show]) + (" …" if len(words) > show else "")
+            out.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 @app.command()

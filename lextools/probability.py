@@ -22,6 +22,7 @@ from math import comb
 
 from lextools.edition import Edition
 from lextools.errors import QueryError
+from lextools.messages import message
 
 #: Blanks a draw may use in the count: every verified bag holds two, and Zyzzyva stops there too.
 MAX_BLANKS = 2
@@ -38,7 +39,7 @@ def draw_count(edition: Edition, tiles: Sequence[str], blanks: int = 0) -> int:
     Raises :class:`QueryError` where tile counts are unverified (es-mattel2021).
     """
     if not 0 <= blanks <= MAX_BLANKS:
-        raise QueryError(f"blanks must be between 0 and {MAX_BLANKS}")
+        raise QueryError(message("quiz_range", name="blanks", low=0, high=MAX_BLANKS))
     rows = _choose_rows(edition)
     p0, p1, p2 = 1, 0, 0  # ways for the tiles so far with 0, 1 and 2 of them left to blanks
     for label, k in Counter(tiles).items():
@@ -53,6 +54,6 @@ def draw_count(edition: Edition, tiles: Sequence[str], blanks: int = 0) -> int:
 def _choose_rows(edition: Edition) -> dict[str, tuple[int, ...]]:
     """C(copies of the tile in the bag, m) for m = 0 .. the longest word, per tile label."""
     if not edition.has_counts:
-        raise QueryError(f"{edition.name}: tile counts are unverified, so there is no probability order")
+        raise QueryError(message("unverified_counts", edition=edition.name))
     longest = 16  # longer than any query (search.MAX_QUERY_TILES), without importing the searches
     return {t.label: tuple(comb(t.count or 0, m) for m in range(longest)) for t in edition.tiles}

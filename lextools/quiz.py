@@ -30,10 +30,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from lextools import search
-from lextools.edition import Edition
+from lextools import answers, search
+from lextools.edition import Edition, edition_names, load_edition
 from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon
+from lextools.messages import message
 from lextools.probability import MAX_BLANKS, draw_count
 from lextools.tokenize import spell
 
@@ -76,41 +77,58 @@ class QuizRequest:
 
     def checked(self, edition: Edition) -> QuizRequest:
         if self.type not in QUIZ_TYPES:
-            raise QueryError(f"type must be one of {', '.join(QUIZ_TYPES)}")
+            raise QueryError(message("quiz_choice", name="type", choices=", ".join(QUIZ_TYPES)))
         if self.order not in ORDERS:
-            raise QueryError(f"order must be one of {', '.join(ORDERS)}")
+            raise QueryError(message("quiz_choice", name="order", choices=", ".join(ORDERS)))
         if self.order == "probability" and not edition.has_counts:
-            raise QueryError(f"{edition.name}: tile counts are unverified, so there is no probability order")
+            raise QueryError(message("unverified_counts", edition=edition.name))
         length = self.length
         list_name = _list_name(edition, self.list_name)
         if self.type == "list":
             if list_name not in list_names(edition):
-                raise QueryError(f"list must be one of {', '.join(list_names(edition))}")
+                raise QueryError(message("quiz_choice", name="list", choices=", ".join(list_names(edition))))
             fixed = FIXED_LIST_LENGTH.get(list_name)
             if fixed and length not in (None, fixed):
-                raise QueryError(f"the {list_name} list has words of {fixed} tiles")
+                raise QueryError(message("quiz_list_length", list=list_name, length=fixed))
             length = fixed or length
         elif list_name is not None:
-            raise QueryError("list goes with type=list only")
+            raise QueryError(message("quiz_list_only"))
         length = length or DEFAULT_LENGTH[self.type]
         if not MIN_LENGTH <= length <= MAX_LENGTH:
-            raise QueryError(f"length must be between {MIN_LENGTH} and {MAX_LENGTH}")
+            raise QueryError(message("quiz_range", name="length", low=MIN_LENGTH, high=MAX_LENGTH))
         if not 0 <= self.blanks <= MAX_BLANKS or self.blanks >= length:
-            raise QueryError(f"blanks must be between 0 and {MAX_BLANKS}, and fewer than the tiles")
+            raise QueryError(message("quiz_blanks", max=MAX_BLANKS))
         if self.rank_from < 1 or (self.rank_to is not None and self.rank_to < self.rank_from):
-            raise QueryError("from must be 1 or more, and to no less than from")
+            raise QueryError(message("quiz_ranks"))
         if not 1 <= self.count <= MAX_COUNT:
-            raise QueryError(f"count must be between 1 and {MAX_COUNT}")
+            raise QueryError(message("quiz_range", name="count", low=1, high=MAX_COUNT))
         if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
-            raise QueryError(f"seed must be between 0 and {MAX_SEED}")
+            raise QueryError(message("quiz_range", name="seed", low=0, high=MAX_SEED))
         if self.type == "build":
             if length > MAX_BUILD_LENGTH or self.count > MAX_BUILD_COUNT:
-                raise QueryError(
-                    f"a build quiz has racks of at most {MAX_BUILD_LENGTH} tiles, {MAX_BUILD_COUNT} of them"
-                )
+                raise QueryError(message("quiz_build", tiles=MAX_BUILD_LENGTH, count=MAX_BUILD_COUNT))
             if not MIN_LENGTH <= self.min_length <= length:
-                raise QueryError(f"min_length must be between {MIN_LENGTH} and the rack's {length} tiles")
+                raise QueryError(message("quiz_range", name="min_length", low=MIN_LENGTH, high=length))
         return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name})
+
+
+def choices() -> dict[str, Any]:
+    """What a quiz form offers (the study page's), from the same limits :meth:`QuizRequest.checked` applies."""
+    editions = {name: load_edition(name) for name in edition_names()}
+    return {
+        "types": list(QUIZ_TYPES),
+        "orders": list(ORDERS),
+        "lengths": list(range(MIN_LENGTH, MAX_LENGTH + 1)),
+        "default_length": DEFAULT_LENGTH,
+        "max_blanks": MAX_BLANKS,
+        "max_count": MAX_COUNT,
+        "max_seed": MAX_SEED,
+        "min_length": DEFAULT_BUILD_MIN,
+        "lists": {name: list_names(edition) for name, edition in editions.items()},
+        "fixed_list_length": FIXED_LIST_LENGTH,
+        # Probability order needs every tile count; the form offers alphabetical order alone elsewhere.
+        "probability": {name: edition.has_counts for name, edition in editions.items()},
+    }
 
 
 # -- ranks ------------------------------------------------------------------------------------------
@@ -255,9 +273,9 @@ def _ways(edition: Edition, key: str, blanks: int) -> int | None:
     return draw_count(edition, edition.decode(key), blanks) if edition.has_counts else None
 
 
-def entry(edition: Edition, key: str) -> dict[str, Any]:
-    """A word as the pages show it: plain spelling and tile labels (CHA is CH·A, two tiles)."""
-    return {"word": edition.spelling(key), "tiles": list(edition.decode(key))}
+def _entry(lex: Lexicon, key: str) -> dict[str, Any]:
+    """A word as every answer shows it (:func:`lextools.answers.entries`): CHA is CH·A, two tiles."""
+    return answers.entries(lex, (key,))[0]
 
 
 def rack_text(labels: Iterable[str]) -> str:
@@ -290,7 +308,10 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
                 "rank": item.rank,
                 "ways": item.ways,
                 "rack": rack,
-                "answers": [{**entry(ed, m.key), "blanks": list(m.blanks)} for m in matches],
+                "answers": [
+                    {**entry, "blanks": list(m.blanks)}
+                    for entry, m in zip(answers.entries(lex, (m.key for m in matches)), matches, strict=True)
+                ],
             }
         )
     return questions
@@ -306,7 +327,7 @@ def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
                 "id": ed.spelling(item.key),
                 "rank": item.rank,
                 "ways": item.ways,
-                **entry(ed, item.key),
+                **_entry(lex, item.key),
                 "front": list(hooks.front),  # in the edition's alphabet (Lexicon.hooks)
                 "back": list(hooks.back),
             }
@@ -316,7 +337,7 @@ def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
 
 def _word_list(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[str, Any]]:
     ed = lex.edition
-    return [{"id": ed.spelling(r.key), "rank": r.rank, "ways": r.ways, **entry(ed, r.key)} for r in chosen]
+    return [{"id": ed.spelling(r.key), "rank": r.rank, "ways": r.ways, **_entry(lex, r.key)} for r in chosen]
 
 
 def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[str, Any]]:
@@ -334,7 +355,7 @@ def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list
         questions.append(
             {
                 "id": ed.spelling(key),
-                **entry(ed, key),
+                **_entry(lex, key),
                 "valid": phony is None,
                 "rank": None if phony else item.rank,
                 "ways": None if phony else item.ways,

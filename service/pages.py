@@ -26,11 +26,11 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 
+from lextools import quiz
 from lextools.edition import edition_names, load_edition
 from lextools.errors import LexiconError
 from lextools.lexicon import read_metadata
 from lextools.messages import Message, choose_language, message
-from service import quiz
 from service.kiosk import kiosk_edition
 from service.lexicons import lexicons
 from service.limits import MAX_WORDS
@@ -167,7 +167,7 @@ def judge() -> str | tuple[str, int]:
 
 @bp.get("/study")
 def study() -> str | tuple[str, int]:
-    return _page("study.html", quiz_settings=quiz.page_settings())
+    return _page("study.html", quiz_settings=quiz.choices())
 
 
 @bp.after_request

@@ -7,7 +7,6 @@ from typing import Any
 from flask import Blueprint
 
 from lextools import quiz
-from lextools.edition import edition_names, load_edition
 from service.inputs import choice_arg, int_arg, text_arg
 from service.lexicons import lexicon
 
@@ -35,21 +34,3 @@ def request_from_args() -> quiz.QuizRequest:
 @bp.get("/quiz")
 def get_quiz(edition: str) -> dict[str, Any]:
     return quiz.quiz(lexicon(edition), request_from_args())
-
-
-def page_settings() -> dict[str, Any]:
-    """What the study page's quiz form offers, from the same limits the API checks."""
-    return {
-        "types": list(quiz.QUIZ_TYPES),
-        "orders": list(quiz.ORDERS),
-        "lengths": list(range(quiz.MIN_LENGTH, quiz.MAX_LENGTH + 1)),
-        "default_length": quiz.DEFAULT_LENGTH,
-        "max_blanks": quiz.MAX_BLANKS,
-        "max_count": quiz.MAX_COUNT,
-        "max_seed": quiz.MAX_SEED,
-        "min_length": quiz.DEFAULT_BUILD_MIN,
-        "lists": {name: quiz.list_names(load_edition(name)) for name in edition_names()},
-        "fixed_list_length": quiz.FIXED_LIST_LENGTH,
-        # Probability order needs every tile count; the form offers alphabetical order alone elsewhere.
-        "probability": {name: load_edition(name).has_counts for name in edition_names()},
-    }

@@ -297,3 +297,12 @@ def test_every_quiz_answer_matches_the_openapi_document(client: FlaskClient) -> 
         r = client.get(f"/v1/es-fise/quiz?{query}")
         assert r.status_code == 200 and r.json["count"] > 0, query
         validator.validate(r.json)
+
+
+def test_quiz_errors_come_in_the_language_asked(client: FlaskClient) -> None:
+    spanish = client.get("/v1/es-fise/quiz?type=list&list=nope").json["error"]["message"]
+    assert spanish.startswith("list debe ser uno de: two-tile, three-tile")
+    french = client.get("/v1/es-fise/quiz?type=build&length=8&count=30&lang=fr").json["error"]["message"]
+    assert "chevalets de 8 jetons au plus" in french
+    english = client.get("/v1/es-fise/quiz?blanks=2&length=2&lang=en").json["error"]["message"]
+    assert english == "blanks must be between 0 and 2, and fewer than the tiles"
