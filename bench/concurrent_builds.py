@@ -22,9 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from build_and_lookup import generate_words
+from build_and_lookup import generate_words  # a sibling: `python bench/X.py` puts bench/ first on sys.path
 
 from lextools.errors import LexiconError
 from lextools.lexicon import load_lexicon

@@ -42,16 +42,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from load import (
-    Service,
-    default_lexicons,
-    request_mix,
-    require_lexicon,
-    run_check,
-    running,
-    table,
-    workers_of,
-)
+from harness import Service, default_lexicons, require_lexicon, running, workers_of
+from load import request_mix, run_check, table
 from service_load import run_python
 
 from lextools.edition import edition_names, load_edition

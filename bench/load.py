@@ -27,25 +27,29 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import re
-import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from service_load import find_wrk, request, sample_words
+from harness import (
+    RssSampler,
+    Unavailable,
+    default_lexicons,
+    memory_kb,
+    request,
+    require_lexicon,
+    require_wrk,
+    rss_kb,
+    running,
+    sample_words,
+    workers_of,
+    wrk_load,
+)
 
 from service.server import DEFAULTS
 
@@ -54,179 +58,6 @@ WRK_SCRIPT = BENCH / "wrk_paths.lua"
 
 #: Share of each kind of request in the mix (per 100 requests).
 MIX = {"word": 70, "hooks": 15, "score": 10, "two-tile": 5}
-
-
-class Unavailable(Exception):
-    """The benchmark cannot run here (no lexicon, no wrk): exit status 2, with this message."""
-
-
-# -- the service ----------------------------------------------------------------------------------
-
-
-def default_lexicons() -> Path:
-    """``$LEXTOOLS_HOME``, else ``./lexicons`` (where ``scripts/run`` builds the defaults)."""
-    return Path(os.environ.get("LEXTOOLS_HOME") or "lexicons")
-
-
-def require_lexicon(home: Path, edition: str) -> None:
-    """Fail early, saying how to build it, when the edition has no lexicon in ``home``."""
-    if not (home / f"{edition}.json").is_file():
-        raise Unavailable(
-            f"no {edition} lexicon in {home}. Build the default lexicons (about 2 minutes on 2 cores) with\n"
-            f"    lextools build --out {home}\n"
-            f"or only this one with `lextools build {edition} --out {home}`; scripts/reliability and scripts/run "
-            "build the missing defaults."
-        )
-
-
-def lextools_command() -> list[str]:
-    """The ``lextools`` console script of this venv (what ``scripts/run`` runs), else the CLI module."""
-    script = Path(sys.executable).with_name("lextools")
-    if script.is_file():
-        return [str(script)]
-    return [sys.executable, "-c", "from lextools.cli import main; main()"]
-
-
-@dataclass
-class Service:
-    """One ``lextools serve`` process: its gunicorn arbiter (``pid``), port and log file."""
-
-    proc: subprocess.Popen[bytes]
-    port: int
-    pid: int
-    log: Path
-    name: str = "service"
-    killed: bool = field(default=False)
-
-    def log_tail(self, lines: int = 15) -> str:
-        return "".join(self.log.read_text(errors="replace").splitlines(keepends=True)[-lines:])
-
-
-def start_service(home: Path, log: Path, *, port: int = 0, workers: int = 2, name: str = "service") -> Service:
-    """Start ``lextools serve`` on 127.0.0.1 and wait until ``/healthz`` answers.
-
-    The log goes to a file rather than a pipe: nothing has to drain it, and its tail explains a
-    failure (a worker timeout, a traceback) after the run.
-    """
-    cmd = [*lextools_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-           "--lexicons", str(home)]  # fmt: skip
-    offset = log.stat().st_size if log.exists() else 0  # a restart appends to the same log
-    with log.open("ab") as out:  # its own session: one process group to stop, and Ctrl-C is ours to handle
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    svc = Service(proc, port, proc.pid, log, name)
-    deadline = time.monotonic() + 60
-    try:
-        while not svc.port or not _healthy(svc.port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{name} did not start ({' '.join(cmd)}):\n{svc.log_tail()}")
-            text = log.read_bytes()[offset:].decode(errors="replace")
-            if m := re.search(r"Listening at: http://127\.0\.0\.1:(\d+) \((\d+)\)", text):
-                svc.port, svc.pid = int(m.group(1)), int(m.group(2))
-            time.sleep(0.1)
-    except BaseException:
-        stop_service(svc)
-        raise
-    return svc
-
-
-def _healthy(port: int) -> bool:
-    try:
-        return request(port, "GET", "/healthz")[0] == 200
-    except OSError:
-        return False
-
-
-def stop_service(svc: Service, timeout: float = 20) -> None:
-    """SIGTERM (gunicorn's graceful stop), then SIGKILL to whatever is left of its process group."""
-    if svc.proc.poll() is None:
-        svc.proc.send_signal(signal.SIGTERM)
-        with suppress(subprocess.TimeoutExpired):
-            svc.proc.wait(timeout=timeout)
-    kill_group(svc)
-
-
-def kill_group(svc: Service) -> None:
-    """SIGKILL the service's arbiter and workers at once (its own process group) and reap the arbiter."""
-    with suppress(ProcessLookupError):
-        os.killpg(svc.proc.pid, signal.SIGKILL)
-    with suppress(subprocess.TimeoutExpired):
-        svc.proc.wait(timeout=10)
-
-
-@contextmanager
-def running(home: Path, log: Path, **kwargs: Any) -> Iterator[Service]:
-    """A started service, stopped on the way out whatever happened."""
-    svc = start_service(home, log, **kwargs)
-    try:
-        yield svc
-    finally:
-        stop_service(svc)
-
-
-def workers_of(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (a gunicorn arbiter's workers), from /proc."""
-    children = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-        except OSError:  # ended meanwhile
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (name) ": state, ppid, ...
-        if int(fields[1]) == pid and fields[0] != "Z":
-            children.append(int(entry.name))
-    return sorted(children)
-
-
-def rss_kb(pid: int) -> int | None:
-    """VmRSS of a process in kB; None once it has ended."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
-
-
-class RssSampler(threading.Thread):
-    """Samples the VmRSS of an arbiter and its workers every ``interval`` s; keeps the max per pid.
-
-    Workers are found again at every sample, so a worker gunicorn replaced shows up as a new pid.
-    """
-
-    def __init__(self, arbiter: int, interval: float = 0.5) -> None:
-        super().__init__(daemon=True)
-        self.arbiter, self.interval = arbiter, interval
-        self.max_kb: dict[int, int] = {}
-        self.workers: set[int] = set()
-        self._stop_event = threading.Event()
-
-    def sample(self) -> None:
-        pids = workers_of(self.arbiter)
-        self.workers.update(pids)
-        for pid in [self.arbiter, *pids]:
-            kb = rss_kb(pid)
-            if kb is not None:
-                self.max_kb[pid] = max(kb, self.max_kb.get(pid, 0))
-
-    def run(self) -> None:
-        while not self._stop_event.is_set():
-            self.sample()
-            self._stop_event.wait(self.interval)
-
-    def stop(self) -> None:
-        self._stop_event.set()
-        self.join()
-        self.sample()
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 now (for a process that needs its port before it starts)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 # -- the requests ---------------------------------------------------------------------------------
@@ -271,53 +102,6 @@ def preflight(port: int, mix: Sequence[tuple[str, str]]) -> dict[str, Any]:
     return {"distinct_paths": len(set(mix)), "valid_words": valid, "invalid_words": invalid}
 
 
-def wrk_load(wrk: str, port: int, paths: Sequence[str], *, connections: int, duration: int, threads: int = 1,
-             timeout: float = 2, started: list[subprocess.Popen[str]] | None = None) -> dict[str, Any]:  # fmt: skip
-    """Run wrk with ``bench/wrk_paths.lua`` over ``paths``; its figures as a dict (latencies in ms).
-
-    ``started`` receives the wrk process, so a caller running this in a thread can kill it.
-    """
-    with tempfile.NamedTemporaryFile("w", suffix=".paths", delete=False) as f:
-        f.write("\n".join(paths) + "\n")
-    cmd = [wrk, f"-t{threads}", f"-c{connections}", f"-d{duration}s", f"--timeout={timeout}s", "-s", str(WRK_SCRIPT),
-           f"http://127.0.0.1:{port}", "--", f.name]  # fmt: skip
-    try:
-        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-            if started is not None:
-                started.append(proc)
-            try:
-                stdout, stderr = proc.communicate(timeout=duration + 60)
-            finally:
-                proc.kill()  # no-op once it has ended; stops it on a timeout or Ctrl-C
-    finally:
-        os.unlink(f.name)
-    m = re.search(r"^WRK_JSON (.*)$", stdout, re.M)
-    if proc.returncode != 0 or not m:
-        raise RuntimeError(f"wrk failed ({proc.returncode}):\n{stdout}\n{stderr}")
-    raw = json.loads(m.group(1))
-    errors = raw["errors"]
-    socket_errors = {k: errors[k] for k in ("connect", "read", "write", "timeout")}
-    return {
-        "requests": raw["requests"],
-        "duration_s": raw["duration_us"] / 1e6,
-        "rps": raw["requests"] / (raw["duration_us"] / 1e6),
-        "http_errors": errors["status"],  # wrk counts responses with status >= 400
-        "socket_errors": socket_errors,
-        "socket_errors_total": sum(socket_errors.values()),
-        "latency_ms": {k: v / 1000 for k, v in raw["latency_us"].items()},
-        "connections": connections,
-        "wrk_threads": threads,
-    }
-
-
-def require_wrk() -> str:
-    """wrk's path (installing Debian's package as root when it is missing, as service_load does)."""
-    wrk = find_wrk(install=True) or (shutil.which("wrk", path="/usr/bin"))
-    if not wrk:
-        raise Unavailable("wrk is not installed: apt-get install wrk (as root)")
-    return wrk
-
-
 # -- the run --------------------------------------------------------------------------------------
 
 
@@ -350,6 +134,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                duration=args.duration, threads=args.wrk_threads)  # fmt: skip
         finally:
             sampler.stop()
+        shared = {str(pid): memory_kb(pid) for pid in [svc.pid, *workers_of(svc.pid)]}  # after the load
         replaced = sorted(sampler.workers - start_workers)
         if replaced:
             print(f"gunicorn replaced workers during the run:\n{svc.log_tail()}", file=sys.stderr)
@@ -366,6 +151,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "workers": {str(pid): sampler.max_kb.get(pid) for pid in sorted(sampler.workers)},
             "workers_idle_before_load": {str(pid): kb for pid, kb in idle.items()},
         },
+        "smaps_kb_after_load": shared,
         "workers_replaced": replaced,
         "failed_requests": failed,
         "ok": failed == 0 and not replaced,
@@ -391,6 +177,9 @@ def report(r: dict[str, Any]) -> str:
     idle = r["rss_kb"]["workers_idle_before_load"]
     for pid, kb in r["rss_kb"]["workers"].items():
         rows.append((f"RSS worker {pid}", f"{mb(kb)} max  (before the first request: {mb(idle.get(pid))})"))
+    for pid, m in r["smaps_kb_after_load"].items():
+        if m:
+            rows.append((f"PSS / private {pid}", f"{mb(m['pss'])} / {mb(m['private'])}  (after the load)"))
     if r["workers_replaced"]:
         rows.append(("workers replaced", ", ".join(map(str, r["workers_replaced"]))))
     rows.append(("result", "PASS: no failed request" if r["ok"] else f"FAIL: {r['failed_requests']} failed requests"))

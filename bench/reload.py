@@ -32,10 +32,8 @@ import argparse
 import http.client
 import json
 import os
-import queue
 import random
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -48,9 +46,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling benchmarks' helpers
-
-from service_load import _wrk_time, find_wrk, request, sample_words
+from harness import Service, find_wrk, request, sample_words, start_service, stop_service, workers_of, wrk_load
 
 from lextools.lexicon import default_home, load_lexicon, metadata_path
 from service.lexicons import CHECKSUM_HEADER
@@ -89,64 +85,6 @@ def marker(k: int) -> str:
 # -- the server ------------------------------------------------------------------------------------
 
 
-class Server:
-    """``lextools serve`` on 127.0.0.1, port chosen by the OS; its log kept line by line."""
-
-    def __init__(self, home: Path, workers: int) -> None:
-        cmd = [*CLI, "serve", "--port", "0", "--workers", str(workers), "--lexicons", str(home)]
-        self.proc = subprocess.Popen(
-            cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
-        )
-        self.log: list[str] = []
-        self._lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.port = 0
-        deadline = time.monotonic() + 30
-        while not self.port:
-            with suppress(queue.Empty):
-                line = self._lines.get(timeout=0.2)
-                if m := re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", line):
-                    self.port = int(m.group(1))
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start:\n" + "".join(self.log))
-        while True:  # workers boot after the master listens
-            try:
-                if request(self.port, "GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-
-    def _pump(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.log.append(line)
-            self._lines.put(line)
-
-    def workers(self) -> list[int]:
-        """Pids of the gunicorn workers (children of the master)."""
-        pids = []
-        for entry in os.scandir("/proc"):
-            if entry.name.isdigit():
-                with suppress(OSError):
-                    stat = Path(entry.path, "stat").read_text()
-                    if int(stat[stat.rindex(")") + 2 :].split()[1]) == self.proc.pid:
-                        pids.append(int(entry.name))
-        return sorted(pids)
-
-    def stop(self) -> int:
-        """SIGTERM: gunicorn stops its workers gracefully; killed if it takes over 30 s."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return self.proc.returncode
-
-
 def worker_of(server_port: int, client_port: int, workers: Sequence[int]) -> int | None:
     """Which worker holds the server end of our connection: its socket inode, found among their fds."""
     inode = None
@@ -183,9 +121,9 @@ class Probe:
 class Poller:
     """Asks each probe connection in turn which checksum answers a word, every ``POLL_PERIOD``."""
 
-    def __init__(self, server: Server, path: str) -> None:
+    def __init__(self, server: Service, path: str) -> None:
         self.server, self.path = server, path
-        self.workers = server.workers()
+        self.workers = workers_of(server.pid)
         self.probes = self._spread()
         self.requests = 0
         self.failures: list[str] = []
@@ -271,39 +209,29 @@ class Poller:
 @contextmanager
 def wrk_running(wrk: str, port: int, paths: Sequence[str], seconds: int, connections: int) -> Iterator[dict]:
     """wrk cycling through ``paths`` in the background; the dict is filled with its figures on exit."""
-    lua = "local paths = {" + ",".join(json.dumps(p) for p in paths) + "}\nlocal i = 0\n"
-    lua += 'request = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n'
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(lua)
-    cmd = [wrk, "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, f"http://127.0.0.1:{port}"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     figures: dict[str, Any] = {}
+    started: list[subprocess.Popen[str]] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            figures.update(wrk_load(wrk, port, paths, connections=connections, duration=seconds, started=started))
+        except BaseException as e:  # reported in the caller's thread
+            failed.append(e)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
     try:
         yield figures
-        out = proc.communicate(timeout=seconds + 60)[0]
-        if proc.returncode != 0:
-            raise RuntimeError(f"wrk failed:\n{out}")
-        figures.update(parse_wrk(out))
+        thread.join(timeout=seconds + 90)
+        if failed:
+            raise failed[0]
+        lat = figures["latency_ms"]
+        figures.update(p50_ms=lat["p50"], p99_ms=lat["p99"], max_ms=lat["max"],
+                       non_2xx=figures["http_errors"], socket_errors=figures["socket_errors_total"])  # fmt: skip
     finally:
-        if proc.poll() is None:
+        for proc in started:
             proc.kill()
-            proc.wait()
-        os.unlink(f.name)
-
-
-def parse_wrk(out: str) -> dict[str, Any]:
-    """Requests, rate, p50/p99 latency, non-2xx responses and socket errors from wrk's report."""
-    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {
-        "requests": int(re.search(r"(\d+) requests in", out).group(1)),  # type: ignore[union-attr]
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
-        "p50_ms": _wrk_time(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)),  # type: ignore[union-attr]
-        "p99_ms": _wrk_time(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),  # type: ignore[union-attr]
-        "max_ms": _wrk_time(re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
-        "non_2xx": int(bad.group(1)) if bad else 0,
-        "socket_errors": sum(int(x) for x in socket.groups()) if socket else 0,
-    }
 
 
 # -- the run ---------------------------------------------------------------------------------------
@@ -351,13 +279,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         first = build(home, generation(base, toggled, 0), workdir, 0)
         print(f"{len(words):,} words ({origin}); first build {first['build_s']:.1f} s", file=sys.stderr)
         paths = [f"/v1/{EDITION}/words/{quote(w)}" for w in sample_words(home, EDITION, 2000, args.seed)]
-        server = Server(home, args.workers)
+        server = start_service(home, workdir / "serve.log", workers=args.workers)
         poller: Poller | None = None
         builds: list[dict[str, Any]] = []
         try:
             for p in paths[:100]:  # every worker loads the lexicon before the clock starts
                 request(server.port, "GET", p)
-            print(f"serving on port {server.port}, workers {server.workers()}; "
+            print(f"serving on port {server.port}, workers {workers_of(server.pid)}; "
                   f"{args.seconds} s of load with {args.connections} connections", file=sys.stderr)  # fmt: skip
             with wrk_running(wrk, server.port, paths, args.seconds, args.connections) as load:
                 end = time.monotonic() + args.seconds
@@ -390,9 +318,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             if poller is not None:
                 poller.stop()
-            status = server.stop()
+            stop_service(server)
+            status = server.proc.returncode
+            log = server.log.read_text(errors="replace")
 
-    log = "".join(server.log)
     probe_workers = sorted({p.worker for p in poller.probes if p.worker is not None}) if poller else []
     result: dict[str, Any] = {
         "edition": EDITION,

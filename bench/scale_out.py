@@ -41,24 +41,20 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from load import (
+from harness import (
     Service,
     Unavailable,
-    add_common_arguments,
     free_port,
     kill_group,
-    preflight,
     request,
-    request_mix,
     require_lexicon,
     require_wrk,
-    run_check,
     start_service,
     stop_service,
-    table,
     workers_of,
     wrk_load,
 )
+from load import add_common_arguments, preflight, request_mix, run_check, table
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
 FAIL_TIMEOUT_S = 5  # as deploy/nginx.conf advises: how long a failed replica is left out

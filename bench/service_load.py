@@ -26,15 +26,11 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
-import random
 import re
-import shutil
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -42,6 +38,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+from harness import cpu_seconds, find_wrk, request, sample_words, wrk_load
 
 from lextools.lexicon import default_home, load_lexicon
 from service.server import DEFAULTS
@@ -142,85 +140,15 @@ def _port_of(proc: subprocess.Popen[str]) -> int:
     return found[0]
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU time (user + system) of a gunicorn master and its workers so far; None without /proc.
-
-    Unlike requests/s, CPU time per request hardly moves when other programs compete for the cores,
-    so it is the steadier way to compare the two apps on a busy machine.
-    """
-    ticks = 0
-    try:
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = Path(entry.path, "stat").read_text()
-            except OSError:  # the process ended meanwhile
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (name) ": state, ppid, ...
-            if int(entry.name) == pid or int(fields[1]) == pid:
-                ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    except OSError:
-        return None
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def request(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request(method, path, body=body)
-        r = conn.getresponse()
-        return r.status, r.read()
-    finally:
-        conn.close()
-
-
 # -- load generators -------------------------------------------------------------------------------
 
 
-def find_wrk(install: bool) -> str | None:
-    wrk = shutil.which("wrk")
-    if wrk or not install or os.geteuid() != 0 or not shutil.which("apt-get"):
-        return wrk
-    print("wrk not found: installing it with apt-get ...", file=sys.stderr)
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    if subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], **quiet).returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], **quiet)
-        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], **quiet)
-    return shutil.which("wrk")
-
-
 def run_wrk(wrk: str, port: int, paths: Sequence[str], args: argparse.Namespace, body: str | None = None) -> dict:
-    """wrk with a Lua script cycling through the paths (or POSTing one body); its own latency percentiles."""
-    if body is None:
-        lua = "local paths = {" + ",".join(json.dumps(p) for p in paths) + "}\nlocal i = 0\n"
-        lua += 'request = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n'
-    else:
-        lua = f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}\nwrk.headers["Content-Type"] = "application/json"\n'
-        lua += f"request = function() return wrk.format(nil, {json.dumps(paths[0])}) end\n"
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(lua)
-    try:
-        out = subprocess.run(
-            [wrk, "-t1", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", f.name,
-             f"http://127.0.0.1:{port}"],
-            capture_output=True, text=True, check=True, timeout=args.duration + 60,
-        ).stdout  # fmt: skip
-    finally:
-        os.unlink(f.name)
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _wrk_time(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    errors = re.search(r"Socket errors: (.*)", out)
-    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
-    return {"rps": rps, "p99_ms": p99, "requests": requests, "non_2xx": int(bad.group(1)) if bad else 0,
-            "socket_errors": errors.group(1) if errors else None, "client": "wrk"}  # fmt: skip
-
-
-def _wrk_time(text: str) -> float:
-    """wrk's 1.20ms / 635.91us / 1.02s → milliseconds."""
-    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
-    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+    """wrk through the shared harness (GETs cycling through the paths, or POSTs of one body)."""
+    f = wrk_load(wrk, port, paths, connections=args.connections, duration=args.duration,
+                 body=None if body is None else body.encode())  # fmt: skip
+    return {"rps": f["rps"], "p99_ms": f["latency_ms"]["p99"], "requests": f["requests"],
+            "non_2xx": f["http_errors"], "socket_errors": f["socket_errors_total"], "client": "wrk"}  # fmt: skip
 
 
 def run_python(port: int, paths: Sequence[str], args: argparse.Namespace, body: str | None = None) -> dict:
@@ -258,22 +186,6 @@ def run_python(port: int, paths: Sequence[str], args: argparse.Namespace, body: 
 
 
 # -- the run ---------------------------------------------------------------------------------------
-
-
-def sample_words(home: Path, edition: str, n: int, seed: int) -> list[str]:
-    """Words of the lexicon in plain spelling, one in ten altered (most then are not words)."""
-    lex = load_lexicon(edition, home)
-    rng = random.Random(seed)
-    keys = list(lex.keys())
-    letters = sorted(lex.edition.letters)
-    words = []
-    for key in rng.sample(keys, min(n, len(keys))):
-        word = lex.edition.spelling(key).lower()
-        if rng.random() < 0.1:
-            i = rng.randrange(len(word))
-            word = word[:i] + rng.choice(letters).lower() + word[i + 1 :]
-        words.append(word)
-    return words
 
 
 def main(argv: Sequence[str] | None = None) -> int:

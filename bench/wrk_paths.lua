@@ -5,9 +5,13 @@
 --
 -- The file has one request path per line (already URL-encoded). Each wrk thread walks the whole
 -- list in order, from its own starting point, so a short run still sees every kind of request.
+-- A second file, if given, is a JSON body: every request is then a POST of it.
+--
+--   wrk ... -s bench/wrk_paths.lua http://127.0.0.1:PORT -- paths.txt body.json
 
 local paths = {}
 local i = 0
+local body = nil
 local threads = {}
 
 function setup(thread)
@@ -25,10 +29,18 @@ function init(args)
     error("no paths in " .. args[1])
   end
   i = (id or 0) * 7919 % #paths
+  if args[2] then
+    local f = assert(io.open(args[2], "rb"))
+    body = f:read("*a")
+    f:close()
+  end
 end
 
 function request()
   i = i % #paths + 1
+  if body then
+    return wrk.format("POST", paths[i], {["Content-Type"] = "application/json"}, body)
+  end
   return wrk.format("GET", paths[i])
 end
 

@@ -48,6 +48,7 @@ class Budget:
     _deadline: float | None = field(default=None, init=False, repr=False)
     _pause_at: float = field(default=0.0, init=False, repr=False)
     _steps: int = field(default=0, init=False, repr=False)
+    _paced_at: float = field(default=0.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         now = self.clock()
@@ -79,6 +80,14 @@ class Budget:
     def pause(self) -> None:
         pause()
         self._pause_at = self.clock() + PAUSE_SECONDS
+
+    def pace(self) -> None:
+        """One unit of work that cannot stop there (its answers are sorted once the walk is done):
+        only lets the other requests run every PAUSE_SECONDS, on the real clock, never spending budget."""
+        self._steps += 1
+        if self._steps % _STEPS_PER_CHECK == 0 and time.monotonic() >= self._paced_at:
+            pause()
+            self._paced_at = time.monotonic() + PAUSE_SECONDS
 
     def count(self, position: str) -> None:
         """One result found at ``position``; stops the walk when it was the last one allowed."""

@@ -146,7 +146,7 @@ def build(
         load_edition(name)  # fail on an unknown edition before any work
     home = _home(lexicons)
     guard = {"force": force, "wait": not no_wait, "on_wait": lambda msg: err.print(f"[yellow]waiting:[/] {msg}")}
-    from lextools.recipes import build_default, load_recipe, read_recipe
+    from lextools.recipes import SharedSources, build_default, load_recipe, read_recipe
 
     if source:
         chosen = rules_named([r for r in (rules or "one-tile").split(",") if r])
@@ -169,9 +169,10 @@ def build(
         todo = [(house.edition, house)]
     else:
         todo = [(name, load_recipe(name)) for name in editions or edition_names()]
+    shared = SharedSources(r for _, r in todo)  # the Spanish editions read their sources once
     for name, chosen_recipe in todo:
         with _progress(f"{name}: reading sources") as tick:
-            meta = build_default(name, home, progress=tick, recipe=chosen_recipe, **guard)
+            meta = build_default(name, home, progress=tick, recipe=chosen_recipe, shared=shared, **guard)
         _report_build(meta, home)
 
 

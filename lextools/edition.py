@@ -32,6 +32,7 @@ letters C+H never spell the CH tile's square with two tiles, so spelling → til
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -80,6 +81,12 @@ class Edition:
         object.__setattr__(self, "by_code", {t.code: t for t in self.tiles})
         object.__setattr__(self, "letters", frozenset(t.label for t in self.tiles if len(t.label) == 1))
         object.__setattr__(self, "longest_tile", max(len(t.label) for t in self.tiles))
+        object.__setattr__(self, "_code_of", {t.label: t.code for t in self.tiles})
+        object.__setattr__(self, "_value_of", {t.label: t.value for t in self.tiles})
+        # The labels longest first: at each position the alternation takes the first label that
+        # matches, the longest, so ``findall`` splits letters into tiles greedily (lextools.tokenize).
+        labels = sorted((t.label for t in self.tiles), key=len, reverse=True)
+        object.__setattr__(self, "tile_pattern", re.compile("|".join(map(re.escape, labels))))
         # Key code → a character whose code point is the tile's rank in the alphabet: a key
         # translated through this table sorts in the edition's order with plain string comparison.
         order = self.alphabet or tuple(sorted(t.label for t in self.tiles))
@@ -116,7 +123,7 @@ class Edition:
     # -- conversions between tile labels and lexicon keys ------------------------------------------
     def encode(self, tiles: Iterable[str]) -> str:
         """Tile labels → lexicon key (one character per tile)."""
-        return "".join(self.by_label[t].code for t in tiles)
+        return "".join(map(self._code_of.__getitem__, tiles))  # type: ignore[attr-defined]
 
     def decode(self, key: str) -> tuple[str, ...]:
         """Lexicon key → tile labels."""
@@ -132,6 +139,9 @@ class Edition:
 
         None when a needed value is unverified (es-mattel2021).
         """
+        if not blanks:
+            values = list(map(self._value_of.__getitem__, tiles))  # type: ignore[attr-defined]
+            return None if None in values else sum(values)
         blank_positions = set(blanks)
         total = 0
         for i, label in enumerate(tiles):

@@ -60,7 +60,13 @@ def _escape(text: str) -> str:
 
 
 def fold(text: str, edition: Edition) -> str:
-    """Upper-case and drop diacritics per the edition, without checking what is left."""
+    """Upper-case and drop diacritics per the edition, without checking what is left.
+
+    ASCII text has nothing to decompose, compose or strip, and no letter an edition keeps whole
+    or splits (Ñ, Œ, Æ): the rules above reduce to upper-casing it, done without ICU.
+    """
+    if text.isascii():
+        return text.upper()
     return _transliterator(edition.keep, edition.split_ligatures).transliterate(text)
 
 
@@ -80,6 +86,8 @@ def normalize(text: str, edition: Edition) -> str:
     word = fold(text, edition)
     if not word:
         raise SpellingError(text, message("empty_word"), "empty")
+    if edition.letters.issuperset(word):
+        return word
     for ch in word:
         if ch in edition.letters:
             continue

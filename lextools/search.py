@@ -3,11 +3,14 @@
 The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
 table), one tile per step: every tile is one character of the key (see :mod:`lextools.lexicon`).
 
-Anagrams use the alphagram index instead of the word DAWG: a rack's anagrams are the words whose
-alphagram is the rack's, so we walk the index in sorted order, taking each next tile from the rack
-or, failing that, from a blank. Because an alphagram is sorted, a rack tile smaller than the tile
-being placed can never be placed later, which prunes the walk hard: 7 tiles with 2 blanks over a
-million words visits thousands of nodes, not millions.
+Anagrams (every tile of the rack) first walk the alphagram index in the lexicon's alphagram order,
+taking each next tile from the rack or, failing that, from a blank. Because an alphagram is sorted,
+a rack tile that comes before the tile being placed can never be placed later, which prunes the walk
+hard: 7 tiles with 2 blanks visit hundreds of nodes, and find the few multisets of tiles that spell
+words. The words are then grown tile by tile from those multisets, a prefix kept while some key
+starts with it (dawg2's C++ answers that). Subanagrams (any of the tiles) walk the words DAWG with
+the rack alone: every node reached spending rack tiles, or blanks for tiles the rack lacks, is a
+prefix of an answer.
 
 Every walk goes in the order of its answer and takes a :class:`~lextools.budget.Budget`; a walk
 that runs out of budget records where it stopped (``budget.resume``), and ``after=`` that position
@@ -18,21 +21,25 @@ continues it — a position is a string only this module reads:
   subtree before the position without entering it.
 - ``find`` in ``probability`` order: an index into the lexicon's probability ranking (every key,
   likeliest draw first; :mod:`lextools.ranking`), built once per loaded lexicon and then scanned.
-- ``anagrams``: ``"<length> <alphagram> <word>"``. Anagrams come longest first, then by alphagram,
-  then in the edition's alphabet; each length is one walk of the alphagram index.
+- ``anagrams``: ``"<length> <alphagram> <word>"`` (the alphagram in code order). Anagrams come
+  longest first, then by alphagram, then in the edition's alphabet. The walks above find them in
+  the DAWGs' order, not this one, so every page walks the whole rack again and cuts its answers
+  from the sorted list: a budget bounds a page's answers, not its walk.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 
 from lextools.budget import Budget, Exhausted
 from lextools.errors import PositionError, QueryError, SpellingError
-from lextools.lexicon import ALPHAGRAM_SEPARATOR, Lexicon
+from lextools.lexicon import Lexicon, children
 from lextools.messages import message
 from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.ranking import probability_ranking
@@ -43,7 +50,6 @@ MAX_QUERY_TILES = 15
 BLANK = "?"
 #: The orders a search answers in.
 ORDERS = ("alpha", "probability")
-_SEP = ALPHAGRAM_SEPARATOR.encode()
 
 
 @dataclass(frozen=True)
@@ -124,87 +130,167 @@ def anagrams(
 
     ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
-    Longest first, then by alphagram, then alphabetical; see the module docstring for ``after``.
+    A match's ``blanks`` are the tiles its word needs beyond the rack, in code order. Longest first,
+    then by alphagram, then alphabetical; see the module docstring for ``after``.
     """
-    if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
-        return []
     budget = budget if budget is not None else Budget()
-    dct, ed = lex.anagrams.dct, lex.edition
-    codes = sorted(t.code for t in ed.tiles)
-    code_bytes = {c: c.encode() for c in codes}
-    size = len(rack) + blanks
-    shortest = max(min_length, 1)
-    if sub:
-        lengths: list[int] = list(range(size, shortest - 1, -1))
-    else:
-        lengths = [size] if size >= shortest else []
-    start_length, start_alpha, start_word = _anagram_position(after, codes) if after else (size, "", None)
+    ed = lex.edition
+    start = _anagram_position(after, sorted(t.code for t in ed.tiles)) if after else None
     rank = ed.collation_key
+
+    def order(m: Match) -> tuple[int, str, str]:
+        return (-len(m.key), "".join(sorted(m.key)), rank(m.key))
+
+    bound = None if start is None else (-start[0], start[1], rank(start[2]) if start[2] else "\U0010ffff")
     found: list[Match] = []
-
-    def walk_length(length: int, resume: tuple[str, str | None] | None) -> None:
-        """Alphagrams of ``length`` tiles, in order; ``resume`` is (alphagram, last word done) or None."""
-        every_tile = length == size  # then a rack tile skipped now could never be placed later
-        target, last_word = resume if resume else ("", None)
-
-        def words_of(alpha: str, used: tuple[str, ...], on_path: bool) -> None:
-            """Every word of the alphagram, alphabetically; those of the resumed one after its last word done."""
-            resumed = on_path and resume is not None and alpha == target
-            if resumed and last_word is None:
-                return  # every word of it was on earlier pages
-            done = rank(last_word) if resumed and last_word else None
-            labels = tuple(ed.by_code[c].label for c in used)
-            prefix = alpha + ALPHAGRAM_SEPARATOR
-            for key in sorted((e[len(prefix) :] for e in lex.anagrams.iterkeys(prefix)), key=rank):
-                if done is None or rank(key) > done:
-                    found.append(Match(key, labels))
-                    budget.count(f"{length} {alpha} {key}")
-
-        def walk(index: int, pos: int, left: Counter[str], blanks_left: int, alpha: str, used: tuple[str, ...],
-                 on_path: bool) -> None:  # fmt: skip
-            """``on_path``: ``alpha`` is a prefix of the alphagram to resume after, so what comes before
-            it in order is skipped, not walked."""
-            depth = len(alpha)
-            if depth == length:
-                if dct.follow_bytes(_SEP, index) is not None:
-                    words_of(alpha, used, on_path)
-                budget.step(f"{length} {alpha} ")  # this alphagram is done
-                return
-            # Stopping here, before the children, resumes with them (or, on the path, after `resume`).
-            budget.step(f"{length} {target} {last_word or ''}" if on_path else f"{length} {alpha} ")
-            last = len(codes) - 1
-            if every_tile:
-                last = next((j for j in range(pos, len(codes)) if left[codes[j]]), last)
-            for i in range(pos, last + 1):
-                c = codes[i]
-                child_on_path = False
-                if on_path and depth < len(target):
-                    if c < target[depth]:
-                        continue
-                    child_on_path = c == target[depth]
-                if left[c]:
-                    nxt = dct.follow_bytes(code_bytes[c], index)
-                    if nxt is not None:
-                        left[c] -= 1
-                        walk(nxt, i, left, blanks_left, alpha + c, used, child_on_path)
-                        left[c] += 1
-                elif blanks_left:
-                    nxt = dct.follow_bytes(code_bytes[c], index)
-                    if nxt is not None:
-                        walk(nxt, i, left, blanks_left - 1, alpha + c, (*used, c), child_on_path)
-
-        walk(dct.ROOT, 0, Counter(rack), blanks, "", (), resume is not None)
-
     with contextlib.suppress(Exhausted):  # budget.resume says where
-        for length in lengths:
-            if length <= start_length:  # longer ones were on earlier pages
-                walk_length(length, (start_alpha, start_word) if after and length == start_length else None)
+        for key, m in sorted(((order(m), m) for m in _matches(lex, rack, blanks, sub, min_length, budget.pace)),
+                             key=itemgetter(0)):  # fmt: skip
+            if bound is not None and key <= bound:
+                continue  # on an earlier page
+            found.append(m)
+            settled = f"{len(m.key)} {key[1]} {m.key}"
+            budget.count(settled)
+            budget.step(settled)  # after an answer: a page whose walk took its whole budget still gives one
+    return found
+
+
+def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> list[Match]:
+    """Every anagram (or subanagram) of the rack, in the order the walks find them; the walks call
+    ``pace`` at every node (under gevent, a long walk must let the other requests run)."""
+    if not len(lex):  # an empty lexicon has no words to walk
+        return []
+    shortest = max(min_length, 1)
+    label = lex.edition.by_code
+    named: dict[str, tuple[str, ...]] = {}  # tiles taken by blanks (in code order) → their labels
+
+    def blank_labels(codes: str) -> tuple[str, ...]:
+        labels = named.get(codes)
+        if labels is None:
+            labels = named[codes] = tuple(label[c].label for c in codes)
+        return labels
+
+    if sub:
+        return [Match(key, blank_labels(used)) for key, used in _spend_rack(lex, rack, blanks, shortest, pace)]
+    if len(rack) + blanks < shortest:
+        return []
+    alphagrams = _alphagrams(lex, rack, blanks, pace)
+    have = Counter(rack)
+    needs = {"".join(sorted(a)): "".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
+    return [Match(key, blank_labels(needs["".join(sorted(key))])) for key in _spend_exactly(lex, alphagrams, pace)]
+
+
+def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
+    """The alphagrams in the index spending every tile of the rack and every blank."""
+    dct = lex.alphagrams
+    order = lex.alphagram_order
+    encoded = [c.encode() for c in order]
+    rank = {c: i for i, c in enumerate(order)}
+    left = [0] * len(order)
+    for c in rack:
+        if c not in rank:  # a tile no word has: no anagram can spend it
+            return []
+        left[rank[c]] += 1
+    size = len(rack) + blanks
+    found: list[str] = []
+
+    def walk(index: int, pos: int, blanks_left: int, alpha: str) -> None:
+        pace()
+        if len(alpha) == size:
+            if dct.has_value(index):
+                found.append(alpha)
+            return
+        # A rack tile skipped now could never be placed later: go no further than the first one left.
+        last = next((j for j in range(pos, len(order)) if left[j]), len(order) - 1)
+        for i in range(pos, last + 1):
+            if left[i]:
+                nxt = dct.follow_bytes(encoded[i], index)
+                if nxt is not None:
+                    left[i] -= 1
+                    walk(nxt, i, blanks_left, alpha + order[i])
+                    left[i] += 1
+            elif blanks_left:
+                nxt = dct.follow_bytes(encoded[i], index)
+                if nxt is not None:
+                    walk(nxt, i, blanks_left - 1, alpha + order[i])
+
+    walk(dct.ROOT, 0, blanks, "")
+    return found
+
+
+#: When this few tiles are left to place, their orders are looked up as whole keys instead of walked.
+_LOOKUP_TAIL = 2
+
+
+def _spend_exactly(lex: Lexicon, multisets: list[str], pace: Callable[[], None]) -> list[str]:
+    """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order).
+
+    A prefix grows by a tile some multiset still holds, as long as some key starts with it; once
+    ``_LOOKUP_TAIL`` tiles are left, each order of them is one membership test. Both tests are
+    dawg2's C++ on the hot path, which makes this faster than walking the DAWG's edges in Python.
+    """
+    words, is_prefix = lex.words, lex.is_prefix
+    found: list[str] = []
+    orders: dict[str, set[str]] = {}
+
+    def grow(key: str, alive: list[str]) -> None:
+        pace()
+        if len(alive[0]) <= _LOOKUP_TAIL:  # all multisets have one size
+            for rest in set(alive):
+                tails = orders.get(rest)
+                if tails is None:
+                    tails = orders[rest] = {"".join(p) for p in itertools.permutations(rest)}
+                found.extend(key + t for t in tails if key + t in words)
+            return
+        for tile in dict.fromkeys("".join(alive)):  # each tile once, in a repeatable order
+            if is_prefix(key + tile):
+                grow(key + tile, [m.replace(tile, "", 1) for m in alive if tile in m])
+
+    if multisets:
+        grow("", multisets)
+    return found
+
+
+def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Callable[[], None]) -> list[tuple[str, str]]:
+    """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks.
+
+    Each comes with the tiles blanks stand for in it, sorted: a rack tile is always taken before a
+    blank for the same tile, so a word is found once, with as few blanks as it can.
+    """
+    graph = lex.graph
+    has_value = graph.dct.has_value
+    left: dict[str, int] = {}  # a dict, not a Counter: Counter's lookup of a missing tile is a Python call
+    for tile in rack:
+        left[tile] = left.get(tile, 0) + 1
+    size = len(rack) + blanks
+    found: list[tuple[str, str]] = []
+
+    def walk(index: int, key: str, blanks_left: int, used: str) -> None:
+        pace()
+        depth = len(key) + 1
+        for tile, child in children(graph, index):
+            n = left.get(tile, 0)
+            if n:
+                left[tile] = n - 1
+                if depth >= shortest and has_value(child):
+                    found.append((key + tile, used))
+                if depth < size:
+                    walk(child, key + tile, blanks_left, used)
+                left[tile] = n
+            elif blanks_left:
+                now = "".join(sorted(used + tile))
+                if depth >= shortest and has_value(child):
+                    found.append((key + tile, now))
+                if depth < size:
+                    walk(child, key + tile, blanks_left - 1, now)
+
+    walk(graph.dct.ROOT, "", blanks, "")
     return found
 
 
 def _anagram_position(after: str, codes: list[str]) -> tuple[int, str, str | None]:
     """``"<length> <alphagram> <word>"`` → its parts (no word: the alphagram is done)."""
-    parts = after.split(ALPHAGRAM_SEPARATOR)
+    parts = after.split(" ")
     known = set(codes)
     if (
         len(parts) != 3
@@ -327,27 +413,6 @@ def _scan_ranking(lex: Lexicon, matches: Callable[[str], bool], budget: Budget, 
     return found
 
 
-def _children(dct: object, guide: object, index: int, partial: bytes = b"") -> list[tuple[str, int]]:
-    """A node's outgoing tiles and the nodes they lead to, in key (byte) order.
-
-    A DAWG edge is one byte; a tile whose character takes two or more UTF-8 bytes (Ñ, Ç) is a path
-    of as many edges, followed here to the end.
-    """
-    out: list[tuple[str, int]] = []
-    label = guide.child(index)  # type: ignore[attr-defined]
-    while label:
-        child = dct.follow_char(label, index)  # type: ignore[attr-defined]
-        if child is None:  # only in a damaged DAWG
-            return out
-        label_bytes = partial + bytes((label,))
-        if label >= 0xC0 or (partial and len(label_bytes) < _utf8_length(label_bytes[0])):
-            out += _children(dct, guide, child, label_bytes)  # the middle of a multi-byte character
-        else:
-            out.append((label_bytes.decode(), child))
-        label = guide.sibling(child)  # type: ignore[attr-defined]
-    return out
-
-
 def _walk_guided(
     lex: Lexicon,
     parts: list[str | None],
@@ -362,7 +427,7 @@ def _walk_guided(
     that ``keep`` accepts, in the edition's alphabet order, after the key ``after``."""
     if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
         return []
-    dct, guide = lex.words.dct, lex.words.guide
+    graph, dct = lex.graph, lex.graph.dct
     rank = lex.edition.collation_key
     budget = budget if budget is not None else Budget()
     end = len(parts)
@@ -397,7 +462,7 @@ def _walk_guided(
 
     def visit(index: int, alive: frozenset[int], key: str, on_path: bool) -> None:
         depth = len(key)
-        for tile, child in sorted(_children(dct, guide, index), key=lambda tc: rank(tc[0])):
+        for tile, child in sorted(children(graph, index), key=lambda tc: rank(tc[0])):
             if depth < len(prefix) and prefix[depth] != tile:
                 continue
             settled = False  # the key is `after` or comes before it: done on an earlier page
@@ -425,7 +490,3 @@ def _walk_guided(
     with contextlib.suppress(Exhausted):  # budget.resume says where
         visit(dct.ROOT, closure({0}), "", bool(target))
     return found
-
-
-def _utf8_length(lead: int) -> int:
-    return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4

@@ -64,6 +64,11 @@ def spell(text: str, edition: Edition, *, obligatory: bool = True) -> Spelling:
     """
     if not isinstance(text, str):
         raise SpellingError(repr(text), message("not_a_string"), "malformed")
+    if text.isalpha():  # letters alone, the usual case: one run of letters, split as it comes
+        word = normalize(text, edition)
+        tiles = split_tiles(word, edition)
+        if len(tiles) <= MAX_TILES:  # else the general path below says why not
+            return Spelling(input=text, word=word, tiles=tuple(tiles), key=edition.encode(tiles))
     if too_long(text):
         raise SpellingError(text[:20] + "…", message("too_long_input", max=MAX_INPUT_CHARS), "malformed")
     if not text.strip():
@@ -114,19 +119,14 @@ def _named_tile(text: str, token: str, edition: Edition) -> str:
 
 
 def split_tiles(letters: str, edition: Edition) -> list[str]:
-    """Split normalised letters into tiles, longest tile first (digraph tiles are obligatory)."""
-    longest = edition.longest_tile
-    tiles: list[str] = []
-    i = 0
-    while i < len(letters):
-        for size in range(min(longest, len(letters) - i), 0, -1):
-            piece = letters[i : i + size]
-            if piece in edition.by_label:
-                tiles.append(piece)
-                i += size
-                break
-        else:  # normalize() let through only letters of the edition, so this is a bug
-            raise SpellingError(letters, message("not_a_tile", letter=repr(letters[i]), edition=edition.name))
+    """Split normalised letters into tiles, longest tile first (digraph tiles are obligatory).
+
+    ``Edition.tile_pattern`` is the edition's labels longest first, so ``findall`` is the greedy split.
+    """
+    tiles: list[str] = edition.tile_pattern.findall(letters)  # type: ignore[attr-defined]
+    if sum(map(len, tiles)) != len(letters):  # normalize() lets through only tile letters: a bug
+        i = next(i for i, c in enumerate(letters) if c not in edition.by_label)
+        raise SpellingError(letters, message("not_a_tile", letter=repr(letters[i]), edition=edition.name))
     return tiles
 
 

@@ -1,10 +1,12 @@
 """The lexicons one worker process has loaded, and how a rebuild reaches them without a restart.
 
-A gunicorn worker loads an edition's lexicon the first time a request needs it: a
-:class:`~lextools.lexicon.Lexicon` is read-only, so the worker's threads share it without locks.
-DAWG-Python reads a DAWG into arrays rather than memory-mapping it, so each worker holds its own
-copy (a few MB per edition); loading lazily keeps start-up instant and lets an edition built after
-the server started be served without a restart.
+``lextools serve`` loads every edition's lexicon in the gunicorn arbiter, before it forks its
+workers (:meth:`LexiconCache.preload`); a :class:`~lextools.lexicon.Lexicon` is read-only, so the
+workers and their threads share it without locks. Its DAWG files are memory-mapped, so every
+process — workers, and workers loading a rebuilt lexicon later — reads one copy of the bytes in the
+page cache; the rest (dawg2's copy of the words DAWG, the Python objects) was built before the fork
+and is shared copy-on-write. An edition with no lexicon at start-up is loaded the first time a
+request needs it, so one built after the server started is served without a restart.
 
 Hot reload. A build (:func:`lextools.compile.write_lexicon`) writes the new DAWGs under new names
 (``E-<sha16>.dawg``) beside the old ones and then replaces ``E.json`` in one ``os.replace``, the
@@ -23,7 +25,7 @@ never fails because a rebuild went wrong.
 
 Deleted files: ``write_lexicon`` keeps the DAWGs of the new generation and of the one it replaced,
 and deletes older ones. A worker still holding generation N while N+2 is committed is unaffected:
-DAWG-Python read N's files completely into memory when it loaded them, so nothing reads them again.
+its map of N's files keeps them readable after they are unlinked, until the lexicon is dropped.
 The one exception is ``export?format=dawg``, which sends the file itself; it opens it when the
 response starts (an open file survives deletion) and answers 503 "try again" in the narrow case
 where two builds land within one check interval (see ``service/export.py``).
@@ -44,7 +46,7 @@ from pathlib import Path
 
 from flask import Response, after_this_request, current_app, g, has_request_context, request
 
-from lextools.edition import load_edition
+from lextools.edition import edition_names, load_edition
 from lextools.errors import LexiconError
 from lextools.lexicon import Lexicon, load_lexicon, metadata_path, read_metadata
 
@@ -114,6 +116,24 @@ class LexiconCache:
                 lex = load_lexicon(edition, self.home)
                 entry = self._loaded[edition] = _Loaded(lex, stamp, self.clock())
         return entry.lexicon
+
+    def preload(self) -> list[str]:
+        """Load every edition that has a lexicon here, now; returns their names.
+
+        Called before gunicorn forks its workers, so they inherit the lexicons instead of each
+        loading its own. An edition that cannot be loaded is logged and left to the first request.
+        """
+        loaded = []
+        for name in edition_names():
+            if not Path(metadata_path(self.home, name)).exists():
+                continue
+            try:
+                self.get(name)
+            except LexiconError as e:
+                log.warning("%s: not loaded at start-up: %s", name, e)
+                continue
+            loaded.append(name)
+        return loaded
 
     def refresh(self, edition: str) -> bool:
         """Load the edition again now if its metadata names another checksum; True when it swapped.

@@ -2,12 +2,14 @@
 
 :class:`Server` is a ``gunicorn.app.base.BaseApplication`` that takes a WSGI app factory instead of
 a module path, so the same arbiter, workers and settings serve the Flask app or, in the benchmark,
-a bare WSGI app. The factory runs in each worker after the fork (no ``preload_app``): every worker
-builds its own app and loads each lexicon once, on the first request that needs it.
+a bare WSGI app. The factory runs once, in the arbiter, before it forks the workers
+(``preload_app``): ``lextools serve`` loads every lexicon there, so the workers share one copy of
+everything built at start-up instead of each building its own (see ``service/lexicons.py``).
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -81,12 +83,13 @@ DEFAULTS: dict[str, Any] = {
     "loglevel": "info",
     "proc_name": "lextools",
     "control_socket_disable": True,  # gunicorn 24+: one fixed socket path would clash between servers
+    "preload_app": True,  # build the app (and load the lexicons) once, before the fork: workers share it
     "post_worker_init": _use_one_write_responses,
 }
 
 
 class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hints
-    """gunicorn with our settings, serving whatever ``factory()`` returns (called once per worker)."""
+    """gunicorn with our settings, serving whatever ``factory()`` returns (called once, in the arbiter)."""
 
     def __init__(self, factory: Callable[[], WSGIApp], options: dict[str, Any]) -> None:
         self.factory = factory
@@ -108,7 +111,13 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
             log.propagate = False
             if log.level == logging.NOTSET:
                 log.setLevel(logging.INFO)
-        return self.factory()
+        app = self.factory()
+        if self.cfg.preload_app:
+            # Objects the workers inherit stay out of the collector's sweeps: a sweep writes to every
+            # object it visits, which would copy their pages into each worker.
+            gc.collect()
+            gc.freeze()
+        return app
 
 
 def lexicon_summary(home: Path) -> str:
@@ -143,7 +152,15 @@ def serve(
 
     ``app_config`` goes to :func:`service.create_app` (``KIOSK``, ``JUDGE_CLEAR_SECONDS``, ``RECORD``).
     """
+    if DEFAULTS["worker_class"] == "gevent":
+        # preload_app: the app is built here, in the arbiter, and gunicorn patches a worker only after
+        # the fork. Patched first, the app's locks and semaphores are gevent's; a real one would block
+        # a worker's every greenlet while the one holding it pauses.
+        from gevent import monkey
+
+        monkey.patch_all()
     from service import create_app
+    from service.lexicons import EXTENSION
 
     home = Path(lexicons) if lexicons is not None else default_home()
     config = {"LEXICONS": home, **(app_config or {})}
@@ -152,7 +169,16 @@ def serve(
     summary = lexicon_summary(home)
     if config.get("KIOSK"):
         summary += f"; kiosk: the word judge for {config['KIOSK']} only"
+
+    def preloaded() -> WSGIApp:
+        """The app built above, its lexicons loaded: gunicorn calls this in the arbiter (``preload_app``)."""
+        loaded = app.extensions[EXTENSION].preload()
+        logging.getLogger("gunicorn.error").info(
+            "lexicons loaded before the workers start: %s", ", ".join(loaded) or "none"
+        )
+        return app
+
     Server(
-        lambda: create_app(config),
+        preloaded,
         {"bind": f"{host}:{port}", "workers": workers, "on_starting": lambda arbiter: arbiter.log.info(summary)},
     ).run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from lextools.compile import compile_words, write_lexicon
 from lextools.edition import load_edition
 from lextools.filters import SourceWord, rules_named
-from lextools.lexicon import Lexicon, load_lexicon
+from lextools.lexicon import READERS, Lexicon, load_lexicon
 from lextools.wordlist import read_words
 
 DATA = Path(__file__).parent / "data"
@@ -43,9 +44,20 @@ def lexicon_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
+@pytest.fixture(scope="session", params=READERS)
+def reader(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each reader in turn (``LEXTOOLS_READER``): dawg2's C++ one and the DAWG-Python fallback."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LEXTOOLS_READER", request.param)
+        yield request.param
+
+
 @pytest.fixture(scope="session")
-def es(lexicon_home: Path) -> Lexicon:
-    return load_lexicon("es-fise", lexicon_home)
+def es(lexicon_home: Path, reader: str) -> Lexicon:
+    """es-fise, once per reader: every query test that takes it runs on both."""
+    lex = load_lexicon("es-fise", lexicon_home)
+    assert lex.reader == reader
+    return lex
 
 
 # -- the service (service/): a Flask app over the small lexicons, and its test client -------------

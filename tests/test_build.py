@@ -104,6 +104,9 @@ def test_corrupt_dawg_is_refused(tmp_path: Path, damage) -> None:
     ("edit", "message"),
     [
         (lambda m: m.update(format_version=99), "format version 99"),
+        # a lexicon of lextools before the alphagram DAWG ("ALPHAGRAM KEY" index): rebuild it
+        (lambda m: m.update(format_version=1), "format version 1, this lextools reads 2; rebuild"),
+        (lambda m: m.pop("alphagram_order"), "no alphagram order; rebuild"),
         (lambda m: m.update(edition="en"), "describes edition"),
         (lambda m: m.pop("files"), "does not name"),
         (lambda m: m["files"]["words"].update(name="../../etc/passwd"), "not a file of the lexicon directory"),
@@ -152,7 +155,7 @@ def test_rebuild_swaps_and_removes_old_generations(tmp_path: Path) -> None:
         build_small(tmp_path, "es-fise", words)
     assert len(load_lexicon("es-fise", tmp_path)) == 3
     # the current build and the one it replaced stay; older ones are removed
-    assert len(list(tmp_path.glob("es-fise-*.anagrams.dawg"))) == 2
+    assert len(list(tmp_path.glob("es-fise-*.alphagrams.dawg"))) == 2
 
 
 ALPHABET = ["A", "E", "O", "N", "Ñ", "CH", "LL", "RR", "C", "L", "R", "S"]
@@ -199,3 +202,15 @@ def test_built_files_get_the_umask_mode_not_mkstemps_0600(tmp_path: Path) -> Non
         os.umask(old)
     modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
     assert len(modes) == 5 and "es-fise.lock" in modes and set(modes.values()) == {0o644}, modes
+
+
+def test_a_stale_temporary_of_either_dawg_is_removed(tmp_path: Path) -> None:
+    """What a killed build leaves: the temporaries of the words DAWG and of the alphagram index."""
+    from lextools.buildlock import remove_stale_temporaries
+
+    names = [f".es-fise-{'a' * 16}.dawg.{'b' * 16}.tmp", f".es-fise-{'a' * 16}.alphagrams.dawg.{'b' * 16}.tmp"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"half")
+    (tmp_path / "es-fise.json").write_bytes(b"{}")
+    assert sorted(remove_stale_temporaries(tmp_path, "es-fise")) == sorted(names)
+    assert [p.name for p in tmp_path.iterdir()] == ["es-fise.json"]

@@ -71,7 +71,7 @@ DAMAGE: dict[str, Callable[[Path], None]] = {
 
 
 def artefact(home: Path, part: str) -> Path:
-    """The file of a part: ``words`` and ``anagrams`` are named by the metadata."""
+    """The file of a part: ``words`` and ``alphagrams`` are named by the metadata."""
     if part == "metadata":
         return home / "es-fise.json"
     if part == "exclusions":
@@ -104,7 +104,7 @@ def assert_error_shape(r: Any, status: int, code: str) -> None:
 #: nothing can check (a source's licence); flips in its checksums are test_metadata_that_contradicts….
 CASES = [
     pytest.param(part, damage, id=f"{part}-{name}")
-    for part in ("words", "anagrams", "metadata")
+    for part in ("words", "alphagrams", "metadata")
     for name, damage in DAMAGE.items()
     if (part, name) != ("metadata", "low-bit-flipped")
 ]
@@ -166,7 +166,7 @@ def _rewrite_metadata(home: Path, edit: Callable[[dict[str, Any]], None]) -> Non
 
 
 @pytest.mark.parametrize("data", [b"", b"\x00\x01\x02", b'{"a": 1}', b"\xff\xff\xff\x7f" + bytes(100)])
-@pytest.mark.parametrize("part", ["words", "anagrams"])
+@pytest.mark.parametrize("part", ["words", "alphagrams"])
 def test_a_dawg_that_matches_its_checksum_but_is_no_dawg_is_refused(home: Path, part: str, data: bytes) -> None:
     """Metadata and file agree (a foreign tool wrote both): the content itself is still checked."""
     path = artefact(home, part)
@@ -198,9 +198,9 @@ def _other_hex(sha: str) -> str:
         lambda m: m.update(words=True),
         lambda m: m.pop("checksum"),
         lambda m: m["files"]["words"].update(sha256=_other_hex(m["files"]["words"]["sha256"])),
-        lambda m: m["files"]["anagrams"].update(sha256=_other_hex(m["files"]["anagrams"]["sha256"])),
+        lambda m: m["files"]["alphagrams"].update(sha256=_other_hex(m["files"]["alphagrams"]["sha256"])),
     ],
-    ids=["checksum", "words-not-a-number", "words-negative", "words-bool", "no-checksum", "words-sha", "anagrams-sha"],
+    ids=["checksum", "words-not-a-number", "words-negative", "words-bool", "no-checksum", "words-sha", "index-sha"],
 )
 def test_metadata_that_contradicts_itself_is_refused(home: Path, edit: Callable[[dict[str, Any]], None]) -> None:
     _rewrite_metadata(home, edit)

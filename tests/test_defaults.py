@@ -312,3 +312,24 @@ def test_spanish_three_tile_words_are_the_reviewed_ones(fise: Lexicon) -> None:
     assert {"FEZ", "PCHE", "JET", "CIA", "ÑUS", "EES", "TAZ"} <= three
     assert not three & {w for w, keep in review.items() if not keep}
     assert all(review.get(w) for w in three)
+
+
+def test_sources_shared_by_recipes_are_read_once_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lextools build` (all editions) expands the Spanish hunspell dictionary once, not three times."""
+    from lextools import recipes
+    from lextools.filters import SourceWord
+
+    reads: list[str] = []
+
+    def read_source(source):  # type: ignore[no-untyped-def]
+        reads.append(source.name)
+        return (SourceWord(f"{source.name}-{i}", source=source.name) for i in range(3))
+
+    monkeypatch.setattr(recipes, "read_source", read_source)
+    names = ["en", "es-fise", "es-mattel2021", "es-na103"]
+    shared = recipes.SharedSources(load_recipe(n) for n in names)
+    seen = {n: [w.raw for s in load_recipe(n).sources for w in shared.read(load_source(s))] for n in names}
+    assert sorted(reads) == sorted({s for n in names for s in load_recipe(n).sources})  # each source once
+    spanish = [f"{s}-{i}" for s in load_recipe("es-fise").sources for i in range(3)]
+    assert seen["es-fise"] == seen["es-mattel2021"] == seen["es-na103"] == spanish
+    assert not shared._kept  # released after its last use

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
-import queue
 import re
-import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,91 +14,60 @@ from typing import Any
 
 import pytest
 
+from bench.harness import fetch, start_service, stop_service
+from tests.conftest import build_small
+
 pytestmark = pytest.mark.slow
 
 
 class Gunicorn:
-    """`lextools serve` in a child process, with its log read line by line as it comes."""
+    """`lextools serve` started by the benchmarks' harness (bench/harness.py), its log in a file.
 
-    def __init__(self, lexicons: Path, *options: str) -> None:
-        cmd = [sys.executable, "-c", "from lextools.cli import main; main()", "serve",
-               "--port", "0", "--workers", "1", "--lexicons", str(lexicons), *options]  # fmt: skip
-        self.proc = subprocess.Popen(
-            cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
-        )
-        self.log: list[str] = []
-        self._lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        # Port 0: the OS picks a free port and gunicorn logs the one it got.
-        self.port = int(self.wait_for(r"Listening at: http://127\.0\.0\.1:(\d+)").group(1))
+    ``options`` go to ``lextools serve``; ``ready`` is the path that answers 200 once it is up
+    (a kiosk serves no ``/healthz``).
+    """
 
-    def _pump(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self._lines.put(line)
+    def __init__(self, lexicons: Path, log: Path, *options: str, ready: str = "/healthz") -> None:
+        # port 0: the one gunicorn logs
+        self.service = start_service(lexicons, log, workers=1, options=options, ready=ready)
+        self.port = self.service.port
+
+    @property
+    def log(self) -> str:
+        return self.service.log.read_text(errors="replace")
 
     def wait_for(self, pattern: str, timeout: float = 30) -> re.Match[str]:
-        """The first log line (already seen or still to come) matching ``pattern``."""
-        for line in self.log:
-            if m := re.search(pattern, line):
-                return m
+        """The first log line (already written or still to come) matching ``pattern``."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self._lines.get(timeout=0.5)
-            except queue.Empty:
-                assert self.proc.poll() is None, "gunicorn exited:\n" + "".join(self.log)
-                continue
-            self.log.append(line)
-            if m := re.search(pattern, line):
+        while True:
+            if m := re.search(pattern, self.log, re.M):
                 return m
-        raise AssertionError(f"no log line matching {pattern!r}:\n" + "".join(self.log))
+            assert self.service.proc.poll() is None, "gunicorn exited:\n" + self.log
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no log line matching {pattern!r}:\n" + self.log)
+            time.sleep(0.1)
 
     def request(
         self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
     ) -> tuple[int, dict[str, str], Any]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        try:
-            conn.request(method, path, body=body, headers=headers or {})  # the path goes out byte for byte
-            r = conn.getresponse()
-            data = r.read()
-            is_json = r.getheader("Content-Type", "").startswith("application/json")
-            return r.status, dict(r.getheaders()), json.loads(data) if is_json else data
-        finally:
-            conn.close()
+        status, got, data = fetch(self.port, method, path, body, headers)  # the path goes out byte for byte
+        is_json = got.get("Content-Type", "").startswith("application/json")
+        return status, got, json.loads(data) if is_json else data
 
-    def stop(self) -> int:
+    def stop(self) -> int | None:
         """SIGTERM: gunicorn stops its workers gracefully and exits 0."""
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise
-
-
-def wait_until_up(server: Gunicorn, path: str = "/healthz") -> None:
-    deadline = time.monotonic() + 30
-    while True:  # the worker boots after the master listens
-        try:
-            if server.request("GET", path)[0] == 200:
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+        stop_service(self.service)
+        return self.service.proc.returncode
 
 
 @pytest.fixture()
 def gunicorn(lexicon_home: Path, tmp_path: Path) -> Iterator[Gunicorn]:
-    server = Gunicorn(lexicon_home, "--record", str(tmp_path / "challenges.sqlite3"))
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--record", str(tmp_path / "challenges.sqlite3"))
     try:
-        wait_until_up(server)
         yield server
     finally:
-        if server.proc.poll() is None:
-            assert server.stop() == 0, "".join(server.log)
+        if server.service.proc.poll() is None:
+            assert server.stop() == 0, server.log
 
 
 def test_real_gunicorn_serves_validates_challenges_and_stops(gunicorn: Gunicorn) -> None:
@@ -132,7 +96,15 @@ def test_real_gunicorn_serves_validates_challenges_and_stops(gunicorn: Gunicorn)
     assert len(headers["ETag"]) == 66  # "sha256"
 
     assert gunicorn.stop() == 0
-    assert "Traceback" not in "".join(gunicorn.log)
+    assert "Traceback" not in gunicorn.log
+
+
+def test_lexicons_are_loaded_before_the_workers_fork(gunicorn: Gunicorn) -> None:
+    """Loaded in the arbiter, the lexicons are shared by the workers, not loaded by each."""
+    loaded = gunicorn.wait_for(r"lexicons loaded before the workers start: (.*)$").group(1)
+    assert loaded.split(", ") == ["en", "es-fise", "es-mattel2021", "es-na103", "fr"]
+    booted = gunicorn.log.index("Booting worker")
+    assert gunicorn.log.index("lexicons loaded before the workers start") < booted
 
 
 def test_clients_that_send_a_byte_at_a_time_stall_nothing(gunicorn: Gunicorn) -> None:
@@ -213,9 +185,18 @@ def lextools(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 def test_kiosk_on_a_real_server(lexicon_home: Path, tmp_path: Path) -> None:
     """``lextools serve --kiosk es-fise``: the judge and its challenge only; receipts verify; no forgery."""
     record = tmp_path / "challenges.sqlite3"
-    server = Gunicorn(lexicon_home, "--kiosk", "es-fise", "--record", str(record), "--judge-clear", "7")
+    server = Gunicorn(
+        lexicon_home,
+        tmp_path / "gunicorn.log",
+        "--kiosk",
+        "es-fise",
+        "--record",
+        str(record),
+        "--judge-clear",
+        "7",
+        ready="/judge",
+    )
     try:
-        wait_until_up(server, "/judge")
         for path in ("/study", "/", "/v1/es-fise/words/casa", "/v1/editions", "/healthz", "/v1/openapi.json"):
             assert server.request("GET", path)[0] == 404, path
         status, _, page = server.request("GET", "/judge")
@@ -245,4 +226,26 @@ def test_kiosk_on_a_real_server(lexicon_home: Path, tmp_path: Path) -> None:
         shown = lextools("record", "--record", str(record), "--json")
         assert [e["words"] for e in json.loads(shown.stdout)["challenges"]] == [["casa", "dame"]]
     finally:
-        assert server.stop() == 0, "".join(server.log)
+        assert server.stop() == 0, server.log
+
+
+def test_a_rebuilt_lexicon_reaches_the_preloaded_workers(tmp_path: Path) -> None:
+    """Lexicons loaded before the fork are still swapped for a rebuild, without a restart."""
+    home = tmp_path / "lexicons"
+    build_small(home, "es-fise", ["casa", "cosa"])
+    server = Gunicorn(home, tmp_path / "gunicorn.log", "--record", str(tmp_path / "challenges.sqlite3"))
+    try:
+        status, headers, body = server.request("GET", "/v1/es-fise/words/perro")
+        assert status == 200 and body["valid"] is False
+        before = headers["X-Lexicon-Checksum"]
+        build_small(home, "es-fise", ["casa", "cosa", "perro"])
+        deadline = time.monotonic() + 15
+        while True:
+            status, headers, body = server.request("GET", "/v1/es-fise/words/perro")
+            if headers["X-Lexicon-Checksum"] != before:
+                break
+            assert time.monotonic() < deadline, "the rebuilt lexicon was never served:\n" + server.log
+            time.sleep(0.2)
+        assert status == 200 and body["valid"] is True
+    finally:
+        assert server.stop() == 0, server.log

@@ -1,0 +1,399 @@
+"""The performance table of lextools, each figure beside its target and its baseline of the same run.
+
+Run from the repository root with the project's venv, on a directory holding the default lexicons
+(``lextools build --out DIR``; es-fise is measured, every edition present is loaded by the service)::
+
+    python bench/perf.py --lexicons DIR                   # everything, about 3 minutes on 2 cores
+    python bench/perf.py --lexicons DIR --skip-build      # no build scaling (about 1 minute)
+    python bench/perf.py --lexicons DIR --json perf.json  # also the figures as JSON
+    python bench/perf.py --lexicons DIR --defaults        # also build the five defaults (under a minute)
+
+What each row measures (speeds are ratios against a baseline timed in the same process or the same
+wrk run, so the ratio is what to compare between machines):
+
+- ``key in lexicon`` against a Python ``set`` of the same keys, on a sample half words, half not;
+- ``lexicon.lookup(text)`` (normalise, spell, look up, score) and ``lexicon.hooks(key)``, per call;
+- anagrams and subanagrams of 7 tiles + 2 blanks drawn from the edition's bag, against a naive
+  dict from alphagram to words that tries every blank (and, for subanagrams, every subset of the
+  rack) — the results are checked to be the same words;
+- the anagram index on disk against the words DAWG;
+- the service (``lextools serve``, 2 workers, every lexicon of the directory loaded): the private
+  memory (USS) and PSS of each worker from ``/proc/PID/smaps_rollup`` after each worker answered for
+  every edition, and the PSS total of arbiter and workers; ``GET /v1/es-fise/words/W`` against a
+  bare WSGI app doing the same look-up under the same gunicorn settings (bench/service_load.py's),
+  and ``POST /v1/es-fise/check`` of 1000 words, with wrk;
+- builds of generated pseudo-Spanish lists (bench/build_and_lookup.py's generator; no real list) of
+  100k, 300k, 639k and 1M words with ``lextools build --source``: wall time and peak RSS, and the
+  membership time in each; the slope is d log(time) / d log(words), 1.0 being linear;
+- with ``--defaults``, ``lextools build`` of the five default lexicons: wall time and peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from harness import (
+    cpu_seconds,
+    default_lexicons,
+    memory_kb,
+    request,
+    require_lexicon,
+    require_wrk,
+    running,
+    sample_words,
+    start_service,
+    stop_service,
+    workers_of,
+    wrk_load,
+)
+
+from lextools import search
+from lextools.edition import edition_names
+from lextools.lexicon import Lexicon, load_lexicon
+
+BENCH = Path(__file__).resolve().parent
+EDITION = "es-fise"
+#: Rounds of GET /words, Flask and bare app in turn.
+ROUNDS = 3
+#: The targets of the issue, by row.
+TARGETS = {
+    "membership": "≤ 2× a set",
+    "lookup": "≤ 5 µs",
+    "hooks": "≤ 10 µs",
+    "anagram": "≤ 1× naive dict",
+    "subanagram": "≤ 1× naive dict",
+    "index": "≤ 2× words DAWG",
+    "worker": "≤ 30 MB private each",
+    "machine": "≤ 150 MB PSS in all",
+    "get": "≥ 0.8× bare WSGI",
+    "check": "≥ 272k words/s (4× 68k)",
+    "build639": "≤ 4 s and ≤ 200 MB",
+    "defaults": "≤ 60 s",
+}
+
+
+def per_call_us(fn: Callable[[], None], calls: int) -> float:
+    """Microseconds per call of ``fn`` (which makes ``calls`` calls), best of 3 runs."""
+    best = math.inf
+    for _ in range(3):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best / calls * 1e6
+
+
+# -- in one process ----------------------------------------------------------------------------------
+
+
+def membership(lex: Lexicon, keys: Sequence[str], rng: random.Random, n: int = 20000) -> dict[str, float]:
+    """``key in lexicon`` and ``key in set`` on the same sample, half keys and half altered keys."""
+    codes = sorted({c for k in keys[:1000] for c in k})
+    sample = [k if i % 2 else k[:-1] + rng.choice(codes) for i, k in enumerate(rng.choices(keys, k=n))]
+    as_set = set(keys)
+
+    def in_lexicon() -> None:
+        for k in sample:
+            k in lex  # noqa: B015
+
+    def in_set() -> None:
+        for k in sample:
+            k in as_set  # noqa: B015
+
+    lexicon_us = set_us = math.inf
+    for _ in range(3):  # in turn, so that a busy spell of the machine slows both
+        lexicon_us, set_us = min(lexicon_us, per_call_us(in_lexicon, n)), min(set_us, per_call_us(in_set, n))
+    return {"lexicon_us": lexicon_us, "set_us": set_us, "ratio": lexicon_us / set_us}
+
+
+def naive_index(keys: Sequence[str]) -> dict[str, list[str]]:
+    index: dict[str, list[str]] = {}
+    for k in keys:
+        index.setdefault("".join(sorted(k)), []).append(k)
+    return index
+
+
+def naive_anagrams(index: dict[str, list[str]], codes: str, rack: str, blanks: int, sub: bool) -> list[str]:
+    """Every blank filled every way; for subanagrams, every sub-multiset of the rack too."""
+    parts = {()} if not sub else {c for n in range(len(rack) + 1) for c in itertools.combinations(sorted(rack), n)}
+    alphagrams = set()
+    for used in range(blanks + 1) if sub else (blanks,):
+        for fill in itertools.combinations_with_replacement(codes, used):
+            for part in parts:
+                tiles = (*part, *fill) if sub else (*rack, *fill)
+                if len(tiles) >= 2:
+                    alphagrams.add("".join(sorted(tiles)))
+    return [w for a in alphagrams for w in index.get(a, ())]
+
+
+def anagram_rows(lex: Lexicon, keys: Sequence[str], rng: random.Random, racks: int = 20) -> dict[str, Any]:
+    bag = "".join(t.code * (t.count or 0) for t in lex.edition.tiles)
+    codes = "".join(sorted({c for k in keys for c in k}))
+    drawn = ["".join(rng.sample(bag, 7)) for _ in range(racks)]
+    index = naive_index(keys)
+    out: dict[str, Any] = {}
+    for sub in (False, True):
+        mine = [sorted(m.key for m in search.anagrams(lex, r, 2, sub=sub)) for r in drawn]
+        theirs = [sorted(naive_anagrams(index, codes, r, 2, sub)) for r in drawn]
+        # Rack by rack, ours and the naive one back to back, best of 3 each: a busy machine slows both.
+        ours_us = naive_us = 0.0
+        for r in drawn:
+            ours_us += per_call_us(lambda: search.anagrams(lex, r, 2, sub=sub) and None, len(drawn))  # noqa: B023
+            naive_us += per_call_us(lambda: naive_anagrams(index, codes, r, 2, sub) and None, len(drawn))  # noqa: B023
+        out["subanagram" if sub else "anagram"] = {
+            "ms": ours_us / 1000,
+            "naive_ms": naive_us / 1000,
+            "ratio": ours_us / naive_us,
+            "same_words": mine == theirs,
+            "words_per_rack": sum(map(len, theirs)) / len(drawn),
+        }
+    return out
+
+
+def library_rows(home: Path) -> dict[str, Any]:
+    lex = load_lexicon(EDITION, home)
+    keys = list(lex.keys())
+    rng = random.Random(7)
+    words = [lex.edition.spelling(k).lower() for k in rng.sample(keys, 2000)]
+    sample = rng.sample(keys, 2000)
+    files = lex.metadata["files"]
+    return {
+        "reader": lex.reader,
+        "words": len(keys),
+        "membership": membership(lex, keys, rng),
+        "lookup_us": per_call_us(lambda: [lex.lookup(w) for w in words] and None, len(words)),
+        "hooks_us": per_call_us(lambda: [lex.hooks(k) for k in sample] and None, len(sample)),
+        **anagram_rows(lex, keys, rng),
+        "index": {
+            "alphagrams_bytes": files["alphagrams"]["bytes"],
+            "words_bytes": files["words"]["bytes"],
+            "ratio": files["alphagrams"]["bytes"] / files["words"]["bytes"],
+        },
+    }
+
+
+# -- the service -------------------------------------------------------------------------------------
+
+
+def service_rows(home: Path, workdir: Path, duration: int, connections: int) -> dict[str, Any]:
+    wrk = require_wrk()
+    editions = [e for e in edition_names() if (home / f"{e}.json").is_file()]
+    words = sample_words(home, EDITION, 2000, 7)
+    paths = [f"/v1/{EDITION}/words/{quote(w)}" for w in words]
+    out: dict[str, Any] = {}
+    with running(home, workdir / "serve.log", workers=2) as svc:
+        for _ in range(20):  # gthread workers take turns: every worker answers for every edition
+            for e in editions:
+                request(svc.port, "GET", f"/v1/{e}/words/{'casa' if e != 'en' else 'house'}")
+            for p in paths[:50]:
+                request(svc.port, "GET", p)
+        workers = workers_of(svc.pid)
+        memory = {"arbiter": memory_kb(svc.pid), "workers": [memory_kb(w) for w in workers]}
+        out["memory"] = {"editions": editions, **memory}
+        body = json.dumps({"words": (words * 2)[:1000]}).encode()
+        out["check"] = wrk_load(wrk, svc.port, [f"/v1/{EDITION}/check"], connections=connections,
+                                duration=duration, body=body)  # fmt: skip
+        bare = [sys.executable, str(BENCH / "service_load.py"), "--serve", "bare", "--lexicons", str(home)]
+        other = start_service(home, workdir / "bare.log", command=bare)
+        try:
+            for p in paths[:200]:
+                request(other.port, "GET", p)
+            # Short runs in turn, in alternating order, both servers up all along: whatever else the
+            # machine is doing weighs on both alike. The ratio is the median of the rounds'.
+            rounds: list[dict[str, Any]] = []
+            for r in range(ROUNDS):
+                runs = {}
+                for kind in ("flask", "bare") if r % 2 == 0 else ("bare", "flask"):
+                    server = svc if kind == "flask" else other
+                    before = cpu_seconds(server.pid)
+                    runs[kind] = wrk_load(wrk, server.port, paths, connections=connections,
+                                          duration=max(2, duration // 2))  # fmt: skip
+                    used = cpu_seconds(server.pid) - before  # type: ignore[operator]
+                    runs[kind]["cpu_us_per_request"] = used / runs[kind]["requests"] * 1e6
+                flask, plain = runs["flask"], runs["bare"]
+                rounds.append({**runs, "ratio": flask["rps"] / plain["rps"],
+                               "cpu_ratio": plain["cpu_us_per_request"] / flask["cpu_us_per_request"]})  # fmt: skip
+        finally:
+            stop_service(other)
+    out["get"] = {
+        "rounds": rounds,
+        "flask_rps": statistics.median(r["flask"]["rps"] for r in rounds),
+        "bare_rps": statistics.median(r["bare"]["rps"] for r in rounds),
+        "ratio": statistics.median(r["ratio"] for r in rounds),
+        # Server CPU per request hardly moves with what else the machine runs: the steadier ratio.
+        "flask_cpu_us": statistics.median(r["flask"]["cpu_us_per_request"] for r in rounds),
+        "bare_cpu_us": statistics.median(r["bare"]["cpu_us_per_request"] for r in rounds),
+        "cpu_ratio": statistics.median(r["cpu_ratio"] for r in rounds),
+    }
+    return out
+
+
+# -- builds ------------------------------------------------------------------------------------------
+
+
+#: Prepended to the build's ``python -c``: print the process's peak RSS (VmHWM) as it exits.
+REPORT_PEAK = (
+    "import atexit, re, sys; atexit.register(lambda: print('PEAK_KB', re.search(r'VmHWM:\\s+(\\d+)', "
+    "open('/proc/self/status').read()).group(1), file=sys.stderr)); "
+)
+
+
+def timed_build(arguments: Sequence[str]) -> tuple[float, int]:
+    """Run ``lextools ARGUMENTS`` in a child; its wall time and peak RSS in kB.
+
+    The child reports its own peak (VmHWM, reset by exec): a parent's rusage would count the memory
+    of this process, which the child held between fork and exec.
+    """
+    cmd = [sys.executable, "-c", REPORT_PEAK + "from lextools.cli import main; main()", *arguments]
+    t = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - t
+    peak = re.search(r"^PEAK_KB (\d+)$", done.stderr, re.M)
+    if done.returncode != 0 or not peak:
+        raise RuntimeError(f"lextools {' '.join(arguments)} exited {done.returncode}:\n{done.stderr[-2000:]}")
+    return seconds, int(peak.group(1))
+
+
+def build_rows(workdir: Path, sizes: Sequence[int]) -> list[dict[str, Any]]:
+    from build_and_lookup import generate_words
+
+    biggest = generate_words(max(sizes), 7, lambda _: None)
+    rows = []
+    for n in sizes:
+        source = workdir / f"words-{n}.txt"
+        source.write_text("\n".join(biggest[:n]) + "\n", "utf-8")
+        out = workdir / f"lex-{n}"
+        seconds, peak_kb = timed_build(["build", EDITION, "--source", str(source), "--out", str(out)])
+        lex = load_lexicon(EDITION, out)
+        keys = list(lex.keys())
+        m = membership(lex, keys, random.Random(n))
+        rows.append({"words": n, "build_s": seconds, "peak_rss_mb": peak_kb / 1024, "membership": m})
+    return rows
+
+
+def slope(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Least-squares slope of log y against log x."""
+    lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly, strict=True)) / sum((a - mx) ** 2 for a in lx)
+
+
+# -- the table ---------------------------------------------------------------------------------------
+
+
+def table(r: dict[str, Any]) -> str:
+    lib = r["library"]
+    rows: list[tuple[str, str, str, str]] = []
+
+    def row(what: str, figure: str, baseline: str, target: str, met: bool | None) -> None:
+        verdict = "" if met is None else " — met" if met else " — NOT met"
+        rows.append((what, figure, baseline, target + verdict))
+
+    m = lib["membership"]
+    row("`key in lexicon`", f"{m['lexicon_us']:.3f} µs ({lib['reader']})", f"set {m['set_us']:.3f} µs",
+        f"{m['ratio']:.1f}× · {TARGETS['membership']}", m["ratio"] <= 2)  # fmt: skip
+    row("`lookup(text)`", f"{lib['lookup_us']:.1f} µs", "—", TARGETS["lookup"], lib["lookup_us"] <= 5)
+    row("`hooks(key)`", f"{lib['hooks_us']:.1f} µs", "—", TARGETS["hooks"], lib["hooks_us"] <= 10)
+    for name, label in (("anagram", "anagram 7 + 2 blanks"), ("subanagram", "subanagram 7 + 2 blanks")):
+        a = lib[name]
+        same = "" if a["same_words"] else " (DIFFERENT WORDS)"
+        row(label, f"{a['ms']:.2f} ms{same}", f"naive dict {a['naive_ms']:.2f} ms",
+            f"{a['ratio']:.2f}× · {TARGETS[name]}", a["ratio"] <= 1 and a["same_words"])  # fmt: skip
+    ix = lib["index"]
+    words_mb = ix["words_bytes"] / 1e6
+    row("anagram index on disk", f"{ix['alphagrams_bytes'] / 1e6:.2f} MB", f"words DAWG {words_mb:.2f} MB",
+        f"{ix['ratio']:.2f}× · {TARGETS['index']}", ix["ratio"] <= 2)  # fmt: skip
+    if "service" in r:
+        s = r["service"]
+        mem = s["memory"]
+        private = [w["private"] / 1024 for w in mem["workers"] if w]
+        pss = [w["pss"] / 1024 for w in mem["workers"] if w]
+        total = (mem["arbiter"]["pss"] / 1024 if mem["arbiter"] else 0) + sum(pss)
+        row(f"worker memory, {len(mem['editions'])} editions loaded",
+            f"private {', '.join(f'{x:.1f}' for x in private)} MB; PSS {', '.join(f'{x:.1f}' for x in pss)} MB",
+            "—", TARGETS["worker"], bool(private) and max(private) <= 30)  # fmt: skip
+        row("machine: arbiter + 2 workers", f"PSS {total:.1f} MB", "—", TARGETS["machine"], total <= 150)
+        g = s["get"]
+        row("`GET /words`, 2 workers, wrk", f"{g['flask_rps'] / 1000:.2f} k req/s",
+            f"bare WSGI {g['bare_rps'] / 1000:.2f} k req/s", f"{g['ratio']:.2f}× · {TARGETS['get']}",
+            g["ratio"] >= 0.8)  # fmt: skip
+        row("`GET /words`, server CPU", f"{g['flask_cpu_us']:.0f} µs/request", f"bare WSGI {g['bare_cpu_us']:.0f} µs",
+            f"{g['cpu_ratio']:.2f}× · {TARGETS['get']}", g["cpu_ratio"] >= 0.8)  # fmt: skip
+        wps = s["check"]["rps"] * 1000
+        row("`POST /check` 1000 words", f"{wps / 1000:.0f} k words/s", "—", TARGETS["check"], wps >= 272_000)
+    if "defaults" in r:
+        d = r["defaults"]
+        row("build the five defaults", f"{d['build_s']:.0f} s, {d['peak_rss_mb']:.0f} MB", "—", TARGETS["defaults"],
+            d["build_s"] <= 60)  # fmt: skip
+    if "builds" in r:
+        b = r["builds"]
+        at = next((x for x in b if x["words"] == 639_000), None)
+        if at:
+            row("build 639k words", f"{at['build_s']:.1f} s, {at['peak_rss_mb']:.0f} MB", "—", TARGETS["build639"],
+                at["build_s"] <= 4 and at["peak_rss_mb"] <= 200)  # fmt: skip
+        ns = [x["words"] for x in b]
+        row("build scaling", " · ".join(f"{x['words'] // 1000}k {x['build_s']:.1f} s" for x in b), "—",
+            f"slope {slope(ns, [x['build_s'] for x in b]):.2f} (1 = linear)", None)  # fmt: skip
+        row("`key in lexicon` scaling", " · ".join(f"{x['words'] // 1000}k {x['membership']['lexicon_us']:.3f} µs"
+            for x in b), "set: " + " · ".join(f"{x['membership']['set_us']:.3f}" for x in b),
+            f"slope {slope(ns, [x['membership']['lexicon_us'] for x in b]):.2f} (0 = flat)", None)  # fmt: skip
+    widths = [max(len(x[i]) for x in [("what", "lextools", "baseline, same run", "ratio · target"), *rows])
+              for i in range(4)]  # fmt: skip
+    lines = []
+    for i, x in enumerate([("what", "lextools", "baseline, same run", "ratio · target"), *rows]):
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(x, widths, strict=True)) + " |")
+        if i == 0:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--lexicons", type=Path, default=None, help="lexicon directory [default: $LEXTOOLS_HOME or ./lexicons]"
+    )
+    ap.add_argument("--duration", type=int, default=10, help="seconds of each wrk run (default 10)")
+    ap.add_argument("--connections", type=int, default=32, help="wrk connections (default 32)")
+    ap.add_argument("--skip-service", action="store_true", help="no service rows")
+    ap.add_argument("--skip-build", action="store_true", help="no build rows")
+    ap.add_argument("--defaults", action="store_true", help="also time `lextools build` of the five defaults")
+    ap.add_argument("--sizes", default="100000,300000,639000,1000000", help="build sizes (words)")
+    ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    args = ap.parse_args(argv)
+    home = (args.lexicons or default_lexicons()).resolve()
+    require_lexicon(home, EDITION)
+    result: dict[str, Any] = {"lexicons": str(home)}
+    print(f"library rows on {EDITION} in {home} ...", file=sys.stderr)
+    result["library"] = library_rows(home)
+    with tempfile.TemporaryDirectory(prefix="lextools-perf-") as tmp:
+        if not args.skip_service:
+            print("service rows (lextools serve, wrk) ...", file=sys.stderr)
+            result["service"] = service_rows(home, Path(tmp), args.duration, args.connections)
+        if args.defaults:
+            print("building the five default lexicons ...", file=sys.stderr)
+            seconds, peak_kb = timed_build(["build", "--out", str(Path(tmp) / "defaults")])
+            result["defaults"] = {"build_s": seconds, "peak_rss_mb": peak_kb / 1024}
+        if not args.skip_build:
+            print("build rows ...", file=sys.stderr)
+            result["builds"] = build_rows(Path(tmp), [int(x) for x in args.sizes.split(",")])
+    print(table(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
