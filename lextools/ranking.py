@@ -6,9 +6,8 @@ yields keys in that order, so the ranking is computed whole, once per loaded lex
 the lexicon it belongs to (it goes when a rebuilt lexicon replaces it).
 
 Computing it takes seconds on half a million words, longer than any request may work. So it is built
-in the background, in its own thread, which pauses every few milliseconds (``pause()``) so that
-the requests of its process keep being served (under gevent's monkey patching the thread is a
-greenlet and the pause hands over the event loop); a search asks with a deadline and, while the
+in the background (:mod:`lextools.background`), pausing every few milliseconds (``pause()``) so
+that the requests of its process keep being served; a search asks with a deadline and, while the
 ranking is not ready, answers that it found nothing yet and may be asked again. Chunks of keys are
 sorted apart and then merged, so no single step holds the process for long.
 """
@@ -17,11 +16,10 @@ from __future__ import annotations
 
 import heapq
 import logging
-import threading
 import time
-import weakref
 from math import comb
 
+from lextools import background
 from lextools.budget import pause
 from lextools.lexicon import Lexicon
 
@@ -33,46 +31,23 @@ _CHUNK = 512
 _LONGEST = 15
 
 
-class _Ranking:
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.keys: tuple[str, ...] = ()
-        self.error: BaseException | None = None
-
-
-_rankings: weakref.WeakKeyDictionary[Lexicon, _Ranking] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
-
-
 def probability_ranking(lex: Lexicon, wait: float | None = None) -> tuple[str, ...] | None:
     """The ranking, starting its build if none has started; None if it is still being built after
     ``wait`` seconds (``None``: wait for it). Raises ``QueryError`` where tile counts are unverified."""
     lex.edition.probability(())  # raises where the counts are unverified: no ranking to build
-    with _lock:
-        ranking = _rankings.get(lex)
-        if ranking is None:
-            ranking = _rankings[lex] = _Ranking()
-            name = f"ranking {lex.edition.name}"
-            threading.Thread(target=_build, args=(lex, ranking), name=name, daemon=True).start()
-    if not ranking.done.wait(wait):
-        return None
-    if ranking.error is not None:
-        raise ranking.error
-    return ranking.keys
+    ranking: tuple[str, ...] | None = background.result(
+        lex, "probability ranking", lambda: _build(lex), wait, evictable=False
+    )
+    return ranking
 
 
-def _build(lex: Lexicon, ranking: _Ranking) -> None:
-    try:
-        started = time.monotonic()
-        # A tuple of strings, which the garbage collector stops tracking: as a list it was walked
-        # item by item by every full collection, 0.1 s with four rankings in a worker.
-        ranking.keys = tuple(_ranked_keys(lex))
-        log.info("%s: probability ranking of %s words in %.1f s", lex.edition.name, len(ranking.keys),
-                 time.monotonic() - started)  # fmt: skip
-    except BaseException as e:  # kept for the requests waiting on it
-        ranking.error = e
-    finally:
-        ranking.done.set()
+def _build(lex: Lexicon) -> tuple[str, ...]:
+    started = time.monotonic()
+    # A tuple of strings, which the garbage collector stops tracking: as a list it was walked item by
+    # item by every full collection, 0.1 s with four rankings in a worker.
+    keys = tuple(_ranked_keys(lex))
+    log.info("%s: probability ranking of %s words in %.1f s", lex.edition.name, len(keys), time.monotonic() - started)
+    return keys
 
 
 def _ranked_keys(lex: Lexicon) -> list[str]:

@@ -23,8 +23,10 @@ continues it — a position is a string only this module reads:
   likeliest draw first; :mod:`lextools.ranking`), built once per loaded lexicon and then scanned.
 - ``anagrams``: ``"<length> <alphagram> <word>"`` (the alphagram in code order). Anagrams come
   longest first, then by alphagram, then in the edition's alphabet. The walks above find them in
-  the DAWGs' order, not this one, so every page walks the whole rack again and cuts its answers
-  from the sorted list: a budget bounds a page's answers, not its walk.
+  the DAWGs' order, not this one, so a query's answers are walked and sorted once, in the
+  background (:mod:`lextools.background`), and kept: a page waits for them at most its budget
+  (until then it answers nothing yet, and a position to ask again from) and a later page reads
+  the kept answers from its position, never walking the rack again.
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from operator import itemgetter
 
+from lextools import background
 from lextools.budget import Budget, Exhausted
 from lextools.errors import PositionError, QueryError, SpellingError
 from lextools.lexicon import Lexicon, children
@@ -141,17 +145,26 @@ def anagrams(
     def order(m: Match) -> tuple[int, str, str]:
         return (-len(m.key), "".join(sorted(m.key)), rank(m.key))
 
+    def walk_and_sort() -> tuple[list[tuple[int, str, str]], list[Match]]:
+        ordered = sorted(((order(m), m) for m in _matches(lex, rack, blanks, sub, min_length, Budget().pace)),
+                         key=itemgetter(0))  # fmt: skip
+        return [k for k, _ in ordered], [m for _, m in ordered]
+
+    query = ("anagrams", rack, blanks, sub, min_length)
+    every = background.result(lex, query, walk_and_sort, wait=budget.remaining())
+    if every is None:  # still being walked: nothing yet, ask again from the same position
+        budget.resume = after or ""
+        return []
+    keys, matches = every
     bound = None if start is None else (-start[0], start[1], rank(start[2]) if start[2] else "\U0010ffff")
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
-        for key, m in sorted(((order(m), m) for m in _matches(lex, rack, blanks, sub, min_length, budget.pace)),
-                             key=itemgetter(0)):  # fmt: skip
-            if bound is not None and key <= bound:
-                continue  # on an earlier page
+        for i in range(0 if bound is None else bisect_right(keys, bound), len(matches)):  # earlier pages skipped
+            m = matches[i]
             found.append(m)
-            settled = f"{len(m.key)} {key[1]} {m.key}"
+            settled = f"{len(m.key)} {keys[i][1]} {m.key}"
             budget.count(settled)
-            budget.step(settled)  # after an answer: a page whose walk took its whole budget still gives one
+            budget.step(settled)
     return found
 
 

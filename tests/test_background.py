@@ -1,0 +1,83 @@
+"""Work done once in the background and kept with its lexicon: the probability ranking and the
+sorted answers of an anagram query, which a page waits for at most its budget."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import pytest
+
+from lextools import background, search
+from lextools.budget import Budget
+from lextools.lexicon import Lexicon
+
+
+def test_a_result_is_computed_once_and_not_waited_for_past_the_deadline(es: Lexicon) -> None:
+    release, calls = threading.Event(), []
+
+    def compute() -> str:
+        calls.append(1)
+        release.wait(10)
+        return "done"
+
+    key = ("test", "slow")
+    assert background.result(es, key, compute, wait=0) is None  # not ready: the caller answers "nothing yet"
+    assert background.result(es, key, compute, wait=0) is None
+    release.set()
+    assert background.result(es, key, compute, wait=None) == "done"
+    assert background.result(es, key, compute, wait=0) == "done"
+    assert calls == [1]
+
+
+def test_an_error_reaches_every_caller(es: Lexicon) -> None:
+    def compute() -> None:
+        raise ValueError("broken")
+
+    for _ in range(2):
+        with pytest.raises(ValueError, match="broken"):
+            background.result(es, ("test", "error"), compute, wait=None)
+
+
+def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    walks = []
+    real = search._matches
+
+    def counted(*args: object) -> list[search.Match]:
+        walks.append(args[1])
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "_matches", counted)
+    monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
+    rack, blanks = search.parse_rack("CALLES??", es)
+    whole = search.anagrams(es, rack, blanks, sub=True, min_length=2)
+    pages, after = [], None
+    while True:
+        budget = Budget(results=3)
+        pages += search.anagrams(es, rack, blanks, sub=True, min_length=2, budget=budget, after=after)
+        if budget.resume is None:
+            break
+        after = budget.resume
+    assert pages == whole and len(whole) > 6
+    assert len(walks) == 1  # the first call walked; every page after it read the kept answers
+
+
+def test_a_page_not_ready_within_its_budget_answers_nothing_yet(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    real = search._matches
+
+    def slow(*args: object) -> list[search.Match]:
+        release.wait(10)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "_matches", slow)
+    monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
+    rack, blanks = search.parse_rack("AMOR?", es)
+    budget = Budget(seconds=0.01, results=100)
+    assert search.anagrams(es, rack, blanks, sub=True, budget=budget) == []
+    assert budget.truncated and budget.resume == ""  # ask again from the start
+    release.set()
+    budget = Budget(seconds=5, results=100)
+    assert search.anagrams(es, rack, blanks, sub=True, budget=budget, after="") == search.anagrams(
+        es, rack, blanks, sub=True
+    )
