@@ -137,11 +137,11 @@ def read_record() -> Any:
         raise ServiceError(404, "not_found", message("not_found"))  # the route is off: as if there were none
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not hmac.compare_digest(given.encode(), token.encode()):
-        raise ServiceError(401, "unauthorized", "send the director token as Authorization: Bearer <token>")
+        raise ServiceError(401, "unauthorized", message("director_token"))
     since = request.args.get("since")
     fmt = request.args.get("format") or "json"
     if fmt not in ("json", "csv"):
-        raise bad_request("format must be json or csv")
+        raise bad_request(message("one_of", name="format", choices="json, csv"))
     start = parse_since(since) if since else None
     try:
         entries = record().entries(start)

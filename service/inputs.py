@@ -34,7 +34,7 @@ def require_utf8_path() -> None:
     except UnicodeEncodeError:
         return  # not a PEP 3333 byte string: the server decoded it already
     except UnicodeDecodeError:
-        raise bad_request("the URL path is not valid percent-encoded UTF-8") from None
+        raise bad_request(message("path_not_utf8")) from None
 
 
 def refuse_unknown_parameters() -> None:
@@ -72,9 +72,9 @@ def json_body() -> dict[str, Any]:
     try:
         body = request.get_json(force=True, silent=True)  # a body over MAX_CONTENT_LENGTH still raises 413
     except RecursionError:  # [[[[…]]]] a few thousand deep: silent= only covers ValueError
-        raise bad_request("the body is nested too deeply to be a JSON object of words") from None
+        raise bad_request(message("body_too_deep")) from None
     if not isinstance(body, dict):
-        raise bad_request('the body must be a JSON object such as {"words": ["casa"]}')
+        raise bad_request(message("body_not_object"))
     return body
 
 
@@ -99,26 +99,26 @@ def words_of(body: dict[str, Any], *, allow_empty: bool) -> list[str]:
     """The ``words`` list of a body: strings only, at most ``MAX_BATCH`` of them."""
     words = body.get("words")
     if not isinstance(words, list):
-        raise bad_request('"words" must be a list of strings')
+        raise bad_request(message("words_not_list"))
     limit = current_app.config["MAX_BATCH"]
     if len(words) > limit:
-        raise ServiceError(413, "too_many_words", f"{len(words)} words: at most {limit} per request")
+        raise ServiceError(413, "too_many_words", message("words_over_batch", count=len(words), max=limit))
     if not words and not allow_empty:
-        raise bad_request('"words" must name at least one word')
+        raise bad_request(message("words_empty"))
     for i, w in enumerate(words):
         if not isinstance(w, str):
-            raise bad_request(f'"words"[{i}] is not a string')
+            raise bad_request(message("word_not_string", i=i))
         try:
             w.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate written as "\ud800"
-            raise bad_request(f'"words"[{i}] is not valid Unicode') from None
+            raise bad_request(message("word_not_unicode", i=i)) from None
     return words
 
 
 def flag(body: dict[str, Any], name: str, default: bool) -> bool:
     value = body.get(name, default)
     if not isinstance(value, bool):
-        raise bad_request(f'"{name}" must be true or false')
+        raise bad_request(message("not_true_false", name=f'"{name}"'))
     return value
 
 
@@ -136,7 +136,7 @@ def bool_arg(name: str, default: bool = False) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise bad_request(f"{name} must be true or false")
+    raise bad_request(message("not_true_false", name=name))
 
 
 #: A whole number as a client writes it: ASCII digits only. ``int()`` also takes "５0", "5_0",
@@ -162,5 +162,5 @@ def int_arg(name: str, low: int, high: int) -> int | None:
 def choice_arg(name: str, choices: tuple[str, ...], default: str) -> str:
     value = request.args.get(name, "") or default
     if value not in choices:
-        raise bad_request(f"{name} must be one of {', '.join(choices)}")
+        raise bad_request(message("one_of", name=name, choices=", ".join(choices)))
     return value

@@ -38,7 +38,7 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     key, blanks = search.parse_rack(rack, lex)
     most = current_app.config["MAX_RACK_BLANKS"]
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
-        raise bad_request(f"a rack has at most {most} blanks")
+        raise bad_request(message("rack_blanks", max=most))
     with walking(limit) as budget:
         matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after)
     return answers.anagrams(lex, rack, blanks, sub, min_length, matches, _page_answer(lex, "r", budget, len(matches)))

@@ -277,7 +277,7 @@ def test_a_10000_word_batch_is_413(app: Flask, client: FlaskClient, path: str) -
     r = client.post(path, json={"words": ["casa"] * 10_000})
     assert_documented_error(app, r, "POST", path, 413)
     assert r.json["error"]["code"] == "too_many_words"
-    assert "10000 words" in r.json["error"]["message"]
+    assert "10000 palabras" in r.json["error"]["message"]  # in the edition's language when none is asked
 
 
 @pytest.mark.parametrize("path", POST_ROUTES)

@@ -147,3 +147,15 @@ def test_a_missing_list_is_said_in_the_language_asked(tmp_path: Path) -> None:
 def test_query_errors_come_in_the_language_asked(client: FlaskClient, url: str, text: str) -> None:
     r = client.get(url)
     assert r.status_code == 400 and text in r.json["error"]["message"], r.json
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("en", "must be a JSON object"), ("es", "debe ser un objeto JSON"), ("fr", "doit être un objet JSON")],
+)
+def test_a_malformed_body_is_explained_in_the_language_asked(client: FlaskClient, lang: str, expected: str) -> None:
+    r = client.post(f"/v1/fr/check?lang={lang}", json=["casa"])
+    assert r.status_code == 400 and r.json["error"]["code"] == "bad_request"
+    assert expected in r.json["error"]["message"]
+    r = client.post("/v1/es-fise/check", json={"words": "casa"}, headers={"Accept-Language": lang})
+    assert r.status_code == 400 and '"words"' in r.json["error"]["message"]
