@@ -142,16 +142,10 @@ def anagrams(
     start = _anagram_position(after, sorted(t.code for t in ed.tiles)) if after else None
     rank = ed.collation_key
 
-    def order(m: Match) -> tuple[int, str, str]:
-        return (-len(m.key), "".join(sorted(m.key)), rank(m.key))
-
-    def walk_and_sort() -> tuple[list[tuple[int, str, str]], list[Match]]:
-        ordered = sorted(((order(m), m) for m in _matches(lex, rack, blanks, sub, min_length, Budget().pace)),
-                         key=itemgetter(0))  # fmt: skip
-        return [k for k, _ in ordered], [m for _, m in ordered]
-
     query = ("anagrams", rack, blanks, sub, min_length)
-    every = background.result(lex, query, walk_and_sort, wait=budget.remaining())
+    every = background.result(
+        lex, query, lambda: sorted_anagrams(lex, rack, blanks, sub, min_length), wait=budget.remaining()
+    )
     if every is None:  # still being walked: nothing yet, ask again from the same position
         budget.resume = after or ""
         return []
@@ -166,6 +160,21 @@ def anagrams(
             budget.count(settled)
             budget.step(settled)
     return found
+
+
+def sorted_anagrams(
+    lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int
+) -> tuple[list[tuple[int, str, str]], list[Match]]:
+    """Every answer of an anagram query in the answer's order, with its sort key: the walk that
+    :func:`anagrams` does once per query (in the background) and then reads pages from."""
+    rank = lex.edition.collation_key
+
+    def order(m: Match) -> tuple[int, str, str]:
+        return (-len(m.key), "".join(sorted(m.key)), rank(m.key))
+
+    ordered = sorted(((order(m), m) for m in _matches(lex, rack, blanks, sub, min_length, Budget().pace)),
+                     key=itemgetter(0))  # fmt: skip
+    return [k for k, _ in ordered], [m for _, m in ordered]
 
 
 def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> list[Match]:
