@@ -17,7 +17,7 @@ from lextools.filters import RULES
 from lextools.hunspell_source import clitic_split
 from lextools.lexicon import Lexicon, WordResult
 from lextools.messages import Message, catalogue, message
-from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, read_sidecar, sidecar_path
+from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, Records, read_sidecar, sidecar_path
 from lextools.sources import load_source
 
 
@@ -54,7 +54,7 @@ class Explanation:
 @dataclass(frozen=True)
 class Sidecar:
     usual_sources: tuple[str, ...]
-    records: dict[str, list[str]]
+    records: Records
 
 
 @functools.lru_cache(maxsize=8)
@@ -91,7 +91,7 @@ def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
     sidecar = load_sidecar(lex, home)
     if sidecar is None:
         return base
-    record = sidecar.records.get(lex.edition.encode(result.tiles), [])
+    record = sidecar.records.get(lex.edition.encode(result.tiles)) or []
     if result.valid:
         listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
         return replace(base, sources=listed)

@@ -48,6 +48,7 @@ from flask import Response, after_this_request, current_app, g, has_request_cont
 
 from lextools.edition import edition_names, load_edition
 from lextools.errors import LexiconError
+from lextools.explain import load_sidecar
 from lextools.lexicon import Lexicon, load_lexicon, metadata_path, read_metadata
 
 log = logging.getLogger("lextools.service")
@@ -128,10 +129,11 @@ class LexiconCache:
             if not Path(metadata_path(self.home, name)).exists():
                 continue
             try:
-                self.get(name)
+                lex = self.get(name)
             except LexiconError as e:
                 log.warning("%s: not loaded at start-up: %s", name, e)
                 continue
+            load_sidecar(lex, self.home)  # the explanations of refused words: shared with the workers too
             loaded.append(name)
         return loaded
 
