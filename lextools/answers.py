@@ -115,9 +115,10 @@ def two_tile(lex: Lexicon) -> dict[str, Any]:
     return {"edition": lex.edition.name, "count": len(words), "words": words}
 
 
-def whole(count: int) -> dict[str, Any]:
-    """The paging fields of an answer given whole (the CLI's; a service page that fitted its budget)."""
-    return {"count": count, "truncated": False, "next_cursor": None}
+def page(count: int, truncated: bool = False, next_cursor: str | None = None) -> dict[str, Any]:
+    """The paging fields of a search or anagram answer; ``next_cursor`` (the service's) resumes a
+    truncated page. The CLI answers whole, or cut at its ``--limit`` with no cursor."""
+    return {"count": count, "truncated": truncated, "next_cursor": next_cursor}
 
 
 def anagrams(
@@ -127,7 +128,7 @@ def anagrams(
     """The words of a page of :func:`search.anagrams`, in its order: longest first, then alphagram by
     alphagram, each alphagram's words in the edition's alphabet — the order a resumed page continues.
 
-    ``page`` holds ``count``, ``truncated`` and ``next_cursor`` (:func:`whole` when nothing was cut).
+    ``page`` holds ``count``, ``truncated`` and ``next_cursor`` (:func:`page`).
     """
     ed = lex.edition
     return {

@@ -34,11 +34,11 @@ KEPT = 8
 
 
 class _Job:
-    def __init__(self) -> None:
+    def __init__(self, evictable: bool) -> None:
         self.done = threading.Event()
         self.value: Any = None
         self.error: BaseException | None = None
-        self.evictable = True
+        self.evictable = evictable
 
 
 _jobs: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, _Job]] = weakref.WeakKeyDictionary()
@@ -58,8 +58,7 @@ def result(
         if job is None:
             if sum(not j.done.is_set() for js in _jobs.values() for j in js.values()) >= PENDING:
                 return None
-            job = jobs[key] = _Job()
-            job.evictable = evictable
+            job = jobs[key] = _Job(evictable)
             threading.Thread(target=_run, args=(job, compute), name=f"background {key!r}"[:60], daemon=True).start()
             finished = [k for k, j in jobs.items() if j.done.is_set() and j.evictable]
             for old in finished[: max(0, len(finished) - KEPT)]:

@@ -344,7 +344,7 @@ def anagram(
     lex = _open(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
     matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length)
-    _print_words(answers.anagrams(lex, rack, blanks, sub, min_length, matches, answers.whole(len(matches))), as_json)
+    _print_words(answers.anagrams(lex, rack, blanks, sub, min_length, matches, answers.page(len(matches))), as_json)
 
 
 @app.command()
@@ -360,8 +360,7 @@ def pattern(
     lex = _open(edition, lexicons)
     budget = Budget(results=limit or None)
     keys = list(search.find(lex, pattern=pattern, order=order, budget=budget))
-    page = {"count": len(keys), "truncated": budget.truncated, "next_cursor": None}
-    _print_words(answers.search_page(lex, order, keys, page), as_json)
+    _print_words(answers.search_page(lex, order, keys, answers.page(len(keys), budget.truncated)), as_json)
 
 
 @app.command("quiz")

@@ -122,4 +122,4 @@ def _page_answer(lex: Lexicon, kind: str, budget: Budget, count: int) -> dict[st
     if budget.resume is not None:
         position = base64.urlsafe_b64encode(budget.resume.encode()).decode().rstrip("=")
         cursor = f"{kind}{position}.{lex.checksum[:16]}"
-    return {"count": count, "truncated": budget.truncated, "next_cursor": cursor}
+    return answers.page(count, budget.truncated, cursor)
