@@ -31,9 +31,10 @@ letters C+H never spell the CH tile's square with two tiles, so spelling → til
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -97,6 +98,11 @@ class Edition:
     def collation_key(self, key: str) -> str:
         """Sort key of a lexicon key in the edition's alphabet: es-fise puts CHA after CU, ÑU after NU."""
         return key.translate(self._collation)  # type: ignore[attr-defined]
+
+    def collation_keys(self, keys: Iterable[str]) -> Iterator[str]:
+        """:meth:`collation_key` of each key, mapped with ``str.translate`` itself: no Python call per
+        key, for the thousands of answers an anagram query sorts."""
+        return map(str.translate, keys, itertools.repeat(self._collation))  # type: ignore[attr-defined]
 
     def sort_keys(self, keys: Iterable[str]) -> list[str]:
         """Lexicon keys in the edition's alphabetical order."""

@@ -162,6 +162,8 @@ class Lexicon:
         self.graph = graph  # dawg_python.CompletionDAWG of keys over the mapped file: walks
         self.alphagrams = alphagrams  # dawg_python.Dictionary of alphagrams over the mapped file
         self.alphagram_order = str(metadata["alphagram_order"])
+        #: A key's alphagram: its tiles sorted in the alphagram order.
+        self.alphagram = alphagrammer(self.alphagram_order)
         #: What answers ``in`` and completions, and whether some key starts with a prefix.
         self.words, self.is_prefix = self._membership(graph)
         self._label = {t.code: t.label for t in edition.tiles}
@@ -187,6 +189,33 @@ class Lexicon:
 
     def __iter__(self) -> Iterator[str]:
         return self.words.iterkeys()
+
+    def blank_fills(self, pattern: str, tiles: str, *, alphagrams: bool = False) -> list[str]:
+        """Keys (with ``alphagrams``, alphagrams of the index) spelling ``pattern``, each ``?`` in it one
+        of ``tiles`` — dawgdic's "similar keys" walk, which dawg2 runs in C++. DAWG-Python's only
+        replaces a character by one other, so this reader walks the pattern itself."""
+        dct = self.alphagrams if alphagrams else self.graph.dct
+        choices = [c.encode() for c in tiles]
+        found: list[str] = []
+
+        def walk(index: int, at: int, key: str) -> None:
+            while at < len(pattern) and pattern[at] != "?":
+                index = dct.follow_bytes(pattern[at].encode(), index)
+                if index is None:
+                    return
+                key += pattern[at]
+                at += 1
+            if at == len(pattern):
+                if dct.has_value(index):
+                    found.append(key)
+                return
+            for c, b in zip(tiles, choices, strict=True):
+                nxt = dct.follow_bytes(b, index)
+                if nxt is not None:
+                    walk(nxt, at + 1, key + c)
+
+        walk(dct.ROOT, 0, "")
+        return found
 
     def keys(self, prefix: str = "") -> Iterator[str]:
         """Lexicon keys in key order (see the module docstring)."""
@@ -416,6 +445,23 @@ def cpp_lexicon() -> type[Lexicon]:
             self.frombytes(
                 b"".join((struct.pack("=I", len(units)), units.cast("B"), struct.pack("=I", len(guide) // 2), guide))
             )
+            # The anagram index too, for blank_fills (1.1 MB for es-fise, shared by forked workers).
+            self._alphagram_dawg = dawg.DAWG().frombytes(
+                b"".join((struct.pack("=I", len(self.alphagrams._units)), self.alphagrams._units.cast("B")))
+            )
+            self._replaces: dict[str, Any] = {}
             return self, self.has_keys_with_prefix
+
+        def blank_fills(self, pattern: str, tiles: str, *, alphagrams: bool = False) -> list[str]:
+            graph = self._alphagram_dawg if alphagrams else self
+            if not tiles:  # dawg2 compiles no empty list of replacements
+                return [pattern] if "?" not in pattern and pattern in graph else []
+            replaces = self._replaces.get(tiles)
+            if replaces is None:
+                if len(self._replaces) >= 4096:  # one entry per set of tiles a query asked for
+                    self._replaces.clear()
+                replaces = self._replaces[tiles] = self.compile_replaces({"?": list(tiles)})
+            found: list[str] = graph.similar_keys(pattern, replaces)
+            return found
 
     return CppLexicon

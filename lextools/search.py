@@ -33,17 +33,18 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
+import operator
 import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from operator import itemgetter
+from typing import Any, NamedTuple
 
 from lextools import background
 from lextools.budget import Budget, Exhausted
 from lextools.errors import PositionError, QueryError, SpellingError
-from lextools.lexicon import Lexicon, children
+from lextools.lexicon import Lexicon, _continuations, children, utf8_length
 from lextools.messages import message
 from lextools.normalize import MAX_INPUT_CHARS, too_long
 from lextools.ranking import probability_ranking
@@ -56,8 +57,9 @@ BLANK = "?"
 ORDERS = ("alpha", "probability")
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
+    """A search answer. A named tuple, not a dataclass: an anagram query makes thousands of them."""
+
     key: str  # lexicon key
     blanks: tuple[str, ...] = ()  # tiles a blank stands for (anagrams)
 
@@ -149,69 +151,112 @@ def anagrams(
     if every is None:  # still being walked: nothing yet, ask again from the same position
         budget.resume = after or ""
         return []
-    keys, matches = every
-    bound = None if start is None else (-start[0], start[1], rank(start[2]) if start[2] else "\U0010ffff")
+    first = 0
+    if start is not None:  # earlier pages skipped
+        length, alpha, word = start
+        first = bisect_right(every.order, _LONGEST_FIRST[length] + alpha + (rank(word) if word else "\U0010ffff"))
+    label = ed.by_code
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
-        for i in range(0 if bound is None else bisect_right(keys, bound), len(matches)):  # earlier pages skipped
-            m = matches[i]
+        for i in range(first, len(every.keys)):
+            m = Match(every.keys[i], tuple(label[c].label for c in every.blanks[i]))
             found.append(m)
-            settled = f"{len(m.key)} {keys[i][1]} {m.key}"
+            length = len(m.key)
+            settled = f"{length} {every.order[i][1 : 1 + length]} {m.key}"
             budget.count(settled)
             budget.step(settled)
     return found
 
 
-def sorted_anagrams(
-    lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int
-) -> tuple[list[tuple[int, str, str]], list[Match]]:
-    """Every answer of an anagram query in the answer's order, with its sort key: the walk that
-    :func:`anagrams` does once per query (in the background) and then reads pages from."""
-    rank = lex.edition.collation_key
+class Anagrams(NamedTuple):
+    """Every answer of an anagram query, sorted: what :func:`anagrams` keeps and reads pages from."""
 
-    def order(m: Match) -> tuple[int, str, str]:
-        return (-len(m.key), "".join(sorted(m.key)), rank(m.key))
-
-    ordered = sorted(((order(m), m) for m in _matches(lex, rack, blanks, sub, min_length, Budget().pace)),
-                     key=itemgetter(0))  # fmt: skip
-    return [k for k, _ in ordered], [m for _, m in ordered]
+    order: list[str]  # each answer's place in the order, as one string (see _LONGEST_FIRST)
+    keys: list[str]
+    blanks: list[str]  # the tiles blanks stand for in each answer, in code order
 
 
-def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> list[Match]:
-    """Every anagram (or subanagram) of the rack, in the order the walks find them; the walks call
-    ``pace`` at every node (under gevent, a long walk must let the other requests run)."""
+#: An answer's place in the order starts with a character for its length, longest first. The rest is
+#: its alphagram (code order), then its collation key (the edition's alphabet): answers of equal
+#: length have alphagrams of equal length, so comparing the strings compares those three in turn —
+#: and a sort of strings is several times quicker than a sort of tuples.
+_LONGEST_FIRST = [chr(0x40 - n) for n in range(MAX_QUERY_TILES + 1)]
+
+
+def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
+    """Every answer of an anagram query in the answer's order: the walk that :func:`anagrams` does
+    once per query (in the background) and then reads pages from.
+
+    Thousands of answers are sorted (subanagrams of 7 tiles and 2 blanks: about 7,000 in es-fise),
+    so their places are made by ``map`` over C functions, not by a Python function per answer.
+    """
+    found = _matches(lex, rack, blanks, sub, min_length, Budget().pace)
+    if not found:
+        return Anagrams([], [], [])
+    keys, used = zip(*found, strict=True)
+    lengths = map(_LONGEST_FIRST.__getitem__, map(len, keys))
+    alphagrams = map("".join, map(sorted, keys))
+    places = list(map(operator.add, map(operator.add, lengths, alphagrams), lex.edition.collation_keys(keys)))
+    order = sorted(range(len(keys)), key=places.__getitem__)
+    return Anagrams(*(list(map(column.__getitem__, order)) for column in (places, keys, used)))
+
+
+def _matches(
+    lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]
+) -> list[tuple[str, str]]:
+    """Every anagram (or subanagram) of the rack with the tiles blanks stand for in it (in code
+    order), as the walks find them; the walks call ``pace`` at every node (under gevent, a long
+    walk must let the other requests run)."""
     if not len(lex):  # an empty lexicon has no words to walk
         return []
     shortest = max(min_length, 1)
-    label = lex.edition.by_code
-    named: dict[str, tuple[str, ...]] = {}  # tiles taken by blanks (in code order) → their labels
-
-    def blank_labels(codes: str) -> tuple[str, ...]:
-        labels = named.get(codes)
-        if labels is None:
-            labels = named[codes] = tuple(label[c].label for c in codes)
-        return labels
-
     if sub:
-        return [Match(key, blank_labels(used)) for key, used in _spend_rack(lex, rack, blanks, shortest, pace)]
+        return _spend_rack(lex, rack, blanks, shortest, pace)
     if len(rack) + blanks < shortest:
         return []
     alphagrams = _alphagrams(lex, rack, blanks, pace)
     have = Counter(rack)
     needs = {"".join(sorted(a)): "".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
-    return [Match(key, blank_labels(needs["".join(sorted(key))])) for key in _spend_exactly(lex, alphagrams, pace)]
+    return [(key, needs["".join(sorted(key))]) for key in _spend_exactly(lex, alphagrams, pace)]
 
 
 def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
-    """The alphagrams in the index spending every tile of the rack and every blank."""
+    """The alphagrams in the index spending every tile of the rack and every blank, sorted.
+
+    An alphagram holding the rack's tiles and ``blanks`` more has the rack's alphagram in its other
+    places: one pattern per choice of the blanks' places (``C(size, blanks)`` of them), each filled
+    in by dawg2's similar-keys walk of the index. With many blanks there are too many patterns, and
+    one walk of the index spends rack tiles and blanks in order instead.
+    """
+    if any(c not in lex.alphagram_order for c in rack):  # a tile no word has: no anagram can spend it
+        return []
+    size = len(rack) + blanks
+    if math.comb(size, blanks) > _BLANK_PATTERNS:
+        return sorted(_walk_alphagrams(lex, rack, blanks, pace))
+    base, tiles = lex.alphagram(rack), lex.alphagram_order
+    found: set[str] = set()
+    for spots in itertools.combinations(range(size), blanks):
+        pace()
+        placed = iter(base)
+        pattern = "".join(BLANK if i in spots else next(placed) for i in range(size))
+        found.update(lex.blank_fills(pattern, tiles, alphagrams=True))
+    return sorted(found)
+
+
+#: Most patterns :func:`_alphagrams` fills in; past this a walk of the index is quicker.
+_BLANK_PATTERNS = 120
+
+
+def _walk_alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
+    """:func:`_alphagrams` by one walk of the index in its alphagram order, taking each next tile
+    from the rack or, failing that, from a blank: a rack tile skipped can never be placed later,
+    since an alphagram is sorted, which prunes the walk hard."""
     dct = lex.alphagrams
     order = lex.alphagram_order
     encoded = [c.encode() for c in order]
     rank = {c: i for i, c in enumerate(order)}
     left = [0] * len(order)
     for c in rack:
-        if c not in rank:  # a tile no word has: no anagram can spend it
-            return []
         left[rank[c]] += 1
     size = len(rack) + blanks
     found: list[str] = []
@@ -222,7 +267,6 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) 
             if dct.has_value(index):
                 found.append(alpha)
             return
-        # A rack tile skipped now could never be placed later: go no further than the first one left.
         last = next((j for j in range(pos, len(order)) if left[j]), len(order) - 1)
         for i in range(pos, last + 1):
             if left[i]:
@@ -240,36 +284,36 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) 
     return found
 
 
-#: When this few tiles are left to place, their orders are looked up as whole keys instead of walked.
-_LOOKUP_TAIL = 2
+#: How many first tiles of an anagram are placed one by one, each a prefix test; the rest of it is
+#: one similar-keys walk of the words DAWG over the tiles left.
+_PLACED_FIRST = 2
 
 
 def _spend_exactly(lex: Lexicon, multisets: list[str], pace: Callable[[], None]) -> list[str]:
     """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order).
 
-    A prefix grows by a tile some multiset still holds, as long as some key starts with it; once
-    ``_LOOKUP_TAIL`` tiles are left, each order of them is one membership test. Both tests are
-    dawg2's C++ on the hot path, which makes this faster than walking the DAWG's edges in Python.
+    The first ``_PLACED_FIRST`` tiles are placed one by one while some key starts with them; the
+    rest is one :meth:`~lextools.lexicon.Lexicon.blank_fills` walk over the tiles left, whose keys
+    are kept when they spend exactly those tiles (the walk only knows which tiles, not how many).
+    Placing more tiles first costs more prefix tests than it saves (measured on es-fise, 7 tiles + 2
+    blanks: 2.5 ms with two, 4.1 ms with three, 5.2 ms with one).
     """
-    words, is_prefix = lex.words, lex.is_prefix
+    is_prefix = lex.is_prefix
     found: list[str] = []
-    orders: dict[str, set[str]] = {}
+    for multiset in multisets:
+        target = sorted(multiset)
 
-    def grow(key: str, alive: list[str]) -> None:
-        pace()
-        if len(alive[0]) <= _LOOKUP_TAIL:  # all multisets have one size
-            for rest in set(alive):
-                tails = orders.get(rest)
-                if tails is None:
-                    tails = orders[rest] = {"".join(p) for p in itertools.permutations(rest)}
-                found.extend(key + t for t in tails if key + t in words)
-            return
-        for tile in dict.fromkeys("".join(alive)):  # each tile once, in a repeatable order
-            if is_prefix(key + tile):
-                grow(key + tile, [m.replace(tile, "", 1) for m in alive if tile in m])
+        def place(key: str, left: str) -> None:
+            pace()
+            if len(key) == _PLACED_FIRST or not left:
+                fills = lex.blank_fills(key + BLANK * len(left), "".join(sorted(set(left))))
+                found.extend(k for k in fills if sorted(k) == target)  # noqa: B023
+                return
+            for tile in dict.fromkeys(left):  # each tile once, in a repeatable order
+                if is_prefix(key + tile):
+                    place(key + tile, left.replace(tile, "", 1))
 
-    if multisets:
-        grow("", multisets)
+        place("", multiset)
     return found
 
 
@@ -277,37 +321,70 @@ def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Calla
     """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks.
 
     Each comes with the tiles blanks stand for in it, sorted: a rack tile is always taken before a
-    blank for the same tile, so a word is found once, with as few blanks as it can.
+    blank for the same tile, so a word is found once, with as few blanks as it can. The walk reads
+    dawgdic's units itself (see :func:`lextools.lexicon.children`): it visits every prefix the rack
+    can spell, tens of thousands for 7 tiles and 2 blanks, and a call per edge would double its time.
     """
     graph = lex.graph
-    has_value = graph.dct.has_value
+    units, guide = graph.dct._units, graph.guide._units
     left: dict[str, int] = {}  # a dict, not a Counter: Counter's lookup of a missing tile is a Python call
     for tile in rack:
         left[tile] = left.get(tile, 0) + 1
     size = len(rack) + blanks
     found: list[tuple[str, str]] = []
+    if not len(guide):  # an empty lexicon has no guide
+        return found
 
     def walk(index: int, key: str, blanks_left: int, used: str) -> None:
         pace()
         depth = len(key) + 1
-        for tile, child in children(graph, index):
-            n = left.get(tile, 0)
-            if n:
-                left[tile] = n - 1
-                if depth >= shortest and has_value(child):
-                    found.append((key + tile, used))
-                if depth < size:
-                    walk(child, key + tile, blanks_left, used)
-                left[tile] = n
-            elif blanks_left:
-                now = "".join(sorted(used + tile))
-                if depth >= shortest and has_value(child):
-                    found.append((key + tile, now))
-                if depth < size:
-                    walk(child, key + tile, blanks_left - 1, now)
+        unit = units[index]
+        offset = (unit >> 10) << ((unit & _EXTENSION_BIT) >> 6)
+        label = guide[index * 2]
+        while label:
+            child = index ^ offset ^ label
+            if label < 0x80:  # a tile of one byte: no list made, as in nearly every edge
+                more, tile, node = None, _ASCII[label], child
+            else:
+                more = _multibyte(graph, label, child)
+                tile, node = more.pop()
+            while True:
+                n = left.get(tile, 0)
+                if n:
+                    left[tile] = n - 1
+                    word = key + tile
+                    if depth >= shortest and units[node] & _HAS_LEAF_BIT:
+                        found.append((word, used))
+                    if depth < size and guide[node * 2]:  # a node with no children is not walked
+                        walk(node, word, blanks_left, used)
+                    left[tile] = n
+                elif blanks_left:
+                    now = "".join(sorted(used + tile)) if used else tile
+                    word = key + tile
+                    if depth >= shortest and units[node] & _HAS_LEAF_BIT:
+                        found.append((word, now))
+                    if depth < size and guide[node * 2]:  # a node with no children is not walked
+                        walk(node, word, blanks_left - 1, now)
+                if not more:
+                    break
+                tile, node = more.pop()
+            label = guide[child * 2 + 1]
 
     walk(graph.dct.ROOT, "", blanks, "")
     return found
+
+
+#: dawgdic's unit bits (DAWG-Python's ``units`` module): a word ends at this node; the offset is scaled.
+_HAS_LEAF_BIT, _EXTENSION_BIT = 1 << 8, 1 << 9
+_ASCII = [chr(i) for i in range(0x80)]
+
+
+def _multibyte(graph: Any, lead: int, child: int) -> list[tuple[str, int]]:
+    """The tiles starting with UTF-8 byte ``lead`` (Ñ) and the node after each one's last byte."""
+    return [
+        (bytes((lead, *rest)).decode(), end)
+        for rest, end in _continuations(graph.dct, graph.guide, child, utf8_length(lead) - 1)
+    ]
 
 
 def _anagram_position(after: str, codes: list[str]) -> tuple[int, str, str | None]:

@@ -11,6 +11,7 @@ from lextools.compile import compile_words, write_lexicon
 from lextools.edition import load_edition
 from lextools.filters import SourceWord, rules_named
 from lextools.lexicon import READERS, Lexicon, load_lexicon
+from lextools.recipes import build_default
 from lextools.wordlist import read_words
 
 DATA = Path(__file__).parent / "data"
@@ -41,6 +42,16 @@ def lexicon_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("lexicons")
     for name in SMALL_LISTS:
         build_small(home, name)
+    return home
+
+
+@pytest.fixture(scope="session")
+def default_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default es-fise lexicon (build/es-fise.toml, from the open sources): about half a minute,
+    so it is built once per session, for every test that needs real words in their hundreds of
+    thousands."""
+    home = tmp_path_factory.mktemp("defaults")
+    build_default("es-fise", home)
     return home
 
 

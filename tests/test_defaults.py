@@ -23,13 +23,6 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="session")
-def default_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("defaults")
-    build_default("es-fise", home)
-    return home
-
-
-@pytest.fixture(scope="session")
 def fise(default_home: Path) -> Lexicon:
     return load_lexicon("es-fise", default_home)
 

@@ -1,0 +1,78 @@
+"""Anagrams and subanagrams on the default es-fise lexicon, against a naive dict of alphagrams.
+
+tests/test_search.py checks every query against brute force on the small test lists; here the walks
+meet what they are built for: half a million words, racks of 7 tiles and 2 blanks drawn from the
+bag, blanks that may be digraph tiles, Ñ (a tile of two UTF-8 bytes), and racks with so many
+blanks that the anagram index is walked instead of filled in pattern by pattern.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from lextools.lexicon import Lexicon, load_lexicon
+from lextools.search import anagrams, parse_rack
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def by_alphagram(default_home: Path) -> dict[str, set[str]]:
+    index: dict[str, set[str]] = {}
+    for key in load_lexicon("es-fise", default_home):
+        index.setdefault("".join(sorted(key)), set()).add(key)
+    return index
+
+
+@pytest.fixture()
+def fise(default_home: Path, reader: str) -> Lexicon:
+    """The default es-fise lexicon, once per reader."""
+    return load_lexicon("es-fise", default_home)
+
+
+def naive(index: dict[str, set[str]], codes: str, rack: str, blanks: int, sub: bool) -> set[str]:
+    """Every blank filled every way and, for subanagrams, every part of the rack looked up."""
+    parts = {rack} if not sub else {"".join(c) for n in range(len(rack) + 1) for c in itertools.combinations(rack, n)}
+    found: set[str] = set()
+    for used in range(blanks + 1) if sub else (blanks,):
+        for fill in itertools.combinations_with_replacement(codes, used):
+            for part in parts:
+                tiles = part + "".join(fill)
+                if len(tiles) >= 2:
+                    found |= index.get("".join(sorted(tiles)), set())
+    return found
+
+
+def drawn_racks(lex: Lexicon, n: int) -> list[str]:
+    bag = "".join(t.code * (t.count or 0) for t in lex.edition.tiles)
+    rng = random.Random(11)
+    return ["".join(rng.sample(bag, 7)) for _ in range(n)]
+
+
+@pytest.mark.parametrize("sub", [False, True])
+def test_racks_from_the_bag_with_two_blanks(fise: Lexicon, by_alphagram: dict[str, set[str]], sub: bool) -> None:
+    codes = fise.alphagram_order
+    racks = [*drawn_racks(fise, 6), "ÑAND", fise.spell("chorrillo").key[:6]]  # Ñ; CH, RR and LL tiles
+    for rack in racks:
+        got = anagrams(fise, rack, 2, sub=sub)
+        assert {m.key for m in got} == naive(by_alphagram, codes, rack, 2, sub), rack
+        assert len(got) == len({m.key for m in got})  # each word once
+
+
+def test_answers_are_longest_first_then_by_alphagram_then_alphabetical(fise: Lexicon) -> None:
+    got = [m.key for m in anagrams(fise, *parse_rack("CARRO??", fise), sub=True)]
+    assert len(got) > 1000
+    assert got == sorted(got, key=lambda k: (-len(k), "".join(sorted(k)), fise.edition.collation_key(k)))
+
+
+@pytest.mark.parametrize("rack", ["AEIOR????", "SER?????", "??"])
+def test_racks_with_many_blanks(fise: Lexicon, by_alphagram: dict[str, set[str]], rack: str) -> None:
+    # AEIOR???? has C(9, 4) = 126 places for its blanks: past what is filled in pattern by pattern.
+    key, blanks = parse_rack(rack, fise)
+    got = {m.key for m in anagrams(fise, key, blanks)}
+    assert got == naive(by_alphagram, fise.alphagram_order, key, blanks, sub=False)
+    assert got  # these racks have anagrams: the comparison is not of two empty sets
