@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lextools import budget
 from lextools.budget import Budget
 from lextools.errors import PositionError
 from lextools.lexicon import Lexicon, load_lexicon
@@ -172,3 +174,20 @@ def test_any_pattern_pages_add_up(big: Lexicon, pattern: str, limit: int, ticks:
         lambda: Budget(seconds=ticks, results=limit, clock=Ticks()),
     )
     assert paged == whole
+
+
+def test_a_pause_sleeps_only_under_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gevent needs a timer to turn its loop; elsewhere a sleep only slows the walk down."""
+    slept: list[float] = []
+    monkeypatch.setattr(budget.time, "sleep", slept.append)
+    monkeypatch.delitem(sys.modules, "gevent.monkey", raising=False)
+    budget.pause()
+
+    class PatchedTime:
+        @staticmethod
+        def is_module_patched(name: str) -> bool:
+            return name == "time"
+
+    monkeypatch.setitem(sys.modules, "gevent.monkey", PatchedTime())
+    budget.pause()
+    assert slept == [0, budget.PAUSE_SLEEP]
