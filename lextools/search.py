@@ -3,14 +3,14 @@
 The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
 table), one tile per step: every tile is one character of the key (see :mod:`lextools.lexicon`).
 
-Anagrams (every tile of the rack) first walk the alphagram index in the lexicon's alphagram order,
-taking each next tile from the rack or, failing that, from a blank. Because an alphagram is sorted,
-a rack tile that comes before the tile being placed can never be placed later, which prunes the walk
-hard: 7 tiles with 2 blanks visit hundreds of nodes, and find the few multisets of tiles that spell
-words. The words are then grown tile by tile from those multisets, a prefix kept while some key
-starts with it (dawg2's C++ answers that). Subanagrams (any of the tiles) walk the words DAWG with
-the rack alone: every node reached spending rack tiles, or blanks for tiles the rack lacks, is a
-prefix of an answer.
+Anagrams (every tile of the rack) first find the multisets of tiles that spell words in the
+alphagram index: an alphagram holding the rack and two blanks more is the rack's alphagram with two
+tiles put in, so each choice of the blanks' places is one pattern (``CD?EO?S``) that dawg2 fills in
+with its C++ similar-keys walk — 36 patterns for 7 tiles and 2 blanks. The words are then found from
+those multisets: their first two tiles placed while some key starts with them, the rest one
+similar-keys walk of the words DAWG over the tiles left. Subanagrams (any of the tiles) walk the
+words DAWG with the rack alone, reading dawgdic's units and guide directly: every node reached
+spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
 
 Every walk goes in the order of its answer and takes a :class:`~lextools.budget.Budget`; a walk
 that runs out of budget records where it stopped (``budget.resume``), and ``after=`` that position
