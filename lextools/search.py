@@ -38,7 +38,7 @@ import operator
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import Any, NamedTuple
 
 from lextools import background
@@ -217,7 +217,19 @@ def _matches(
     alphagrams = _alphagrams(lex, rack, blanks, pace)
     have = Counter(rack)
     needs = {"".join(sorted(a)): "".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
+    if len(alphagrams) > _SPELLED_APART:
+        # Many multisets (a rack of common tiles): one walk of the words DAWG with the rack, its
+        # blanks standing only for tiles some multiset needs, costs less than spelling each apart
+        # (es-fise, 7 tiles + 2 blanks: 131 multisets, 20 ms instead of 49; 5 multisets, 2.3 ms
+        # instead of 1.1).
+        fills = {"".join(part) for need in needs.values() for n in range(len(need) + 1)
+                 for part in itertools.combinations(need, n)}  # fmt: skip
+        return _spend_rack(lex, rack, blanks, len(rack) + blanks, pace, fills)
     return [(key, needs["".join(sorted(key))]) for key in _spend_exactly(lex, alphagrams, pace)]
+
+
+#: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_matches`).
+_SPELLED_APART = 40
 
 
 def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
@@ -317,8 +329,16 @@ def _spend_exactly(lex: Lexicon, multisets: list[str], pace: Callable[[], None])
     return found
 
 
-def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Callable[[], None]) -> list[tuple[str, str]]:
-    """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks.
+def _spend_rack(
+    lex: Lexicon,
+    rack: str,
+    blanks: int,
+    shortest: int,
+    pace: Callable[[], None],
+    fills: Container[str] | None = None,
+) -> list[tuple[str, str]]:
+    """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks;
+    with ``fills``, blanks only stand for tiles whose sorted string (and each one before it) is in it.
 
     Each comes with the tiles blanks stand for in it, sorted: a rack tile is always taken before a
     blank for the same tile, so a word is found once, with as few blanks as it can. The walk reads
@@ -360,11 +380,12 @@ def _spend_rack(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Calla
                     left[tile] = n
                 elif blanks_left:
                     now = "".join(sorted(used + tile)) if used else tile
-                    word = key + tile
-                    if depth >= shortest and units[node] & _HAS_LEAF_BIT:
-                        found.append((word, now))
-                    if depth < size and guide[node * 2]:  # a node with no children is not walked
-                        walk(node, word, blanks_left - 1, now)
+                    if fills is None or now in fills:
+                        word = key + tile
+                        if depth >= shortest and units[node] & _HAS_LEAF_BIT:
+                            found.append((word, now))
+                        if depth < size and guide[node * 2]:  # a node with no children is not walked
+                            walk(node, word, blanks_left - 1, now)
                 if not more:
                     break
                 tile, node = more.pop()
