@@ -107,6 +107,13 @@ register(Rule("affix", "prefixes, suffixes and combining forms standing alone (-
 register(Rule("multiword", "pieces of multi-word expressions", _tagged("multiword")))
 register(
     Rule(
+        "rare-british-spelling",
+        "British, Canadian or Australian spellings that only the largest lists give (DOLOMITISED, PEPTISER)",
+        _tagged("rare-british-spelling"),
+    )
+)
+register(
+    Rule(
         "enclitic",
         "verbs with enclitic pronouns (DAME, AMARLE, COLARSE); pronominal infinitives (ARREPENTIRSE) stay",
         _enclitic,

@@ -333,3 +333,36 @@ def test_sources_shared_by_recipes_are_read_once_per_build(monkeypatch: pytest.M
     spanish = [f"{s}-{i}" for s in load_recipe("es-fise").sources for i in range(3)]
     assert seen["es-fise"] == seen["es-mattel2021"] == seen["es-na103"] == spanish
     assert not shared._kept  # released after its last use
+
+
+@pytest.fixture(scope="module")
+def en_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("en")
+    build_default("en", home)
+    return home
+
+
+def test_english_short_words_are_the_reviewed_ones(en_home: Path) -> None:
+    en = load_lexicon("en", en_home)
+    review = reviewed("en-short-words")
+    for length in (2, 3):
+        words = {en.edition.spelling(k) for k in words_of_length(en, length)}
+        assert words == {w for w, keep in review.items() if keep and len(w) == length}, length
+    # Kept from SCOWL, added with their American dictionary sense, dropped with the review's reason.
+    assert all(valid(en, w) for w in ("AAH", "ZZZ", "CWM", "ALT", "COL", "MAG", "REC", "ESS", "QIS"))
+    assert not any(valid(en, w) for w in ("CSC", "DKL", "HHD", "GIF", "UFO", "HOC", "CHA", "ZAC", "AWS"))
+    assert explain(en, "dkl", en_home).reason == "DKL: dropped by the review of short words — abbreviation (decaliter)"
+    assert "en-short-words" in explain(en, "alt", en_home).sources
+
+
+def test_english_letter_plurals_and_rare_british_spellings_are_out(en_home: Path) -> None:
+    en = load_lexicon("en", en_home)
+    why = explain(en, "bs", en_home).reason
+    assert why == "BS: plurals of single letters (BS, CS, DS), written B's in running text — the scowl form “bs”"
+    assert all(valid(en, w) for w in ("AS", "ES", "IS", "OS", "US"))  # a vowel and S: words and letter names
+    # British spellings: the common ones stay (SCOWL sizes up to 60), the rare ones (70, 80) go.
+    assert all(valid(en, w) for w in ("COLOUR", "CENTRE", "REALISE", "COLOR", "REALIZE"))
+    assert not any(valid(en, w) for w in ("DOLOMITISED", "PEPTISER", "HEPATISED"))
+    assert explain(en, "peptiser", en_home).rule == "rare-british-spelling"
+    dropped = en.metadata["counts"]["dropped"]
+    assert dropped["letter-plural"] == 20 and 5_000 < dropped["rare-british-spelling"] < 6_000
