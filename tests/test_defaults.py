@@ -292,6 +292,23 @@ def test_french_two_and_three_letter_words_are_the_reviewed_ones(fr: Lexicon, fr
     assert why == "VE: dropped by the review of short words — a letter name; the FISF rules admit no bare letter"
 
 
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Dicollecte has IN only as a piece of "in extremis" and OK in capitals: both are words of their own.
+        ("IN", True), ("OK", True),
+        # Clipped words and nouns of the general dictionaries the first review had dropped.
+        ("MAX", True), ("SPI", True), ("COB", True), ("ZOE", True), ("KOT", True),
+        # Still out: the letter name and its plural, abbreviations, pieces of expressions.
+        ("VE", False), ("VES", False), ("LAT", False), ("VOX", False), ("BE", False),
+    ],
+)  # fmt: skip
+def test_french_short_words_second_review(fr: Lexicon, fr_home: Path, word: str, kept: bool) -> None:
+    assert valid(fr, word) is kept
+    if kept:
+        assert "fr-short-words" in explain(fr, word, fr_home).sources
+
+
 @pytest.mark.parametrize(("edition", "review"), [("es-fise", "es-short-words"), ("en", "en-short-words")])
 def test_a_review_decides_its_lengths(tmp_path: Path, edition: str, review: str) -> None:
     from lextools.recipes import Recipe
