@@ -191,6 +191,34 @@ def test_coes_headwords_confirmed_by_wspanish(fise: Lexicon, word: str, kept: bo
     assert valid(fise, word) is kept
 
 
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Verbs RLA-ES lacks, conjugated from verbecc's templates: every simple tense, voseo present and imperative.
+        ("BICHEAR", True), ("HIBRIDAR", True), ("HIBRIDÁBAMOS", True), ("HIBRIDARE", True), ("TETANIZAR", True),
+        ("OVALIZÁS", True), ("OVALIZÁ", True), ("DEBITASEN", True), ("DEBITADO", True),
+        # Pronominal entries (ABESTIARSE, SOROCHARSE) conjugated without the pronoun; the participle masculine only.
+        ("ABESTIAR", True), ("ABESTIAD", True), ("ABESTIANDO", True), ("SOROCHADO", True), ("SOROCHADA", False),
+        # Never a pronoun attached, though the templates of pronominal verbs write one (ABESTÍATE, ABESTIAOS).
+        ("ABESTÍATE", False), ("ABESTIAOS", False), ("ABESTIÁNDOSE", False), ("HIBRIDÁNDOLO", False),
+        ("DEBITARLE", False),
+        # Left out: misreadings of the list (GOBEMAR for GOBERNAR, FRATEMIZAR for FRATERNIZAR), K or W (KILOMETRAR).
+        ("GOBEMAR", False), ("GOBERNAR", True), ("FRATEMIZAR", False), ("KILOMETRAR", False),
+    ],
+)  # fmt: skip
+def test_verbs_from_the_conjugator(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
+
+
+def test_the_conjugator_source_is_reported(default_home: Path, fise: Lexicon) -> None:
+    sources = {s["name"]: s for s in fise.metadata["sources"]}
+    assert 15_000 < sources["verbecc-es"]["only_here"] < 40_000
+    assert sources["verbecc-es"]["licence"].startswith("GPL-2.0-or-later")
+    assert explain(fise, "hibridábamos", default_home).sources == ("verbecc-es",)
+    # COES conjugates some of the same verbs: two independent sources agree on them.
+    assert "coes" in explain(fise, "abnegábamos", default_home).sources
+
+
 def test_two_tile_words(fise: Lexicon) -> None:
     two = {fise.edition.spelling(k) for k in words_of_length(fise, 2)}
     assert {"CHA", "CHE", "CHO", "LLE", "DA", "DE", "YA", "ÑU"} <= two
@@ -209,7 +237,7 @@ def test_exclusion_report_and_metadata(default_home: Path, fise: Lexicon) -> Non
         assert rule in report
     assert report["enclitic"]["count"] > 50_000
     sources = {s["name"]: s for s in fise.metadata["sources"]}
-    assert set(sources) == {"rla-es", "coes", "es-supplement", "es-short-words"}
+    assert set(sources) == {"rla-es", "coes", "verbecc-es", "es-supplement", "es-short-words"}
     # What each source contributed: COES only adds the headwords wspanish confirms, with their plurals.
     assert 5_000 < sources["coes"]["only_here"] < 30_000 and sources["rla-es"]["only_here"] > 400_000
     for s in sources.values():
