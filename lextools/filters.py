@@ -61,6 +61,13 @@ def _acronym(c: Candidate) -> bool:
     return "acronym" in c.tags or ("lowercase-source" in c.tags and any(ch.isupper() for ch in c.raw[1:]))
 
 
+def _letter_plural(c: Candidate) -> bool:
+    """BS, CS, DS: a consonant and S, the plural of a letter, written B's in running text (no word of the
+    Hasbro rules). A vowel and S are words or letter names (AS, ES, IS, OS, US), so they stay."""
+    tiles = c.spelling.tiles
+    return len(tiles) == 2 and tiles[1] == "S" and len(tiles[0]) == 1 and tiles[0] not in "AEIOU"
+
+
 def _tagged(tag: str) -> Callable[[Candidate], bool]:
     def drops(c: Candidate) -> bool:
         return tag in c.tags
@@ -92,11 +99,19 @@ def register(rule: Rule) -> Rule:
 register(Rule("one-tile", "a single tile is not a play: words have at least two tiles", _one_tile))
 register(Rule("proper-noun", "proper nouns (capitalised in the source: Madrid, Pedro)", _capitalised))
 register(Rule("acronym", "acronyms and symbols written with capitals (DVD, USB, pH)", _acronym))
+register(Rule("letter-plural", "plurals of single letters (BS, CS, DS), written B's in running text", _letter_plural))
 register(
     Rule("abbreviation", "abbreviations (written with a full stop in the source: etc., Sr.)", _tagged("abbreviation"))
 )
 register(Rule("affix", "prefixes, suffixes and combining forms standing alone (-ción, anti-)", _tagged("affix")))
 register(Rule("multiword", "pieces of multi-word expressions", _tagged("multiword")))
+register(
+    Rule(
+        "rare-british-spelling",
+        "British, Canadian or Australian spellings that only the largest lists give (DOLOMITISED, PEPTISER)",
+        _tagged("rare-british-spelling"),
+    )
+)
 register(
     Rule(
         "enclitic",

@@ -18,7 +18,8 @@ One TOML file per source, e.g. ``sources/rla-es.toml``::
     dic = "…"
     aff = "…"
     [options]                                 # format-specific facts the filters use
-    enclitic_flags = ["…"]
+    enclitic_flags = ["…"]                    # (hunspell; see lextools.hunspell_source)
+    list_tags = {rare-british = ["british-words.80.gz"]}   # (wordlist) tags for the words of some files
 
 The descriptor is recorded (without ``options``) in each built lexicon's metadata, so a lexicon
 says which files, under which licence, it was made from.
@@ -30,6 +31,7 @@ import hashlib
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -114,8 +116,9 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         # as acronyms by their capitals; a list in capitals (a user's) cannot.
         tags = frozenset({"lowercase-source"}) if source.options.get("lowercase_source") else frozenset()
         for path in _list_files(source):
+            file_tags = tags | _list_tags(source, path.name)
             for w in read_words(path):
-                yield SourceWord(w, source=source.name, tags=tags)
+                yield SourceWord(w, source=source.name, tags=file_tags)
     elif source.format == "hunspell":
         from lextools.hunspell_source import read_hunspell
 
@@ -126,6 +129,17 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         yield from review_words(source)
     else:
         raise SourceError(f"source {source.name}: unknown format {source.format!r}")
+
+
+def _list_tags(source: Source, name: str) -> frozenset[str]:
+    """The tags ``options.list_tags`` gives the words of one list: ``{tag = ["glob", …]}`` on file names.
+
+    SCOWL files its words by spelling and size (``british-words.80.gz``), so a tag says which lists a
+    word came from and a rule of the recipe judges it; a word that another list also gives stays.
+    """
+    return frozenset(
+        tag for tag, globs in source.options.get("list_tags", {}).items() if any(fnmatch(name, g) for g in globs)
+    )
 
 
 def _list_files(source: Source) -> list[Path]:

@@ -184,6 +184,34 @@ def test_coes_headwords_confirmed_by_wspanish(fise: Lexicon, word: str, kept: bo
     assert valid(fise, word) is kept
 
 
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Verbs RLA-ES lacks, conjugated from verbecc's templates: every simple tense, voseo present and imperative.
+        ("BICHEAR", True), ("HIBRIDAR", True), ("HIBRIDÁBAMOS", True), ("HIBRIDARE", True), ("TETANIZAR", True),
+        ("OVALIZÁS", True), ("OVALIZÁ", True), ("DEBITASEN", True), ("DEBITADO", True),
+        # Pronominal entries (ABESTIARSE, SOROCHARSE) conjugated without the pronoun; the participle masculine only.
+        ("ABESTIAR", True), ("ABESTIAD", True), ("ABESTIANDO", True), ("SOROCHADO", True), ("SOROCHADA", False),
+        # Never a pronoun attached, though the templates of pronominal verbs write one (ABESTÍATE, ABESTIAOS).
+        ("ABESTÍATE", False), ("ABESTIAOS", False), ("ABESTIÁNDOSE", False), ("HIBRIDÁNDOLO", False),
+        ("DEBITARLE", False),
+        # Left out: misreadings of the list (GOBEMAR for GOBERNAR, FRATEMIZAR for FRATERNIZAR), K or W (KILOMETRAR).
+        ("GOBEMAR", False), ("GOBERNAR", True), ("FRATEMIZAR", False), ("KILOMETRAR", False),
+    ],
+)  # fmt: skip
+def test_verbs_from_the_conjugator(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
+
+
+def test_the_conjugator_source_is_reported(default_home: Path, fise: Lexicon) -> None:
+    sources = {s["name"]: s for s in fise.metadata["sources"]}
+    assert 15_000 < sources["verbecc-es"]["only_here"] < 40_000
+    assert sources["verbecc-es"]["licence"].startswith("GPL-2.0-or-later")
+    assert explain(fise, "hibridábamos", default_home).sources == ("verbecc-es",)
+    # COES conjugates some of the same verbs: two independent sources agree on them.
+    assert "coes" in explain(fise, "abnegábamos", default_home).sources
+
+
 def test_two_tile_words(fise: Lexicon) -> None:
     two = {fise.edition.spelling(k) for k in words_of_length(fise, 2)}
     assert {"CHA", "CHE", "CHO", "LLE", "DA", "DE", "YA", "ÑU"} <= two
@@ -202,7 +230,7 @@ def test_exclusion_report_and_metadata(default_home: Path, fise: Lexicon) -> Non
         assert rule in report
     assert report["enclitic"]["count"] > 50_000
     sources = {s["name"]: s for s in fise.metadata["sources"]}
-    assert set(sources) == {"rla-es", "coes", "es-supplement", "es-short-words"}
+    assert set(sources) == {"rla-es", "coes", "verbecc-es", "es-supplement", "es-short-words"}
     # What each source contributed: COES only adds the headwords wspanish confirms, with their plurals.
     assert 5_000 < sources["coes"]["only_here"] < 30_000 and sources["rla-es"]["only_here"] > 400_000
     for s in sources.values():
@@ -285,6 +313,23 @@ def test_french_two_and_three_letter_words_are_the_reviewed_ones(fr: Lexicon, fr
     assert why == "VE: dropped by the review of short words — a letter name; the FISF rules admit no bare letter"
 
 
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Dicollecte has IN only as a piece of "in extremis" and OK in capitals: both are words of their own.
+        ("IN", True), ("OK", True),
+        # Clipped words and nouns of the general dictionaries the first review had dropped.
+        ("MAX", True), ("SPI", True), ("COB", True), ("ZOE", True), ("KOT", True),
+        # Still out: the letter name and its plural, abbreviations, pieces of expressions.
+        ("VE", False), ("VES", False), ("LAT", False), ("VOX", False), ("BE", False),
+    ],
+)  # fmt: skip
+def test_french_short_words_second_review(fr: Lexicon, fr_home: Path, word: str, kept: bool) -> None:
+    assert valid(fr, word) is kept
+    if kept:
+        assert "fr-short-words" in explain(fr, word, fr_home).sources
+
+
 @pytest.mark.parametrize(("edition", "review"), [("es-fise", "es-short-words"), ("en", "en-short-words")])
 def test_a_review_decides_its_lengths(tmp_path: Path, edition: str, review: str) -> None:
     from lextools.recipes import Recipe
@@ -326,3 +371,36 @@ def test_sources_shared_by_recipes_are_read_once_per_build(monkeypatch: pytest.M
     spanish = [f"{s}-{i}" for s in load_recipe("es-fise").sources for i in range(3)]
     assert seen["es-fise"] == seen["es-mattel2021"] == seen["es-na103"] == spanish
     assert not shared._kept  # released after its last use
+
+
+@pytest.fixture(scope="module")
+def en_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("en")
+    build_default("en", home)
+    return home
+
+
+def test_english_short_words_are_the_reviewed_ones(en_home: Path) -> None:
+    en = load_lexicon("en", en_home)
+    review = reviewed("en-short-words")
+    for length in (2, 3):
+        words = {en.edition.spelling(k) for k in words_of_length(en, length)}
+        assert words == {w for w, keep in review.items() if keep and len(w) == length}, length
+    # Kept from SCOWL, added with their American dictionary sense, dropped with the review's reason.
+    assert all(valid(en, w) for w in ("AAH", "ZZZ", "CWM", "ALT", "COL", "MAG", "REC", "ESS", "QIS"))
+    assert not any(valid(en, w) for w in ("CSC", "DKL", "HHD", "GIF", "UFO", "HOC", "CHA", "ZAC", "AWS"))
+    assert explain(en, "dkl", en_home).reason == "DKL: dropped by the review of short words — abbreviation (decaliter)"
+    assert "en-short-words" in explain(en, "alt", en_home).sources
+
+
+def test_english_letter_plurals_and_rare_british_spellings_are_out(en_home: Path) -> None:
+    en = load_lexicon("en", en_home)
+    why = explain(en, "bs", en_home).reason
+    assert why == "BS: plurals of single letters (BS, CS, DS), written B's in running text — the scowl form “bs”"
+    assert all(valid(en, w) for w in ("AS", "ES", "IS", "OS", "US"))  # a vowel and S: words and letter names
+    # British spellings: the common ones stay (SCOWL sizes up to 60), the rare ones (70, 80) go.
+    assert all(valid(en, w) for w in ("COLOUR", "CENTRE", "REALISE", "COLOR", "REALIZE"))
+    assert not any(valid(en, w) for w in ("DOLOMITISED", "PEPTISER", "HEPATISED"))
+    assert explain(en, "peptiser", en_home).rule == "rare-british-spelling"
+    dropped = en.metadata["counts"]["dropped"]
+    assert dropped["letter-plural"] == 20 and 5_000 < dropped["rare-british-spelling"] < 6_000

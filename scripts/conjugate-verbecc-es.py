@@ -1,0 +1,220 @@
+"""Generate sources/vendor/verbecc-es/verbs.txt.gz: the simple conjugation of the Spanish verbs RLA-ES lacks.
+
+Usage (from the repository, once per new verbecc release; the output is vendored with its checksum)::
+
+    pip download --no-deps verbecc==2.0.3 -d /tmp/verbecc
+    .venv/bin/python scripts/conjugate-verbecc-es.py /tmp/verbecc/verbecc-2.0.3-py3-none-any.whl
+
+verbecc (code LGPL-3.0) ships Verbiste's Spanish verb list with a conjugation template per verb
+(``data/xml/verbs/verbs-es.xml``: ``<i>abalanzar</i><t>ca:zar</t>``) and the templates' endings
+(``data/xml/conjugations/conjugations-es.xml``), both GPL-2.0-or-later (Pierre Sarrazin, Sekou Diao).
+The templates were assigned by machine learning and some are wrong (ABOL:IR conjugates ABOLIRRÁ), and
+the list has OCR misreadings (GOBEMAR for GOBERNAR), so the script takes only what it can check:
+
+1. a template is used only when it agrees with RLA-ES: of the forms it makes for the verbs RLA-ES also
+   conjugates, at least ``MIN_AGREEMENT`` are RLA-ES forms (over at least ``MIN_VERBS`` verbs);
+2. only verbs whose infinitive RLA-ES does not generate (not a headword, nor a prefixed form of one:
+   RELLENAR is RE + LLENAR there) are conjugated, and none of ``MISREAD`` (read by hand); a verb built
+   on one RLA-ES conjugates (REASENTAR on ASENTAR) only when its template makes that verb's RLA-ES
+   forms (the list gives REASENTAR the regular template: REASENTO for REASIENTO);
+3. the forms follow the FISE lexicon rules: every simple tense, no enclitic (the templates have none);
+   voseo only in the present indicative and the imperative (CONTÁS, CONTÁ, made from the infinitive);
+   the past participle in the masculine singular only, since nothing here says whether a verb has a
+   transitive sense (the rules give the four forms only to those); a pronominal entry (ABESTIARSE) is
+   conjugated without its pronoun, and its infinitive in -RSE is not written (the list's -RSE does not
+   tell the dictionary's pronominal headwords: it has JACTARSE). Verbs that are obsolete or regional
+   (infinitive only in FISE) cannot be told either, so every verb is conjugated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import re
+import sys
+import unicodedata
+import xml.etree.ElementTree as ET
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lextools.hunspell_source import _plain  # noqa: E402
+from lextools.sources import load_source, read_source  # noqa: E402
+
+OUT = ROOT / "sources" / "vendor" / "verbecc-es" / "verbs.txt.gz"
+VERBS = "verbecc/data/xml/verbs/verbs-es.xml"
+TEMPLATES = "verbecc/data/xml/conjugations/conjugations-es.xml"
+MIN_AGREEMENT = 0.9
+MIN_VERBS = 3
+#: OCR misreadings in the verb list (rn read as m, l as i or ie), read by hand among the verbs RLA-ES lacks.
+MISREAD = [
+    "apestúlarse",
+    "boriarse",
+    "conilorar",
+    "desfortaiecer",
+    "desmeienar",
+    "despampanifiar",
+    "embarcínar",
+    "enseivar",
+    "eronometrar",
+    "escierosar",
+    "esmaitar",
+    "etemizar",
+    "exomar",
+    "extomar",
+    "fomicar",
+    "fratemizar",
+    "gaviar",
+    "gobemar",
+    "goiosmear",
+    "guamecer",
+    "guamicionar",
+    "guamir",
+    "hemiarse",
+    "hibemar",
+    "infemar",
+    "ingietear",
+    "intemacionalizar",
+    "intemar",
+    "invemar",
+    "jemiquear",
+    "juiepear",
+    "mannear",
+    "mercantitizar",
+    "milticopiar",
+    "querrillear",
+    "trascloblar",
+]
+
+
+def accented(vowel: str) -> str:
+    return {"a": "á", "e": "é", "i": "í"}[vowel]
+
+
+def template_forms(stem: str, template: ET.Element) -> list[str]:
+    """Every simple form a template makes for a stem, none with a pronoun attached.
+
+    The templates of pronominal verbs (``alandr:earse``) write the infinitive, the gerund and the
+    affirmative imperative with their pronoun (ALANDREARSE, ALANDREÁNDOSE, ALANDRÉATE, ALANDREAOS):
+    those are written without it (ALANDREAR, ALANDREANDO; the imperative of TÚ is the third person of
+    the present, that of VOSOTROS the infinitive with D for R; the others are subjunctive forms).
+    """
+    pronominal = template.get("name", "").endswith("se")
+    forms = []
+    for mood in template:
+        for tense in mood:
+            if pronominal and tense.tag == "afirmativo":
+                continue
+            for person in tense:
+                for i in person:
+                    if not i.text:
+                        continue
+                    form = stem + i.text
+                    if pronominal and form.endswith(("rse", "ndose")):
+                        form = form[:-2].replace("ándo", "ando").replace("iéndo", "iendo").replace("yéndo", "yendo")
+                    forms.append(form)
+    if pronominal:
+        present = template.find("Indicativo/presente")
+        infinitive = template.find("Infinitivo/infinitivo")
+        if present is not None and len(present) > 2 and infinitive is not None:
+            forms += [stem + (i.text or "") for i in present[2] if i.text]
+            forms += [(stem + (i.text or ""))[:-3] + "d" for i in infinitive[0] if i.text]
+    return forms
+
+
+def voseo(infinitive: str) -> list[str]:
+    """CONTÁS, CONTÁ; COMÉS, COMÉ; VIVÍS, VIVÍ: the vos present and imperative, from the infinitive."""
+    base, vowel = infinitive[:-2], infinitive[-2]
+    if vowel not in "aei":
+        return []
+    return [base + accented(vowel) + "s", base + accented(vowel)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("wheel", type=Path, help="verbecc-2.0.3-py3-none-any.whl")
+    args = parser.parse_args()
+    wheel_sha = hashlib.sha256(args.wheel.read_bytes()).hexdigest()
+    with zipfile.ZipFile(args.wheel) as z:
+        verb_xml, template_xml = z.read(VERBS), z.read(TEMPLATES)
+    verbs = dict(re.findall(r"<i>(.*?)</i>\s*<t>(.*?)</t>", verb_xml.decode("utf-8")))
+    templates = {t.get("name"): t for t in ET.fromstring(template_xml)}
+
+    rla = load_source("rla-es")
+    rla_forms = {_plain(w.raw) for w in read_source(rla) if "enclitic" not in w.tags}
+
+    def stem_of(verb: str, name: str) -> str | None:
+        ending = name.split(":", 1)[1]
+        return verb[: -len(ending)] if verb.endswith(ending) else None
+
+    # 1. Templates checked against RLA-ES on the verbs both conjugate (participle: masculine only).
+    found, made, used = Counter(), Counter(), Counter()
+    for verb, name in verbs.items():
+        bare = verb[:-2] if verb.endswith("se") else verb
+        stem = stem_of(verb, name)
+        if name not in templates or stem is None or _plain(bare) not in rla_forms:
+            continue
+        forms = {_plain(f) for f in template_forms(stem, templates[name])}
+        made[name] += len(forms)
+        found[name] += len(forms & rla_forms)
+        used[name] += 1
+    good = {n for n in made if used[n] >= MIN_VERBS and found[n] / made[n] >= MIN_AGREEMENT}
+
+    # A verb built on one RLA-ES has (REASENTAR on ASENTAR) must conjugate like it: the template given
+    # to the new verb, applied to the known one, has to make RLA-ES's forms.
+    known = sorted((v for v in verbs if not v.endswith("se") and _plain(v) in rla_forms), key=len, reverse=True)
+
+    def agrees_with_base(verb: str, name: str) -> bool:
+        base = next((k for k in known if len(k) >= 4 and verb.endswith(k) and verb != k), None)
+        stem = stem_of(base, name) if base else None
+        if base is None or stem is None:
+            return True
+        forms = {_plain(f) for f in template_forms(stem, templates[name])}
+        return len(forms & rla_forms) >= MIN_AGREEMENT * len(forms)
+
+    # 2. The verbs RLA-ES lacks, 3. conjugated under the FISE rules.
+    out: set[str] = set()
+    counts = Counter()
+    for verb, name in sorted(verbs.items()):
+        bare = verb[:-2] if verb.endswith("se") else verb
+        if _plain(bare) in rla_forms:
+            counts["known to RLA-ES"] += 1
+            continue
+        if verb in MISREAD:
+            counts["misread"] += 1
+            continue
+        stem = stem_of(verb, name)
+        if name not in good or stem is None:
+            counts["template not confirmed"] += 1
+            continue
+        if not agrees_with_base(verb.removesuffix("se"), name):
+            counts["template unlike the verb it is built on"] += 1
+            print("unlike its base:", verb, name, file=sys.stderr)
+            continue
+        forms = template_forms(stem, templates[name])
+        out.update(unicodedata.normalize("NFC", f) for f in forms + voseo(bare) + [bare])
+        counts["conjugated"] += 1
+
+    header = [
+        "# Simple conjugation of the Spanish verbs RLA-ES lacks, from verbecc 2.0.3's Verbiste data",
+        "# (GPL-2.0-or-later),",
+        f"# made by scripts/conjugate-verbecc-es.py from the wheel with sha256 {wheel_sha};",
+        f"# templates confirmed by RLA-ES: {len(good)} of {len(templates)}; verbs: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
+    ]
+    text = "\n".join(header + sorted(out)) + "\n"
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    with open(OUT, "wb") as f, gzip.GzipFile(fileobj=f, mode="wb", mtime=0, compresslevel=9) as g:
+        g.write(text.encode("utf-8"))
+    print(*header[1:], f"{len(out)} forms -> {OUT}", sep="\n")
+    for n in sorted(made, key=lambda n: -used[n])[:12]:
+        verdict = "" if n in good else "(rejected)"
+        print(f"  {n}: {used[n]} verbs, {found[n] / made[n]:.1%} of its forms in RLA-ES", verdict)
+
+
+if __name__ == "__main__":
+    main()
