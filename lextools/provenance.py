@@ -122,17 +122,19 @@ class Records:
     def get(self, key: str) -> list[str] | None:
         """The fields after the key, or None when the key has no record."""
         wanted = key.encode("utf-8") + b"\t"
+        blob, starts, n = self._blob, self._starts, len(wanted)
         lo, hi = 0, len(self)
-        while lo < hi:  # the first line not below the key
+        while lo < hi:  # the first line whose start is not below the key's (the service asks for every word)
             mid = (lo + hi) // 2
-            if self._line(mid) < wanted:
+            start = starts[mid]
+            if blob[start : start + n] < wanted:
                 lo = mid + 1
             else:
                 hi = mid
         if lo < len(self):
             line = self._line(lo)
             if line.startswith(wanted):
-                return line[len(wanted) :].rstrip(b"\n").decode("utf-8").split("\t")
+                return line[n:].rstrip(b"\n").decode("utf-8").split("\t")
         return None
 
 

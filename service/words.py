@@ -1,10 +1,13 @@
 """Validity: one word, a batch, hooks and score (challenges are in service/challenge.py).
 
-Each route is a thin layer over :mod:`lextools.answers`, which the CLI's ``--json`` prints too.
+Each route is a thin layer over :mod:`lextools.answers`, which the CLI's ``--json`` prints too. The
+answers of the two hot routes, one word and a batch, are built by :func:`word_answer` and
+:func:`lextools.answers.check`, which service/hot.py calls too when it answers them without Flask.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, request
@@ -12,7 +15,8 @@ from flask import Blueprint, current_app, request
 from lextools import answers
 from lextools.edition import load_edition
 from lextools.errors import QueryError
-from lextools.explain import explain
+from lextools.explain import explain_result, load_sidecar
+from lextools.lexicon import Lexicon
 from lextools.messages import message
 from service.inputs import json_body, words_of
 from service.language import request_language
@@ -23,12 +27,17 @@ bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 
 @bp.get("/words/<path:word>")
 def word(edition: str, word: str) -> dict[str, Any]:
-    lex = lexicon(edition)
+    return word_answer(lexicon(edition), word, request_language(), current_app.config["LEXICONS"])
+
+
+def word_answer(lex: Lexicon, word: str, lang: str, home: Path) -> dict[str, Any]:
+    """``GET /v1/{edition}/words/{word}``: the look-up, its explanation (an invalid word's reason names
+    the rule that removed it; a valid word's sources) and its hooks. A word the edition cannot spell
+    raises its :class:`~lextools.errors.SpellingError` (422)."""
     result = answers.spelled(lex, word)
-    home = current_app.config["LEXICONS"]
-    why = explain(lex, word, home)  # an invalid word's reason names the rule that removed it
+    why = explain_result(lex, result, load_sidecar(lex, home))
     return {
-        **answers.explained(lex, result, request_language(), home),
+        **answers.described(result, lex.edition, lang, why),
         "rule": why.rule,
         "sources": list(why.sources),
         "hooks": answers.hook_tiles(lex, result),
