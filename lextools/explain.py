@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -110,19 +110,23 @@ def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) ->
     record = sidecar.records.get(lex.edition.encode(result.tiles)) or []
     if result.valid:  # the usual case, built once: the service explains every word it is asked
         listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
-        return Explanation(result, result.reason, sources=listed)
-    base = Explanation(result, result.reason)
+        return Explanation(result, None, None, None, None, None, listed)  # (positional: cheaper to build)
     if len(result.tiles) < 2:
-        return _told(base, "one-tile", message("explain_one_tile", word=result.word))
+        return _told(result, "one-tile", message("explain_one_tile", word=result.word))
     if record[:1] != ["-"] or len(record) != 5:
-        return _told(base, None, _not_found(lex, result.word))
+        return _told(result, None, _not_found(lex, result.word))
     rule, source, form, headword = record[1:]
-    told = _told(base, rule, _reason(lex, result.word, rule, source, form))
-    return replace(told, form=form, source=source, headword=headword or None)
+    why = _reason(lex, result.word, rule, source, form)
+    return _told(result, rule, why, form=form, source=source, headword=headword or None)
 
 
-def _told(base: Explanation, rule: str | None, why: Message) -> Explanation:
-    return replace(base, rule=rule, message=why, reason=why.text("en"))
+def _told(
+    result: WordResult, rule: str | None, why: Message,
+    form: str | None = None, source: str | None = None, headword: str | None = None,
+) -> Explanation:  # fmt: skip
+    """An invalid word's explanation: ``why`` in every language, its English text as the reason, and
+    the form, source and headword of the record that says so."""
+    return Explanation(result, why.text("en"), rule, form, source, headword, message=why)
 
 
 def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> Message:

@@ -22,6 +22,7 @@ the spelling error itself is their explanation.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import itertools
 import sys
@@ -108,10 +109,15 @@ class Records:
     its workers shares them with every worker (nothing ever writes to those pages again).
     """
 
+    #: Every this many lines one is kept whole, so a search starts with ``bisect`` among them and ends
+    #: among a few dozen neighbouring lines (the service explains every word it is asked).
+    STRIDE = 32
+
     def __init__(self, lines: list[bytes]) -> None:
         lines.sort()
         self._blob = b"".join(lines)
         self._starts = array("Q", itertools.accumulate((len(line) for line in lines), initial=0))
+        self._every = lines[:: self.STRIDE]  # es-fise: 6,100 lines, 0.4 MB
 
     def __len__(self) -> int:
         return len(self._starts) - 1
@@ -122,16 +128,19 @@ class Records:
     def get(self, key: str) -> list[str] | None:
         """The fields after the key, or None when the key has no record."""
         wanted = key.encode("utf-8") + b"\t"
-        blob, starts, n = self._blob, self._starts, len(wanted)
-        lo, hi = 0, len(self)
-        while lo < hi:  # the first line whose start is not below the key's (the service asks for every word)
+        blob, starts, n, total = self._blob, self._starts, len(wanted), len(self)
+        # Lines sort as their keys do (a key ends at its tab), so the first line not below ``wanted`` is
+        # after the last kept line below it and at most the first kept line not below it.
+        kept = bisect.bisect_left(self._every, wanted)
+        lo, hi = max(0, (kept - 1) * self.STRIDE + 1), min(total, kept * self.STRIDE)
+        while lo < hi:
             mid = (lo + hi) // 2
             start = starts[mid]
             if blob[start : start + n] < wanted:
                 lo = mid + 1
             else:
                 hi = mid
-        if lo < len(self):
+        if lo < total:
             line = self._line(lo)
             if line.startswith(wanted):
                 return line[n:].rstrip(b"\n").decode("utf-8").split("\t")

@@ -59,6 +59,12 @@ class HotRoutes:
     def __init__(self, app: Flask, fallback: WSGIApp) -> None:
         self.app = app
         self.fallback = fallback
+        #: What the app's hooks add to each answer, by (endpoint, method): it depends on nothing else.
+        self._added = {
+            (endpoint, method): answer_headers(endpoint, method)
+            for endpoint, methods in ((WORD_ENDPOINT, ("GET", "HEAD")), (CHECK_ENDPOINT, ("POST",)))
+            for method in methods
+        }
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         method = environ.get("REQUEST_METHOD")
@@ -66,7 +72,7 @@ class HotRoutes:
         if method in ("GET", "HEAD", "POST") and self._plain(environ):
             try:
                 answer = self._word(environ, method) if method != "POST" else self._check(environ)
-            except Exception:  # noqa: BLE001  # Flask answers it, error and all, as it always has
+            except Exception:  # Flask answers it, error and all, as it always has
                 answer = None
         if answer is None:
             return self.fallback(environ, start_response)
@@ -75,7 +81,7 @@ class HotRoutes:
             ("Content-Type", self.app.json.mimetype),  # type: ignore[attr-defined]
             ("Content-Length", str(len(body))),
             (CHECKSUM_HEADER, checksum),
-            *answer_headers(endpoint, method),
+            *self._added[endpoint, method],
         ]
         start_response("200 OK", headers)
         return [] if method == "HEAD" else [body]
@@ -93,9 +99,10 @@ class HotRoutes:
         if match is None or not match[2].isprintable():
             return None
         edition, word = match.groups()
-        lex = self._lexicons().get(edition)
+        cache = self._lexicons()
+        lex = cache.get(edition)
         lang = language(edition, None, environ.get("HTTP_ACCEPT_LANGUAGE"))
-        body = word_answer(lex, word, lang, self.app.config["LEXICONS"])
+        body = word_answer(lex, word, lang, cache.sidecar(lex))
         return WORD_ENDPOINT, lex.checksum, self._json(body)
 
     def _check(self, environ: dict[str, Any]) -> tuple[str, str, bytes] | None:

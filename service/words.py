@@ -7,7 +7,6 @@ answers of the two hot routes, one word and a batch, are built by :func:`word_an
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, request
@@ -15,33 +14,33 @@ from flask import Blueprint, current_app, request
 from lextools import answers
 from lextools.edition import load_edition
 from lextools.errors import QueryError
-from lextools.explain import explain_result, load_sidecar
+from lextools.explain import Sidecar, explain_result
 from lextools.lexicon import Lexicon
 from lextools.messages import message
 from service.inputs import json_body, words_of
 from service.language import request_language
-from service.lexicons import lexicon
+from service.lexicons import lexicon, lexicons
 
 bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 
 
 @bp.get("/words/<path:word>")
 def word(edition: str, word: str) -> dict[str, Any]:
-    return word_answer(lexicon(edition), word, request_language(), current_app.config["LEXICONS"])
+    lex = lexicon(edition)
+    return word_answer(lex, word, request_language(), lexicons().sidecar(lex))
 
 
-def word_answer(lex: Lexicon, word: str, lang: str, home: Path) -> dict[str, Any]:
-    """``GET /v1/{edition}/words/{word}``: the look-up, its explanation (an invalid word's reason names
-    the rule that removed it; a valid word's sources) and its hooks. A word the edition cannot spell
-    raises its :class:`~lextools.errors.SpellingError` (422)."""
+def word_answer(lex: Lexicon, word: str, lang: str, sidecar: Sidecar | None) -> dict[str, Any]:
+    """``GET /v1/{edition}/words/{word}``: the look-up, its explanation from the lexicon's ``sidecar``
+    (an invalid word's reason names the rule that removed it; a valid word's sources) and its hooks.
+    A word the edition cannot spell raises its :class:`~lextools.errors.SpellingError` (422)."""
     result = answers.spelled(lex, word)
-    why = explain_result(lex, result, load_sidecar(lex, home))
-    return {
-        **answers.described(result, lex.edition, lang, why),
-        "rule": why.rule,
-        "sources": list(why.sources),
-        "hooks": answers.hook_tiles(lex, result),
-    }
+    why = explain_result(lex, result, sidecar)
+    out = answers.described(result, lex.edition, lang, why)  # a new dict: the fields are added in place
+    out["rule"] = why.rule
+    out["sources"] = list(why.sources)
+    out["hooks"] = answers.hook_tiles(lex, result)
+    return out
 
 
 @bp.post("/check")
