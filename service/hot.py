@@ -139,4 +139,3 @@ def _path(environ: dict[str, Any]) -> str:
     they are not UTF-8 (Flask answers 400)."""
     raw: str = environ.get("PATH_INFO", "")
     return raw if raw.isascii() else raw.encode("latin-1").decode("utf-8")
-
