@@ -53,13 +53,10 @@ def check(lex: Lexicon, words: Sequence[str], lang: str = "en", home: Path | Non
     """
     sidecar = _sidecar(lex, home)
     edition = lex.edition
-    results = []
-    for w in words:
-        result = lex.lookup(w)
-        if result.valid:  # most words of a batch: nothing to explain or translate
-            results.append(result.as_dict())
-        else:
-            results.append(described(result, edition, lang, _why(lex, result, home, sidecar)))
+    results = [
+        r.as_dict() if r.valid else described(r, edition, lang, _why(lex, r, home, sidecar))  # valid: most words
+        for r in map(lex.lookup, words)
+    ]
     return {"edition": edition.name, "results": results}
 
 
