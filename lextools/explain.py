@@ -1,7 +1,9 @@
 """Explanations: why a word is not valid (the rule, the source form), or which sources give it.
 
 Reads the provenance sidecar a build writes beside the lexicon (:mod:`lextools.provenance`). The CLI's
-``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`.
+``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`, or
+:func:`explain_result` for a word already looked up, with a sidecar already read (a batch check reads
+it once; the service holds it per lexicon, service/lexicons.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Layout (Flask tutorial style): :func:`create_app` builds an app from config; the
 blueprints — ``meta`` (health, editions, OpenAPI), ``words`` (validity, check, challenge, hooks,
 score), ``study`` (two-tile words, anagrams, search), ``quiz`` (word-study quizzes), ``export``;
 ``errors`` gives every failure one JSON shape; ``lexicons`` keeps the lexicons a worker has loaded;
-``server`` runs it under gunicorn.
+``server`` runs it under gunicorn. ``hot`` answers the two hot routes (a word, a batch check) in
+front of Flask, with the views' own functions, the headers of :func:`answer_headers` and the text
+of :class:`AnswerJSON`: the same bytes for less than half the CPU (see its docstring).
 The library (``lextools``) never imports this package.
 
 The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app

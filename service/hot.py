@@ -3,10 +3,11 @@ in front of Flask, by a WSGI middleware that :func:`service.create_app` installs
 
 Why: under gunicorn's gevent workers a word look-up cost about 345 µs of CPU through Flask against
 127 µs for a bare WSGI app doing the same look-up (bench/perf.py), and a minimal Flask route alone
-costs ~50 µs on this machine — more than the whole answer (look-up, explanation, hooks, JSON, ~30
-µs). Request and response objects, context locals, routing and the hooks are the price of every
-other route's features (query parameters, errors, pages); these two routes do not need them for
-their usual answer.
+costs ~50 µs on the 2-core development machine — more than the whole answer (look-up, explanation,
+hooks, JSON: ~25 µs). Request and response objects, context locals, routing and the hooks are the
+price of every other route's features (query parameters, errors, pages); these two routes do not
+need them for their usual answer. With this module the look-up costs ~130 µs against the bare app's
+~110 µs (the difference: its explanation, and the four headers more that gunicorn writes).
 
 What :class:`HotRoutes` answers itself: exactly those two routes in their plain form — GET or HEAD
 of a word whose path is UTF-8 and holds no ``/`` or control character, and POST of a batch with a
