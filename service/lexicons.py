@@ -31,10 +31,11 @@ response starts (an open file survives deletion) and answers 503 "try again" in 
 where two builds land within one check interval (see ``service/export.py``).
 
 Explanations. A word's answer names its sources, or the rule that removed it, from the lexicon's
-provenance sidecar (:func:`lextools.explain.load_sidecar`, which calls ``os.stat`` on the file every
-call). The cache holds each lexicon's sidecar and looks at the file again on the schedule it looks at
-``E.json`` (:meth:`LexiconCache.sidecar`): a rebuild writes the sidecar before it commits ``E.json``,
-so a swapped-in lexicon finds its own, and one still being served keeps the one it was read with.
+provenance sidecar (:func:`lextools.explain.load_sidecar`, one ``os.stat`` a call). The cache holds
+each lexicon's sidecar and looks at the file again on the schedule it looks at ``E.json``
+(:meth:`LexiconCache.sidecar`), not once per word asked: a rebuild writes the sidecar before it
+commits ``E.json``, so a swapped-in lexicon finds its own, and one still being served keeps the one
+it was read with.
 
 Every response about one edition carries ``X-Lexicon-Checksum``: the checksum of the lexicon that
 answered, so a client sees the swap on the very response (``/v1/editions/{edition}`` shows it too).
