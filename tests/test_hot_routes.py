@@ -11,6 +11,7 @@ everything to Flask (still correct, but slow again) fails too.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from service import _cors, _nosniff, create_app
 from service.hot import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
 from service.inputs import refuse_unknown_parameters, require_utf8_path
 from service.kiosk import gate
-from tests.conftest import DATA
+from tests.conftest import DATA, build_small
 
 SPANISH = DATA / "es-small.txt"
 EXTRA = ["dame", "dámelo", "amarle", "casa", "Bilbao", "ñu", "x"]
@@ -281,10 +282,6 @@ def test_the_hooks_the_hot_routes_stand_in_for(pair: Pair) -> None:
 
 def test_a_rebuilt_lexicon_is_served_hot_at_once(lexicon_home: Path, tmp_path: Path) -> None:
     """Hot reload goes through the same lexicon cache: the checksum header and the answer change."""
-    import shutil
-
-    from tests.conftest import build_small
-
     home = tmp_path / "L"
     shutil.copytree(lexicon_home, home)
     pair = Pair(home, tmp_path, RELOAD_CHECK_SECONDS=0)
