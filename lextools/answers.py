@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lextools import search
 from lextools.edition import Edition
@@ -18,6 +18,9 @@ from lextools.errors import QueryError, SpellingError
 from lextools.lexicon import Lexicon, WordResult
 from lextools.messages import message
 from lextools.tokenize import spell
+
+if TYPE_CHECKING:  # lextools.explain is imported when an answer needs it: the CLI starts faster without
+    from lextools.explain import Explanation, Sidecar
 
 
 def entries(lex: Lexicon, keys: Iterable[str]) -> list[dict[str, Any]]:
@@ -45,21 +48,46 @@ def check(lex: Lexicon, words: Sequence[str], lang: str = "en", home: Path | Non
     """One result per word, in order; a word the edition cannot spell is invalid with its reason.
 
     With the lexicon's directory (``home``), an invalid word's reason names the rule that removed it
-    and the source form it came from (:mod:`lextools.explain`).
+    and the source form it came from (:mod:`lextools.explain`); the sidecar that says so is read once
+    for the whole batch.
     """
-    return {"edition": lex.edition.name, "results": [explained(lex, lex.lookup(w), lang, home) for w in words]}
+    sidecar = _sidecar(lex, home)
+    edition = lex.edition
+    results = [
+        r.as_dict() if r.valid else described(r, edition, lang, _why(lex, r, home, sidecar))  # valid: most words
+        for r in map(lex.lookup, words)
+    ]
+    return {"edition": edition.name, "results": results}
 
 
 def explained(lex: Lexicon, result: WordResult, lang: str = "en", home: Path | None = None) -> dict[str, Any]:
     """:func:`localized`, with the build's explanation as the reason of an invalid word it can tell."""
-    out = localized(result, lex.edition, lang)
-    if home is not None and not result.valid and result.word is not None:
-        from lextools.explain import explain
+    return described(result, lex.edition, lang, _why(lex, result, home, _sidecar(lex, home)))
 
-        why = explain(lex, result.input, home)
-        if why.message is not None:
-            out["reason"] = why.message.text(lang)
-    return out
+
+def described(result: WordResult, edition: Edition, lang: str, why: Explanation | None) -> dict[str, Any]:
+    """:func:`localized`, the reason being ``why``'s (:func:`lextools.explain.explain_result`) when
+    the build told one (an invalid word's rule, in every language)."""
+    if why is not None and why.message is not None:
+        out = result.as_dict()
+        out["reason"] = why.message.text(lang)
+        return out
+    return localized(result, edition, lang)
+
+
+def _sidecar(lex: Lexicon, home: Path | None) -> Sidecar | None:
+    from lextools.explain import load_sidecar
+
+    return None if home is None else load_sidecar(lex, home)
+
+
+def _why(lex: Lexicon, result: WordResult, home: Path | None, sidecar: Sidecar | None) -> Explanation | None:
+    """The explanation of an invalid word the edition can spell, when there is a lexicon directory."""
+    if home is None or result.valid or result.word is None:
+        return None
+    from lextools.explain import explain_result
+
+    return explain_result(lex, result, sidecar)
 
 
 def spelled(lex: Lexicon, word: str) -> WordResult:
@@ -73,11 +101,11 @@ def spelled(lex: Lexicon, word: str) -> WordResult:
 
 
 def hook_tiles(lex: Lexicon, result: WordResult) -> dict[str, Any]:
+    """The hook tiles of a word; :meth:`Lexicon.hooks` lists them in the edition's alphabet already."""
     h = lex.hooks(lex.edition.encode(result.tiles))
-    ed = lex.edition
     return {
-        "front": ed.sort_labels(h.front),
-        "back": ed.sort_labels(h.back),
+        "front": list(h.front),
+        "back": list(h.back),
         "front_inner": h.front_inner,
         "back_inner": h.back_inner,
     }

@@ -1,13 +1,16 @@
 """Explanations: why a word is not valid (the rule, the source form), or which sources give it.
 
 Reads the provenance sidecar a build writes beside the lexicon (:mod:`lextools.provenance`). The CLI's
-``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`.
+``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`, or
+:func:`explain_result` for a word already looked up, with a sidecar already read (a batch check reads
+it once; the service holds it per lexicon, service/lexicons.py).
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +61,9 @@ class Sidecar:
 
 
 @functools.lru_cache(maxsize=8)
-def _sidecar(path: Path, stamp: tuple[int, int], checksum: str) -> Sidecar | None:
-    header, records = read_sidecar(path.read_bytes())
+def _sidecar(path: str, stamp: tuple[int, int], checksum: str) -> Sidecar | None:
+    with open(path, "rb") as f:
+        header, records = read_sidecar(f.read())
     if header.get(CHECKSUM_KEY[1:]) != checksum:
         return None  # written for another build: not to be believed
     return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records)
@@ -69,43 +73,62 @@ def _names(joined: str) -> tuple[str, ...]:
     return tuple(s for s in joined.split(",") if s)
 
 
+@functools.lru_cache(maxsize=64)
+def _sidecar_file(home: Path, edition: str) -> str:
+    """The sidecar's path as a string: pathlib costs more than the ``os.stat`` done on every explanation."""
+    return str(sidecar_path(home, edition))
+
+
 def load_sidecar(lex: Lexicon, home: Path) -> Sidecar | None:
-    """The lexicon's sidecar, or None when there is none for this build (built before sidecars)."""
-    path = sidecar_path(home, lex.edition.name)
+    """The lexicon's sidecar, or None when there is none for this build (built before sidecars).
+
+    One ``os.stat`` per call: a sidecar rewritten in place (new mtime) or replaced (new inode) is
+    read again, the one in memory otherwise.
+    """
+    path = _sidecar_file(home, lex.edition.name)
     try:
-        st = path.stat()
+        st = os.stat(path)
         return _sidecar(path, (st.st_mtime_ns, st.st_ino), lex.checksum)
     except (OSError, ValueError, EOFError):
         return None  # missing or unreadable: explanations fall back to "not in the lexicon"
 
 
 def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
-    result = lex.lookup(text)
-    base = Explanation(result, result.reason)
+    return explain_result(lex, lex.lookup(text), load_sidecar(lex, home))
+
+
+def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) -> Explanation:
+    """:func:`explain` of a word already looked up (``result`` is ``lex.lookup(result.input)``), with
+    the lexicon's sidecar (:func:`load_sidecar`): a batch reads it once, not once per word."""
     if result.word is None:  # KILO in es-fise, 'a-b': the spelling error is the explanation
+        text = result.input
         try:
             lex.spell(text)
         except SpellingError as e:
-            return replace(base, rule=e.rule, reason=f"{text.strip().upper()}: {e.reason}")
-        return base
-    sidecar = load_sidecar(lex, home)
+            return Explanation(result, f"{text.strip().upper()}: {e.reason}", rule=e.rule)
+        return Explanation(result, result.reason)
     if sidecar is None:
-        return base
+        return Explanation(result, result.reason)
     record = sidecar.records.get(lex.edition.encode(result.tiles)) or []
-    if result.valid:
+    if result.valid:  # the usual case, built once: the service explains every word it is asked
         listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
-        return replace(base, sources=listed)
+        return Explanation(result, None, None, None, None, None, listed)  # (positional: cheaper to build)
     if len(result.tiles) < 2:
-        return _told(base, "one-tile", message("explain_one_tile", word=result.word))
+        return _told(result, "one-tile", message("explain_one_tile", word=result.word))
     if record[:1] != ["-"] or len(record) != 5:
-        return _told(base, None, _not_found(lex, result.word))
+        return _told(result, None, _not_found(lex, result.word))
     rule, source, form, headword = record[1:]
-    told = _told(base, rule, _reason(lex, result.word, rule, source, form))
-    return replace(told, form=form, source=source, headword=headword or None)
+    why = _reason(lex, result.word, rule, source, form)
+    return _told(result, rule, why, form=form, source=source, headword=headword or None)
 
 
-def _told(base: Explanation, rule: str | None, why: Message) -> Explanation:
-    return replace(base, rule=rule, message=why, reason=why.text("en"))
+def _told(
+    result: WordResult, rule: str | None, why: Message,
+    form: str | None = None, source: str | None = None, headword: str | None = None,
+) -> Explanation:  # fmt: skip
+    """An invalid word's explanation: ``why`` in every language, its English text as the reason, and
+    the form, source and headword of the record that says so."""
+    return Explanation(result, why.text("en"), rule, form, source, headword, message=why)
 
 
 def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> Message:

@@ -224,21 +224,17 @@ class Lexicon:
 
     def lookup(self, text: str) -> WordResult:
         """Is this word valid? Never raises for a bad word: the reason says what is wrong."""
+        edition = self.edition
         try:
-            s = spell(text, self.edition)
+            s = spell(text, edition)
         except SpellingError as e:
-            return WordResult(input=text, word=None, tiles=(), valid=False, score=None, reason=e.reason)
-        valid = s.key in self.words
-        if valid and len(s.tiles) < 2:
-            valid = False  # one-tile words are never built in, but a key could be asked directly
-        return WordResult(
-            input=text,
-            word=s.word,
-            tiles=s.tiles,
-            valid=valid,
-            score=self.edition.score(s.tiles),
-            reason=None if valid else f"{s.word} is not in the {self.edition.name} lexicon",
-        )
+            return WordResult(text, None, (), False, None, e.reason)
+        tiles = s.tiles
+        # One-tile words are never built in, but a key could be asked directly.
+        valid = s.key in self.words and len(tiles) > 1
+        reason = None if valid else f"{s.word} is not in the {edition.name} lexicon"
+        # Positional arguments: a batch check looks up every word, and keywords cost more.
+        return WordResult(text, s.word, tiles, valid, edition.score(tiles), reason)
 
     def hooks(self, key: str) -> Hooks:
         """Hooks at tile level: in es-fise the CH tile hooks ARRO into CHARRO, one tile, not two.

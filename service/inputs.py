@@ -95,12 +95,13 @@ def _refuse_a_cut_body() -> None:
         raise RequestEntityTooLarge(f"the body is over {limit} bytes")
 
 
-def words_of(body: dict[str, Any], *, allow_empty: bool) -> list[str]:
-    """The ``words`` list of a body: strings only, at most ``MAX_BATCH`` of them."""
+def words_of(body: dict[str, Any], *, allow_empty: bool, limit: int | None = None) -> list[str]:
+    """The ``words`` list of a body: strings only, at most ``limit`` of them (default: the app's ``MAX_BATCH``)."""
     words = body.get("words")
     if not isinstance(words, list):
         raise bad_request(message("words_not_list"))
-    limit = current_app.config["MAX_BATCH"]
+    if limit is None:
+        limit = current_app.config["MAX_BATCH"]
     if len(words) > limit:
         raise ServiceError(413, "too_many_words", message("words_over_batch", count=len(words), max=limit))
     if not words and not allow_empty:

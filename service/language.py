@@ -8,6 +8,8 @@ so a Spanish page gets Spanish reasons whatever the browser's settings.
 
 from __future__ import annotations
 
+import functools
+
 from flask import request
 
 from lextools.edition import edition_names, load_edition
@@ -17,5 +19,19 @@ from lextools.messages import choose_language
 def request_language() -> str:
     """The language to answer this request in."""
     edition = (request.view_args or {}).get("edition")
-    default = load_edition(edition).language if edition in edition_names() else "en"
-    return choose_language(request.args.get("lang"), request.headers.get("Accept-Language"), default)
+    return language(edition, request.args.get("lang"), request.headers.get("Accept-Language"))
+
+
+def language(edition: str | None, asked: str | None, accept_language: str | None) -> str:
+    """The language to answer in, from the edition of the path (any text, or None), the ``lang``
+    parameter and the ``Accept-Language`` header (the service's hot routes, service/hot.py, read
+    them from the WSGI environ)."""
+    default = load_edition(edition).language if edition in _shipped() else "en"
+    return choose_language(asked, accept_language, default)
+
+
+@functools.cache
+def _shipped() -> frozenset[str]:
+    """The shipped editions' names, listed once a process: listing them reads a directory, which
+    cost more than the rest of a word's look-up."""
+    return frozenset(edition_names())

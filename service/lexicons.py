@@ -30,6 +30,13 @@ The one exception is ``export?format=dawg``, which sends the file itself; it ope
 response starts (an open file survives deletion) and answers 503 "try again" in the narrow case
 where two builds land within one check interval (see ``service/export.py``).
 
+Explanations. A word's answer names its sources, or the rule that removed it, from the lexicon's
+provenance sidecar (:func:`lextools.explain.load_sidecar`, one ``os.stat`` a call). The cache holds
+each lexicon's sidecar and looks at the file again on the schedule it looks at ``E.json``
+(:meth:`LexiconCache.sidecar`), not once per word asked: a rebuild writes the sidecar before it
+commits ``E.json``, so a swapped-in lexicon finds its own, and one still being served keeps the one
+it was read with.
+
 Every response about one edition carries ``X-Lexicon-Checksum``: the checksum of the lexicon that
 answered, so a client sees the swap on the very response (``/v1/editions/{edition}`` shows it too).
 """
@@ -48,7 +55,7 @@ from flask import Response, after_this_request, current_app, g, has_request_cont
 
 from lextools.edition import edition_names, load_edition
 from lextools.errors import LexiconError
-from lextools.explain import load_sidecar
+from lextools.explain import Sidecar, load_sidecar
 from lextools.lexicon import Lexicon, load_lexicon, metadata_path, read_metadata
 
 log = logging.getLogger("lextools.service")
@@ -94,6 +101,7 @@ class LexiconCache:
         self.clock = clock
         self._loaded: dict[str, _Loaded] = {}
         self._metadata_files: dict[str, str] = {}  # E.json paths, built once: pathlib costs more than stat
+        self._sidecars: dict[str, tuple[Lexicon, Sidecar | None, float]] = {}  # edition → (lexicon, its sidecar, when)
         self._lock = threading.Lock()  # two threads asking for one cold edition load it once
         self._reload_lock = threading.Lock()  # one reload at a time; others serve what they have
 
@@ -133,9 +141,20 @@ class LexiconCache:
             except LexiconError as e:
                 log.warning("%s: not loaded at start-up: %s", name, e)
                 continue
-            load_sidecar(lex, self.home)  # the explanations of refused words: shared with the workers too
+            self.sidecar(lex)  # the explanations of refused words: shared with the workers too
             loaded.append(name)
         return loaded
+
+    def sidecar(self, lex: Lexicon) -> Sidecar | None:
+        """The provenance sidecar of a lexicon this cache gave out (None when its build has none),
+        read again at most every ``check_seconds`` (never with None), and whenever the lexicon is another."""
+        name, now = lex.edition.name, self.clock()
+        held = self._sidecars.get(name)
+        if held is not None and held[0] is lex and (self.check_seconds is None or now - held[2] < self.check_seconds):
+            return held[1]
+        sidecar = load_sidecar(lex, self.home)
+        self._sidecars[name] = (lex, sidecar, now)
+        return sidecar
 
     def refresh(self, edition: str) -> bool:
         """Load the edition again now if its metadata names another checksum; True when it swapped.

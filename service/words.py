@@ -1,6 +1,8 @@
 """Validity: one word, a batch, hooks and score (challenges are in service/challenge.py).
 
-Each route is a thin layer over :mod:`lextools.answers`, which the CLI's ``--json`` prints too.
+Each route is a thin layer over :mod:`lextools.answers`, which the CLI's ``--json`` prints too. The
+answers of the two hot routes, one word and a batch, are built by :func:`word_answer` and
+:func:`lextools.answers.check`, which service/hot.py calls too when it answers them without Flask.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from flask import Blueprint, current_app, request
 from lextools import answers
 from lextools.edition import load_edition
 from lextools.errors import QueryError
-from lextools.explain import explain
+from lextools.explain import Sidecar, explain_result
+from lextools.lexicon import Lexicon
 from lextools.messages import message
 from service.inputs import json_body, words_of
 from service.language import request_language
-from service.lexicons import lexicon
+from service.lexicons import lexicon, lexicons
 
 bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 
@@ -24,15 +27,20 @@ bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 @bp.get("/words/<path:word>")
 def word(edition: str, word: str) -> dict[str, Any]:
     lex = lexicon(edition)
+    return word_answer(lex, word, request_language(), lexicons().sidecar(lex))
+
+
+def word_answer(lex: Lexicon, word: str, lang: str, sidecar: Sidecar | None) -> dict[str, Any]:
+    """``GET /v1/{edition}/words/{word}``: the look-up, its explanation from the lexicon's ``sidecar``
+    (an invalid word's reason names the rule that removed it; a valid word's sources) and its hooks.
+    A word the edition cannot spell raises its :class:`~lextools.errors.SpellingError` (422)."""
     result = answers.spelled(lex, word)
-    home = current_app.config["LEXICONS"]
-    why = explain(lex, word, home)  # an invalid word's reason names the rule that removed it
-    return {
-        **answers.explained(lex, result, request_language(), home),
-        "rule": why.rule,
-        "sources": list(why.sources),
-        "hooks": answers.hook_tiles(lex, result),
-    }
+    why = explain_result(lex, result, sidecar)
+    out = answers.described(result, lex.edition, lang, why)  # a new dict: the fields are added in place
+    out["rule"] = why.rule
+    out["sources"] = list(why.sources)
+    out["hooks"] = answers.hook_tiles(lex, result)
+    return out
 
 
 @bp.post("/check")

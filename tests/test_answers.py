@@ -112,3 +112,20 @@ def test_diff_says_how_many_words_a_list_lost(lexicon_home: Path, tmp_path: Path
     assert d["unspellable"] == {"es-fise": 0, str(listed): 1}
     table = " ".join(CliRunner().invoke(app, ["diff", "es-fise", str(listed), "-L", str(lexicon_home)]).stdout.split())
     assert "1 word of" in table and "kilo" in table
+
+
+def test_hook_tiles_come_in_the_editions_alphabet(lexicon_home: Path) -> None:
+    """answers.hook_tiles passes Lexicon.hooks' lists on as they are: they must be sorted already."""
+    from lextools.answers import hook_tiles
+    from lextools.edition import edition_names
+    from lextools.lexicon import load_lexicon
+
+    seen = 0
+    for edition in edition_names():
+        lex = load_lexicon(edition, lexicon_home)
+        ed = lex.edition
+        for key in [*lex, *(k[1:] for k in lex), *(k[:-1] for k in lex)]:
+            hooks = hook_tiles(lex, lex.lookup(ed.spelling(key)))
+            assert hooks["front"] == ed.sort_labels(hooks["front"]) and hooks["back"] == ed.sort_labels(hooks["back"])
+            seen += len(hooks["front"]) > 1 or len(hooks["back"]) > 1
+    assert seen > 10  # lists with an order to get wrong

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from lextools.cli import app
@@ -116,3 +118,20 @@ def test_every_rule_is_described_in_the_message_catalogue() -> None:
 
     for name, rule in RULES.items():
         assert catalogue()[f"rule_{name}"]["en"] == rule.description, name
+
+
+_KEY = st.text(alphabet="AB1CÑ\u00e9", min_size=1, max_size=4)
+
+
+@given(st.dictionaries(_KEY, st.text(alphabet="+-ab,", max_size=5), max_size=300), st.lists(_KEY, max_size=50))
+def test_records_find_every_key_and_only_those(records: dict[str, str], asked: list[str]) -> None:
+    """Records.get against a dict, on few and on many records (its search starts among every
+    STRIDE-th key), keys sharing prefixes (A, AB, AB1) and multi-byte ones (Ñ, é)."""
+    from lextools.provenance import Records
+
+    lines = [f"{key}\t{value}\tx\n".encode() for key, value in records.items()]
+    found = Records(lines)
+    assert len(found) == len(records) and lines == []  # the lines were taken
+    for key in [*asked, *records]:
+        expected = [records[key], "x"] if key in records else None
+        assert found.get(key) == expected

@@ -219,3 +219,30 @@ def test_concurrent_requests_during_rebuilds_never_fail(tmp_path: Path) -> None:
             t.join()
     assert failures == []
     assert seen <= checksums and len(seen) > 1
+
+
+def test_the_sidecar_is_held_per_lexicon_and_looked_at_on_the_metadata_schedule(tmp_path: Path) -> None:
+    """The explanations the service reads (service/lexicons.py): no os.stat per word asked, the file
+    looked at again every check interval, and read again for a lexicon swapped in."""
+    import gzip
+
+    from lextools.explain import load_sidecar
+
+    build_small(tmp_path, "es-fise", WORDS)
+    clock = Clock()
+    cache = LexiconCache(tmp_path, check_seconds=1, clock=clock)
+    lex = cache.get("es-fise")
+    assert cache.sidecar(lex) is None  # built without one
+    sidecar = tmp_path / "es-fise.provenance.tsv.gz"
+    sidecar.write_bytes(gzip.compress(f"#checksum\t{lex.checksum}\n#sources\tsome\n".encode()))
+    assert cache.sidecar(lex) is None  # not looked at again within the interval
+    clock.now += 1
+    held = cache.sidecar(lex)
+    assert held is not None and held.usual_sources == ("some",) and held is load_sidecar(lex, tmp_path)
+    sidecar.unlink()
+    assert cache.sidecar(lex) is held
+    rebuilt = build_small(tmp_path, "es-fise", [*WORDS, "saco"])["checksum"]
+    clock.now += 1
+    fresh = cache.get("es-fise")
+    assert fresh.checksum == rebuilt and cache.sidecar(fresh) is None  # the new lexicon's: none
+    assert LexiconCache(tmp_path, check_seconds=None).sidecar(fresh) is None

@@ -1,0 +1,142 @@
+"""The two hot routes — ``GET /v1/{edition}/words/{word}`` and ``POST /v1/{edition}/check`` — answered
+in front of Flask, by a WSGI middleware that :func:`service.create_app` installs as ``app.wsgi_app``.
+
+Why: under gunicorn's gevent workers a word look-up cost about 345 µs of CPU through Flask against
+127 µs for a bare WSGI app doing the same look-up (bench/perf.py), and a minimal Flask route alone
+costs ~50 µs on the 2-core development machine — more than the whole answer (look-up, explanation,
+hooks, JSON: ~25 µs). Request and response objects, context locals, routing and the hooks are the
+price of every other route's features (query parameters, errors, pages); these two routes do not
+need them for their usual answer. With this module the look-up costs ~130 µs against the bare app's
+~110 µs (the difference: its explanation, and the four headers more that gunicorn writes).
+
+What :class:`HotRoutes` answers itself: exactly those two routes in their plain form — GET or HEAD
+of a word whose path is UTF-8 and holds no ``/`` or control character, and POST of a batch with a
+``Content-Length`` within ``MAX_CONTENT_LENGTH`` — with no query string, outside kiosk mode, when
+the answer is a 200. Everything else goes to the Flask app untouched, which answers as it always
+has: other routes and methods, any query string (``?lang=``, an unknown parameter), a bare ``?``,
+a path that is not UTF-8, a chunked body, a body that is not a JSON object with a ``words`` list of
+at most ``MAX_BATCH`` strings, an unknown edition, a missing or corrupt lexicon, a word the edition
+cannot spell, and any error at all (the answer is built first; a failure hands the request on, and
+a body already read is handed on as it came, so Flask reads the same bytes).
+
+No fact is written twice: the answers are built by the views' own functions
+(:func:`service.words.word_answer`, :func:`lextools.answers.check`), the language by
+:func:`service.language.language`, the lexicon — and so hot reload — comes from the app's
+:class:`~service.lexicons.LexiconCache`, the body checks are :func:`service.inputs.words_of`, the
+body text is the app's JSON provider's (:class:`service.AnswerJSON`) and the added headers are
+:func:`service.answer_headers`. tests/test_hot_routes.py compares status, headers and body, byte for
+byte, with the Flask app's (``HOT_ROUTES=False``) over many requests, and checks that the app's
+hooks are still the ones this module stands in for.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask
+
+from lextools import answers
+from service import answer_headers
+from service.inputs import words_of
+from service.language import language
+from service.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
+from service.words import word_answer
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: The two routes' paths (PATH_INFO as decoded text). The edition is checked by the lexicon cache.
+_WORD = re.compile(r"/v1/([^/]+)/words/([^/]+)")
+_CHECK = re.compile(r"/v1/([^/]+)/check")
+#: The Flask endpoints of the two routes (for the headers the app adds to them).
+WORD_ENDPOINT, CHECK_ENDPOINT = "words.word", "words.check"
+
+
+class HotRoutes:
+    """WSGI middleware: the usual answers of the two hot routes, everything else to ``fallback``."""
+
+    def __init__(self, app: Flask, fallback: WSGIApp) -> None:
+        self.app = app
+        self.fallback = fallback
+        #: What the app's hooks add to each answer, by (endpoint, method): it depends on nothing else.
+        self._added = {
+            (endpoint, method): answer_headers(endpoint, method)
+            for endpoint, methods in ((WORD_ENDPOINT, ("GET", "HEAD")), (CHECK_ENDPOINT, ("POST",)))
+            for method in methods
+        }
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        method = environ.get("REQUEST_METHOD")
+        answer = None
+        if method in ("GET", "HEAD", "POST") and self._plain(environ):
+            try:
+                answer = self._word(environ, method) if method != "POST" else self._check(environ)
+            except Exception:  # Flask answers it, error and all, as it always has
+                answer = None
+        if answer is None:
+            return self.fallback(environ, start_response)
+        endpoint, checksum, body = answer
+        headers = [
+            ("Content-Type", self.app.json.mimetype),  # type: ignore[attr-defined]
+            ("Content-Length", str(len(body))),
+            (CHECKSUM_HEADER, checksum),
+            *self._added[endpoint, method],
+        ]
+        start_response("200 OK", headers)
+        return [] if method == "HEAD" else [body]
+
+    def _plain(self, environ: dict[str, Any]) -> bool:
+        """No query string (not even a bare ``?``, which Flask refuses on a path route), not a kiosk."""
+        if environ.get("QUERY_STRING") or self.app.config.get("KIOSK"):
+            return False
+        return "?" not in (environ.get("RAW_URI") or environ.get("REQUEST_URI") or "")
+
+    def _word(self, environ: dict[str, Any], method: str) -> tuple[str, str, bytes] | None:
+        if environ.get("CONTENT_LENGTH", "0") not in ("", "0") or "HTTP_TRANSFER_ENCODING" in environ:
+            return None  # a GET with a body: rare enough to leave to Flask
+        match = _WORD.fullmatch(_path(environ))
+        if match is None or not match[2].isprintable():
+            return None
+        edition, word = match.groups()
+        cache = self._lexicons()
+        lex = cache.get(edition)
+        lang = language(edition, None, environ.get("HTTP_ACCEPT_LANGUAGE"))
+        body = word_answer(lex, word, lang, cache.sidecar(lex))
+        return WORD_ENDPOINT, lex.checksum, self._json(body)
+
+    def _check(self, environ: dict[str, Any]) -> tuple[str, str, bytes] | None:
+        match = _CHECK.fullmatch(_path(environ))
+        length = environ.get("CONTENT_LENGTH", "")
+        limit = self.app.config["MAX_CONTENT_LENGTH"]
+        if match is None or not (length.isascii() and length.isdigit()) or "HTTP_TRANSFER_ENCODING" in environ:
+            return None
+        if limit is not None and int(length) > limit:
+            return None
+        data = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(data)  # read again from the start if Flask answers after all
+        body = self.app.json.loads(data)
+        if not isinstance(body, dict):
+            return None
+        edition = match[1]
+        lex = self._lexicons().get(edition)
+        words = words_of(body, allow_empty=True, limit=self.app.config["MAX_BATCH"])
+        lang = language(edition, None, environ.get("HTTP_ACCEPT_LANGUAGE"))
+        answer = answers.check(lex, words, lang, self.app.config["LEXICONS"])
+        return CHECK_ENDPOINT, lex.checksum, self._json(answer)
+
+    def _lexicons(self) -> LexiconCache:
+        cache: LexiconCache = self.app.extensions[EXTENSION]
+        return cache
+
+    def _json(self, obj: Any) -> bytes:
+        text: str = self.app.json.text(obj)  # type: ignore[attr-defined]
+        return text.encode()
+
+
+def _path(environ: dict[str, Any]) -> str:
+    """PATH_INFO as text: WSGI hands over the path's bytes as latin-1 (PEP 3333); UnicodeError when
+    they are not UTF-8 (Flask answers 400)."""
+    raw: str = environ.get("PATH_INFO", "")
+    return raw if raw.isascii() else raw.encode("latin-1").decode("utf-8")
