@@ -15,11 +15,11 @@ import os
 import re
 import secrets
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata as pkg_metadata
-from itertools import pairwise
+from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from lextools.errors import LexiconError, SpellingError
 from lextools.filters import Candidate, Rule, SourceWord, first_rule_dropping
 from lextools.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
 from lextools.provenance import Provenance, sidecar_path
-from lextools.tokenize import spell
+from lextools.tokenize import Spelling, spell, spell_lines
 
 #: Examples kept per rule in the exclusion report.
 EXAMPLES_PER_RULE = 25
@@ -101,45 +101,50 @@ def compile_words(
     example_of: dict[str, str] = {}
     unspellable: dict[str, RuleReport] = {}
 
-    for n, sw in enumerate(words, 1):
-        report.read += 1
-        if progress and n % PROGRESS_EVERY == 0:
-            progress(n)
-        try:
-            if len(sw.raw.split()) > 1:  # "ad hoc" is two words, not AD: never cut a line to its first word
-                raise SpellingError(sw.raw, "holds more than one word", rule="multiword")
-            spelling = spell(sw.raw, edition)
-        except SpellingError as e:
-            r = unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
-            r.count += 1
-            if len(r.examples) < EXAMPLES_PER_RULE:
-                r.examples.append(sw.raw)
-            continue
-        key = spelling.key
-        if key in kept:
-            report.duplicates += 1
-            if provenance is not None:
-                provenance.kept(key, sw)
-            continue
-        cand = Candidate(
-            raw=sw.raw, spelling=spelling, source=sw.source, stem=sw.stem, affixes=sw.affixes, tags=sw.tags
-        )
-        rule_name = first_rule_dropping(cand, rules)
-        if rule_name is None:
-            kept.add(key)
-            dropped_by.pop(key, None)
-        elif key not in dropped_by:
-            dropped_by[key] = rule_name
-            example_of[key] = sw.raw
-        else:
-            report.duplicates += 1
-        if provenance is not None:
-            if rule_name is None:
-                provenance.kept(key, sw)
+    # Spelled a batch at a time (lextools.tokenize.spell_lines); spell() only for the words it flags.
+    for batch in _batches(words, PROGRESS_EVERY):
+        plains, keys = spell_lines([sw.raw for sw in batch], edition)
+        for sw, plain, key in zip(batch, plains, keys, strict=True):
+            if key is None:
+                try:
+                    spelling = _spell_source_word(sw.raw, edition)
+                except SpellingError as e:
+                    r = unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
+                    r.count += 1
+                    if len(r.examples) < EXAMPLES_PER_RULE:
+                        r.examples.append(sw.raw)
+                    continue
+                key = spelling.key
             else:
-                provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
-    if progress:
-        progress(report.read)
+                spelling = None
+            if key in kept:
+                report.duplicates += 1
+                if provenance is not None:
+                    provenance.kept(key, sw)
+                continue
+            if spelling is None:
+                cand = Candidate.from_key(sw, plain, key, edition)
+            else:
+                cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
+            rule_name = first_rule_dropping(cand, rules)
+            if rule_name is None:
+                kept.add(key)
+                dropped_by.pop(key, None)
+            elif key not in dropped_by:
+                dropped_by[key] = rule_name
+                example_of[key] = sw.raw
+            else:
+                report.duplicates += 1
+            if provenance is not None:
+                if rule_name is None:
+                    provenance.kept(key, sw)
+                else:
+                    provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
+        report.read += len(batch)
+        if progress:
+            progress(report.read)
+    if progress and not report.read:
+        progress(0)
 
     for key, rule_name in dropped_by.items():
         r = report.dropped[rule_name]
@@ -155,6 +160,19 @@ def compile_words(
             report.dropped[name] = r
     report.kept = len(kept)
     return sorted(kept), report
+
+
+def _batches(words: Iterable[SourceWord], size: int) -> Iterator[list[SourceWord]]:
+    it = iter(words)
+    while batch := list(islice(it, size)):
+        yield batch
+
+
+def _spell_source_word(raw: str, edition: Edition) -> Spelling:
+    """:func:`spell`, after refusing a line of several words: "ad hoc" is two words, not AD."""
+    if len(raw.split()) > 1:
+        raise SpellingError(raw, "holds more than one word", rule="multiword")
+    return spell(raw, edition)
 
 
 def tool_versions() -> dict[str, str]:

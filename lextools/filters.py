@@ -14,13 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from lextools.edition import Edition
 from lextools.errors import SourceError
-from lextools.tokenize import Spelling
+from lextools.tokenize import Spelling, split_tiles
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SourceWord:
-    """One form offered by a source, with what the source knows about it."""
+    """One form offered by a source, with what the source knows about it.
+
+    Not frozen: a build makes millions, and a frozen dataclass sets each field through
+    ``object.__setattr__`` (three times the cost). Nothing changes one once made.
+    """
 
     raw: str  # as written in the source
     source: str = ""  # the source's name
@@ -29,16 +34,46 @@ class SourceWord:
     tags: frozenset[str] = field(default_factory=frozenset)  # source-specific facts
 
 
-@dataclass(frozen=True)
 class Candidate:
-    """A source word once spelled in an edition: what the rules judge."""
+    """A source word once spelled in an edition: what the rules judge.
 
-    raw: str
-    spelling: Spelling
-    source: str = ""
-    stem: str | None = None  # dictionary headword, when the source has one (hunspell)
-    affixes: tuple[str, ...] = ()  # affix flags applied to the stem, in order (hunspell)
-    tags: frozenset[str] = field(default_factory=frozenset)  # source-specific facts
+    ``key`` is the lexicon key (one character per tile). A build spells its words in batches
+    (:func:`lextools.tokenize.spell_lines`), which give the key and the plain spelling; the
+    :class:`Spelling` is made only for a rule that reads it (:meth:`from_key`).
+    """
+
+    __slots__ = ("_edition", "_spelling", "_word", "affixes", "key", "raw", "source", "stem", "tags")
+
+    def __init__(
+        self,
+        raw: str,
+        spelling: Spelling,
+        source: str = "",
+        stem: str | None = None,
+        affixes: tuple[str, ...] = (),
+        tags: frozenset[str] = frozenset(),
+    ) -> None:
+        self.raw, self.source, self.stem, self.affixes, self.tags = raw, source, stem, affixes, tags
+        self.key = spelling.key
+        self._spelling: Spelling | None = spelling
+        self._word = spelling.word
+        self._edition: Edition | None = None
+
+    @classmethod
+    def from_key(cls, word: SourceWord, plain: str, key: str, edition: Edition) -> Candidate:
+        """The candidate of a source word whose plain spelling and key the batch speller gave."""
+        c = cls.__new__(cls)
+        c.raw, c.source, c.stem, c.affixes, c.tags = word.raw, word.source, word.stem, word.affixes, word.tags
+        c.key, c._word, c._edition, c._spelling = key, plain, edition, None
+        return c
+
+    @property
+    def spelling(self) -> Spelling:
+        if self._spelling is None:
+            assert self._edition is not None
+            tiles = tuple(split_tiles(self._word, self._edition))
+            self._spelling = Spelling(input=self.raw, word=self._word, tiles=tiles, key=self.key)
+        return self._spelling
 
 
 @dataclass(frozen=True)
@@ -49,7 +84,7 @@ class Rule:
 
 
 def _one_tile(c: Candidate) -> bool:
-    return len(c.spelling.tiles) < 2
+    return len(c.key) < 2  # a key has one character per tile
 
 
 def _capitalised(c: Candidate) -> bool:
@@ -58,7 +93,10 @@ def _capitalised(c: Candidate) -> bool:
 
 def _acronym(c: Candidate) -> bool:
     """DVD, USB, pH: a capital after the first letter, in a source that writes words in lower case."""
-    return "acronym" in c.tags or ("lowercase-source" in c.tags and any(ch.isupper() for ch in c.raw[1:]))
+    if "acronym" in c.tags:
+        return True
+    # All in lower case (most words): no capital anywhere, without looking at each letter.
+    return "lowercase-source" in c.tags and not c.raw.islower() and any(ch.isupper() for ch in c.raw[1:])
 
 
 def _tagged(tag: str) -> Callable[[Candidate], bool]:
