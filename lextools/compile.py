@@ -15,11 +15,11 @@ import os
 import re
 import secrets
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata as pkg_metadata
-from itertools import islice, pairwise
+from itertools import groupby, islice, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -89,14 +89,16 @@ def compile_words(
 ) -> tuple[list[str], BuildReport]:
     """Spell and filter source words; return the sorted lexicon keys and the build report.
 
-    ``provenance``, when given, records which sources listed each word and which rule dropped each
-    excluded form (see :mod:`lextools.provenance`).
+    ``provenance``, when given (a fresh one), records which sources listed each word and which rule
+    dropped each excluded form (see :mod:`lextools.provenance`).
     """
     report = BuildReport()
     for rule in rules:
         report.dropped[rule.name] = RuleReport(rule.description)
     rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
-    kept: set[str] = set()
+    # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
+    kept_here: set[str] = set()
+    kept: Collection[str] = kept_here if provenance is None else provenance.sources
     dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
     example_of: dict[str, str] = {}
     unspellable: dict[str, RuleReport] = {}
@@ -128,7 +130,8 @@ def compile_words(
                 cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
             rule_name = first_rule_dropping(cand, rules)
             if rule_name is None:
-                kept.add(key)
+                if provenance is None:
+                    kept_here.add(key)
                 dropped_by.pop(key, None)
             elif key not in dropped_by:
                 dropped_by[key] = rule_name
@@ -246,8 +249,10 @@ def _write_files(
         progress("anagram index")
     order = alphagram_order(keys)
     # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
-    alphagrams = sorted(set(map(alphagrammer(order), keys)))
-    alphagram_bytes = dawg.DAWG(alphagrams, input_is_sorted=True).tobytes()
+    # Sorted in place and deduplicated as dawg2 reads them: no set of half a million strings beside the list.
+    alphagrams = list(map(alphagrammer(order), keys))
+    alphagrams.sort()
+    alphagram_bytes = dawg.DAWG((a for a, _ in groupby(alphagrams)), input_is_sorted=True).tobytes()
     del alphagrams
 
     files: dict[str, dict[str, Any]] = {}
