@@ -39,8 +39,11 @@ capital after the first letter marks an acronym (pH, DVD).
 from __future__ import annotations
 
 import dataclasses
+import re
+import sys
 import unicodedata
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from lextools.filters import SourceWord
@@ -88,14 +91,30 @@ def clitic_split(plain: str, host: Callable[[str], bool], is_form: Callable[[str
 
 
 def _plain(word: str) -> str:
-    """Lower case without accents (Ñ kept): verb forms are compared in this shape."""
+    """Lower case without accents (Ñ kept): verb forms are compared in this shape.
+
+    Called for every form of a dictionary (millions in a default build): ASCII needs only lower
+    case, and the marks NFD leaves are removed by one regular expression, not character by character.
+    """
+    if word.isascii() and "\0" not in word:
+        return word.lower()
     decomposed = unicodedata.normalize("NFD", word.lower().replace("ñ", "\0"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("\0", "ñ")
+    return _combining_marks().sub("", decomposed).replace("\0", "ñ")
+
+
+@cache
+def _combining_marks() -> re.Pattern[str]:
+    """Every character with a combining class (``unicodedata.combining``), as one character class."""
+    marks = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.combining(chr(c))]
+    return re.compile("[" + "".join(map(re.escape, marks)) + "]")
+
+
+_VOWEL = re.compile("[aeiouy]")
 
 
 def _has_vowel(plain: str) -> bool:
     """Words have a vowel (Y counts: HOY, MY); CM, KG and PH are symbols or abbreviations."""
-    return any(c in "aeiouy" for c in plain)
+    return _VOWEL.search(plain) is not None
 
 
 class _Tagger:
