@@ -30,7 +30,7 @@ import icu
 from lextools.buildlock import build_lock
 from lextools.edition import Edition
 from lextools.errors import LexiconError, SpellingError
-from lextools.filters import Candidate, Rule, SourceWord, first_rule_dropping
+from lextools.filters import Candidate, Rule, SourceWord, judge
 from lextools.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
 from lextools.provenance import Provenance, sidecar_path
 from lextools.tokenize import Spelling, spell, spell_lines
@@ -97,6 +97,7 @@ def compile_words(
     for rule in rules:
         report.dropped[rule.name] = RuleReport(rule.description)
     rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
+    first_dropping = judge(rules)
     # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
     kept_here: set[str] = set()
     kept: Collection[str] = kept_here if provenance is None else provenance.sources
@@ -130,7 +131,7 @@ def compile_words(
                     cand = Candidate.from_key(sw, plain, key, edition)
                 else:
                     cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
-                rule_name = first_rule_dropping(cand, rules)
+                rule_name = first_dropping(cand)
                 if rule_name is None:
                     if provenance is None:
                         kept_here.add(key)

@@ -81,6 +81,14 @@ class Rule:
     name: str
     description: str
     drops: Callable[[Candidate], bool]
+    #: For a rule that reads only the tags, the same test on a set of tags: :func:`judge` then asks it
+    #: once per set of tags rather than once per candidate.
+    by_tags: Callable[[frozenset[str]], bool] | None = None
+
+
+def tags_rule(name: str, description: str, test: Callable[[frozenset[str]], bool]) -> Rule:
+    """A rule judging the tags alone."""
+    return Rule(name, description, lambda c: test(c.tags), by_tags=test)
 
 
 def _one_tile(c: Candidate) -> bool:
@@ -99,22 +107,22 @@ def _acronym(c: Candidate) -> bool:
     return "lowercase-source" in c.tags and not c.raw.islower() and any(ch.isupper() for ch in c.raw[1:])
 
 
-def _tagged(tag: str) -> Callable[[Candidate], bool]:
-    def drops(c: Candidate) -> bool:
-        return tag in c.tags
+def _tagged(tag: str) -> Callable[[frozenset[str]], bool]:
+    def drops(tags: frozenset[str]) -> bool:
+        return tag in tags
 
     return drops
 
 
-def _enclitic(c: Candidate) -> bool:
+def _enclitic(tags: frozenset[str]) -> bool:
     # The FISE lexicon rules: a pronominal headword (arrepentirse) is valid as infinitive with SE; nothing else
     # with a pronoun attached is.
-    return "enclitic" in c.tags and "pronominal-infinitive" not in c.tags
+    return "enclitic" in tags and "pronominal-infinitive" not in tags
 
 
-def _voseo(c: Candidate) -> bool:
+def _voseo(tags: frozenset[str]) -> bool:
     # Only the rioplatense present indicative and imperative (CONTÁS, CONTÁ) count.
-    return "voseo" in c.tags and "voseo-allowed" not in c.tags
+    return "voseo" in tags and "voseo-allowed" not in tags
 
 
 #: Every rule a recipe may name. Sources describe their forms with tags (see lextools.sources);
@@ -131,25 +139,27 @@ register(Rule("one-tile", "a single tile is not a play: words have at least two 
 register(Rule("proper-noun", "proper nouns (capitalised in the source: Madrid, Pedro)", _capitalised))
 register(Rule("acronym", "acronyms and symbols written with capitals (DVD, USB, pH)", _acronym))
 register(
-    Rule("abbreviation", "abbreviations (written with a full stop in the source: etc., Sr.)", _tagged("abbreviation"))
+    tags_rule(
+        "abbreviation", "abbreviations (written with a full stop in the source: etc., Sr.)", _tagged("abbreviation")
+    )
 )
-register(Rule("affix", "prefixes, suffixes and combining forms standing alone (-ción, anti-)", _tagged("affix")))
-register(Rule("multiword", "pieces of multi-word expressions", _tagged("multiword")))
+register(tags_rule("affix", "prefixes, suffixes and combining forms standing alone (-ción, anti-)", _tagged("affix")))
+register(tags_rule("multiword", "pieces of multi-word expressions", _tagged("multiword")))
 register(
-    Rule(
+    tags_rule(
         "enclitic",
         "verbs with enclitic pronouns (DAME, AMARLE, COLARSE); pronominal infinitives (ARREPENTIRSE) stay",
         _enclitic,
     )
 )
 register(
-    Rule(
+    tags_rule(
         "invariable",
         "a plural of a word that takes none: apocopes, unadapted foreign words, entries standing for an expression",
         _tagged("invariable"),
     )
 )
-register(Rule("voseo", "voseo forms other than present indicative and imperative", _voseo))
+register(tags_rule("voseo", "voseo forms other than present indicative and imperative", _voseo))
 
 
 def rules_named(names: Sequence[str]) -> list[Rule]:
@@ -165,3 +175,34 @@ def first_rule_dropping(candidate: Candidate, rules: Sequence[Rule]) -> str | No
         if rule.drops(candidate):
             return rule.name
     return None
+
+
+def judge(rules: Sequence[Rule]) -> Callable[[Candidate], str | None]:
+    """:func:`first_rule_dropping` for the many candidates of a build.
+
+    The rules that read only tags (:attr:`Rule.by_tags`) are asked once per set of tags — a source
+    has a handful — and the answer kept as a plan: the other rules to ask in order, ending with the
+    first tags rule that drops (if one does).
+    """
+    plans: dict[frozenset[str], tuple[tuple[Rule, bool], ...]] = {}
+
+    def plan(tags: frozenset[str]) -> tuple[tuple[Rule, bool], ...]:
+        steps: list[tuple[Rule, bool]] = []
+        for rule in rules:
+            if rule.by_tags is None:
+                steps.append((rule, False))
+            elif rule.by_tags(tags):
+                steps.append((rule, True))
+                break
+        return tuple(steps)
+
+    def first(candidate: Candidate) -> str | None:
+        steps = plans.get(candidate.tags)
+        if steps is None:
+            steps = plans[candidate.tags] = plan(candidate.tags)
+        for rule, drops in steps:
+            if drops or rule.drops(candidate):
+                return rule.name
+        return None
+
+    return first
