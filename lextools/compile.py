@@ -108,8 +108,8 @@ def compile_words(
     # Spelled a batch at a time (lextools.tokenize.spell_lines); spell() only for the words it flags.
     with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
-            plains, keys = spell_lines([sw.raw for sw in batch], edition)
-            for sw, plain, key in zip(batch, plains, keys, strict=True):
+            keys = spell_lines([sw.raw for sw in batch], edition)
+            for sw, key in zip(batch, keys, strict=True):
                 if key is None:
                     try:
                         spelling = _spell_source_word(sw.raw, edition)
@@ -128,7 +128,7 @@ def compile_words(
                         provenance.kept(key, sw)
                     continue
                 if spelling is None:
-                    cand = Candidate.from_key(sw, plain, key, edition)
+                    cand = Candidate.from_key(sw, key, edition)
                 else:
                     cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
                 rule_name = first_dropping(cand)

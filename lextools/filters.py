@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from lextools.edition import Edition
 from lextools.errors import SourceError
-from lextools.tokenize import Spelling, split_tiles
+from lextools.tokenize import Spelling
 
 
 @dataclass(slots=True)
@@ -38,11 +38,11 @@ class Candidate:
     """A source word once spelled in an edition: what the rules judge.
 
     ``key`` is the lexicon key (one character per tile). A build spells its words in batches
-    (:func:`lextools.tokenize.spell_lines`), which give the key and the plain spelling; the
-    :class:`Spelling` is made only for a rule that reads it (:meth:`from_key`).
+    (:func:`lextools.tokenize.spell_lines`), which give the key; the :class:`Spelling` is made from
+    it only for a rule that reads it (:meth:`from_key`).
     """
 
-    __slots__ = ("_edition", "_spelling", "_word", "affixes", "key", "raw", "source", "stem", "tags")
+    __slots__ = ("_edition", "_spelling", "affixes", "key", "raw", "source", "stem", "tags")
 
     def __init__(
         self,
@@ -56,23 +56,22 @@ class Candidate:
         self.raw, self.source, self.stem, self.affixes, self.tags = raw, source, stem, affixes, tags
         self.key = spelling.key
         self._spelling: Spelling | None = spelling
-        self._word = spelling.word
         self._edition: Edition | None = None
 
     @classmethod
-    def from_key(cls, word: SourceWord, plain: str, key: str, edition: Edition) -> Candidate:
-        """The candidate of a source word whose plain spelling and key the batch speller gave."""
+    def from_key(cls, word: SourceWord, key: str, edition: Edition) -> Candidate:
+        """The candidate of a source word whose key the batch speller gave."""
         c = cls.__new__(cls)
         c.raw, c.source, c.stem, c.affixes, c.tags = word.raw, word.source, word.stem, word.affixes, word.tags
-        c.key, c._word, c._edition, c._spelling = key, plain, edition, None
+        c.key, c._edition, c._spelling = key, edition, None
         return c
 
     @property
     def spelling(self) -> Spelling:
         if self._spelling is None:
             assert self._edition is not None
-            tiles = tuple(split_tiles(self._word, self._edition))
-            self._spelling = Spelling(input=self.raw, word=self._word, tiles=tiles, key=self.key)
+            tiles = self._edition.decode(self.key)
+            self._spelling = Spelling(input=self.raw, word="".join(tiles), tiles=tiles, key=self.key)
         return self._spelling
 
 

@@ -134,35 +134,35 @@ def _line_speller(edition: Edition) -> _LineSpeller | None:
     )
 
 
-def spell_lines(texts: Sequence[str], edition: Edition) -> tuple[list[str], list[str | None]]:
-    """Plain spellings and lexicon keys of many words at once: ``(words, keys)``, in order.
+def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
+    """The lexicon keys of many words at once, in order (the plain spelling is ``edition.spelling(key)``).
 
     A key is None where the batch cannot vouch for the word — a character that folds to no letter
     (digits, brackets, hyphens, spaces, K in es-fise), an empty word, more than 15 tiles, input over
     the length limit — and the caller asks :func:`spell` for the spelling or the error. Elsewhere the
-    key and the word are what :func:`spell` gives: one run of letters is split greedily, longest tile
-    first, which is replacing each digraph, leftmost first, by its code.
+    key is the one :func:`spell` gives: one run of letters is split greedily, longest tile first,
+    which is replacing each digraph, leftmost first, by its code.
     """
     speller = _line_speller(edition)
     text = "\n".join(texts)
     if speller is None or text.count("\n") != len(texts) - 1:  # a word holding a line feed: one by one
-        return list(texts), [None] * len(texts)
+        return [None] * len(texts)
     folded = fold_lines(text, edition)
     keys_text = folded
     if speller.digraphs is not None:
         codes = speller.codes
         keys_text = speller.digraphs.sub(lambda m: codes[m[0]], folded)
-    words, keys = folded.split("\n"), keys_text.split("\n")
+    keys: list[str | None] = keys_text.split("\n")  # type: ignore[assignment]
     flagged = set(_lines(speller.not_a_letter, folded))
-    if "" in words:
-        flagged.update(i for i, word in enumerate(words) if not word)
-    for lines, longest in ((keys, MAX_TILES), (texts, MAX_INPUT_CHARS)):
-        if max(map(len, lines)) > longest:
-            flagged.update(i for i, line in enumerate(lines) if len(line) > longest)
-    spelled: list[str | None] = list(keys)
+    if "" in keys:
+        flagged.update(i for i, key in enumerate(keys) if not key)
+    if max(map(len, keys)) > MAX_TILES:  # type: ignore[arg-type]
+        flagged.update(i for i, key in enumerate(keys) if len(key) > MAX_TILES)  # type: ignore[arg-type]
+    if max(map(len, texts)) > MAX_INPUT_CHARS:
+        flagged.update(i for i, text in enumerate(texts) if len(text) > MAX_INPUT_CHARS)
     for i in flagged:
-        spelled[i] = None
-    return words, spelled
+        keys[i] = None
+    return keys
 
 
 def _lines(pattern: re.Pattern[str], text: str) -> Iterator[int]:
