@@ -7,6 +7,8 @@ spell it passes every rule — VELOS is both VELO+S and (in a dictionary that ge
 VELAR+OS, and the plural keeps it (the FISE lexicon rules on homographs).
 
 Recipes in ``build/`` name the rules an edition applies; a house-rules build may leave one out.
+Most rules read only the tags (:func:`tags_rule`): a build asks those once per set of tags
+(:func:`judge`), not once per form, since a source gives millions of forms and a handful of tag sets.
 """
 
 from __future__ import annotations
