@@ -276,11 +276,7 @@ def _write_files(
         progress("anagram index")
     order = alphagram_order(keys)
     # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
-    # Sorted in place and deduplicated as dawg2 reads them: no set of half a million strings beside the list.
-    alphagrams = list(map(alphagrammer(order), keys))
-    alphagrams.sort()
-    alphagram_bytes = dawg.DAWG((a for a, _ in groupby(alphagrams)), input_is_sorted=True).tobytes()
-    del alphagrams
+    alphagram_bytes = dawg.DAWG(sorted_alphagrams(keys, order), input_is_sorted=True).tobytes()
 
     files: dict[str, dict[str, Any]] = {}
     for part, data, suffix in (("words", words_bytes, ".dawg"), ("alphagrams", alphagram_bytes, ".alphagrams.dawg")):
@@ -310,6 +306,25 @@ def _write_files(
     atomic_write(metadata_path(home, edition.name), _json_bytes(metadata))
     _remove_old_generations(home, edition.name, keep=[metadata, previous])
     return metadata
+
+
+def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
+    """The keys' distinct alphagrams (:func:`lextools.lexicon.alphagrammer`), sorted, a group at a time.
+
+    An alphagram starts with its key's first tile in ``order``. Grouping the keys by that tile, and
+    taking the groups by the tile's code, gives the sorted alphagrams group after group while holding
+    one group's alphagrams at a time: all of them at once, beside the keys, were the peak of a build's
+    memory (36 MB for 630,000 keys).
+    """
+    rank = {ord(code): i for i, code in enumerate(order)}  # a key's codes → their ranks, as characters
+    groups: dict[str, list[str]] = {}
+    for key in keys:
+        groups.setdefault(order[ord(min(key.translate(rank)))], []).append(key)
+    alphagram = alphagrammer(order)
+    for first in sorted(groups):
+        alphagrams = list(map(alphagram, groups.pop(first)))
+        alphagrams.sort()
+        yield from (a for a, _ in groupby(alphagrams))
 
 
 def _json_bytes(obj: Any) -> bytes:

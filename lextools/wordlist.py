@@ -172,12 +172,8 @@ def _checked(text: str, name: str) -> str:
 
 def words_of(text: str) -> list[str]:
     """One word per line, kept whole; blank lines and ``#`` comments skipped."""
-    words = []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        word = line.strip()
-        if word and not word.startswith("#"):
-            words.append(word)
-    return words
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [word for word in map(str.strip, lines) if word and word[0] != "#"]
 
 
 def read_list(path: Path, encoding: str | None = None, edition: Edition | None = None) -> WordList:

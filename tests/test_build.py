@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from lextools import CorruptLexiconError, LexiconNotFoundError, load_edition
 from lextools import compile as compile_mod
-from lextools.compile import compile_words, write_lexicon
+from lextools.compile import compile_words, sorted_alphagrams, write_lexicon
 from lextools.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
-from lextools.lexicon import FORMAT_VERSION, load_lexicon
+from lextools.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon
 from lextools.tokenize import spell
 from lextools.wordlist import read_words
 
@@ -245,3 +245,10 @@ def test_the_build_judge_drops_what_the_rules_drop_one_by_one(
     for raw, tags in forms:
         c = Candidate(raw, spell(raw, fise), tags=frozenset(tags))
         assert first(c) == first_rule_dropping(c, rules), (raw, tags)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.text(alphabet="ABCÑ123XZ", min_size=1, max_size=8), max_size=60))
+def test_alphagrams_are_sorted_a_group_at_a_time_as_if_all_at_once(keys: list[str]) -> None:
+    order = alphagram_order(keys)
+    assert list(sorted_alphagrams(keys, order)) == sorted(set(map(alphagrammer(order), keys)))
