@@ -103,7 +103,7 @@ def compile_words(
     for rule in rules:
         report.dropped[rule.name] = RuleReport(rule.description)
     rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
-    first_dropping = judge(rules)
+    first_dropping, from_key = judge(rules), Candidate.from_key
     # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
     kept_here: set[str] = set()
     kept: Collection[str] = kept_here if provenance is None else provenance.sources
@@ -134,14 +134,15 @@ def compile_words(
                         provenance.kept(key, sw)
                     continue
                 if spelling is None:
-                    cand = Candidate.from_key(sw, key, edition)
+                    cand = from_key(sw, key, edition)
                 else:
                     cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
                 rule_name = first_dropping(cand)
                 if rule_name is None:
                     if provenance is None:
                         kept_here.add(key)
-                    dropped_by.pop(key, None)
+                    if dropped_by:
+                        dropped_by.pop(key, None)
                 elif key not in dropped_by:
                     dropped_by[key] = rule_name
                     example_of[key] = sw.raw
@@ -316,10 +317,15 @@ def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
     one group's alphagrams at a time: all of them at once, beside the keys, were the peak of a build's
     memory (36 MB for 630,000 keys).
     """
-    rank = {ord(code): i for i, code in enumerate(order)}  # a key's codes → their ranks, as characters
+    rank = {ord(code): i for i, code in enumerate(order)}  # a key's codes → their ranks
     groups: dict[str, list[str]] = {}
-    for key in keys:
-        groups.setdefault(order[ord(min(key.translate(rank)))], []).append(key)
+    if all(ord(code) < 0x100 for code in order):  # every shipped edition: bytes.translate, a plain table
+        table = bytes(rank.get(b, 0xFF) for b in range(0x100))
+        for key in keys:
+            groups.setdefault(order[min(key.encode("latin-1").translate(table))], []).append(key)
+    else:
+        for key in keys:
+            groups.setdefault(order[ord(min(key.translate(rank)))], []).append(key)
     alphagram = alphagrammer(order)
     for first in sorted(groups):
         alphagrams = list(map(alphagram, groups.pop(first)))

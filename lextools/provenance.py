@@ -55,7 +55,8 @@ class Provenance:
         current = self.sources.get(key)
         if current is None:
             self.sources[key] = sys.intern(word.source)
-            self.excluded.pop(key, None)
+            if self.excluded:
+                self.excluded.pop(key, None)
         elif word.source not in current.split(","):
             pair = (current, word.source)
             if pair not in self._joined:
