@@ -152,17 +152,18 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
     if speller.digraphs is not None:
         codes = speller.codes
         keys_text = speller.digraphs.sub(lambda m: codes[m[0]], folded)
-    keys: list[str | None] = keys_text.split("\n")  # type: ignore[assignment]
+    keys = keys_text.split("\n")
     flagged = set(_lines(speller.not_a_letter, folded))
     if "" in keys:
         flagged.update(i for i, key in enumerate(keys) if not key)
-    if max(map(len, keys)) > MAX_TILES:  # type: ignore[arg-type]
-        flagged.update(i for i, key in enumerate(keys) if len(key) > MAX_TILES)  # type: ignore[arg-type]
+    if max(map(len, keys)) > MAX_TILES:
+        flagged.update(i for i, key in enumerate(keys) if len(key) > MAX_TILES)
     if max(map(len, texts)) > MAX_INPUT_CHARS:
         flagged.update(i for i, text in enumerate(texts) if len(text) > MAX_INPUT_CHARS)
+    spelled: list[str | None] = list(keys)
     for i in flagged:
-        keys[i] = None
-    return keys
+        spelled[i] = None
+    return spelled
 
 
 def _lines(pattern: re.Pattern[str], text: str) -> Iterator[int]:
