@@ -177,8 +177,8 @@ def build(
 
 
 def _user_words(wl: WordList) -> Iterator[SourceWord]:
-    tags = frozenset({"user-list"})
-    return (SourceWord(w, source=wl.path.name, tags=tags) for w in wl.words)
+    tags, name = frozenset({"user-list"}), wl.path.name  # not one Path.name per word
+    return (SourceWord(w, source=name, tags=tags) for w in wl.iter_words())
 
 
 def _user_source(wl: WordList) -> dict[str, Any]:

@@ -56,7 +56,8 @@ class Provenance:
         current = self.sources.get(key)
         if current is None:
             self.sources[key] = sys.intern(word.source)
-            self.excluded.pop(key, None)
+            if self.excluded:
+                self.excluded.pop(key, None)
         elif word.source not in current.split(","):
             pair = (current, word.source)
             if pair not in self._joined:
@@ -88,7 +89,8 @@ class Provenance:
         usual = Counter(self.sources.values()).most_common(1)
         usual_sources = usual[0][0] if usual else ""
         lines = [f"{CHECKSUM_KEY}\t{checksum}", f"{USUAL_SOURCES_KEY}\t{usual_sources}"]
-        lines += [f"{key}\t+\t{joined}" for key, joined in sorted(self.sources.items()) if joined != usual_sources]
+        unusual = sorted((key, joined) for key, joined in self.sources.items() if joined != usual_sources)
+        lines += [f"{key}\t+\t{joined}" for key, joined in unusual]
         for key, (rule, word) in sorted(self.excluded.items()):
             fields = (key, "-", rule, word.source, word.raw, word.stem or "")
             lines.append("\t".join(_clean(f) for f in fields))

@@ -77,9 +77,9 @@ def review_rule(sources: list[Source], edition: Edition) -> Rule:
             except SpellingError:
                 continue  # KA in a review shared by editions: es-fise has no K tile
 
-    def drops(c: Candidate) -> bool:
-        verdict = verdicts.get(c.spelling.key)
-        return verdict is False or (verdict is None and len(c.spelling.tiles) in lengths)
+    def drops(c: Candidate) -> bool:  # the key has one character per tile
+        verdict = verdicts.get(c.key)
+        return verdict is False or (verdict is None and len(c.key) in lengths)
 
     return Rule(RULE_NAME, RULE_DESCRIPTION, drops)
 

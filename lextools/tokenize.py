@@ -11,18 +11,26 @@ A digit or a bracket names a tile, so it must be a tile of the edition: ``[CH]``
 spells CH with C+H, is refused. Plain letters are split greedily into the edition's tiles; because
 every multi-letter tile we ship is obligatory (FISE art. 11), greedy longest-match is the rule
 itself, not a heuristic: CALLE is C·A·LL·E in es-fise and es-na103, C·A·L·L·E in es-mattel2021.
+
+A build spells every word of its sources: :func:`spell_lines` spells a batch of words as one text
+(folded by :func:`lextools.normalize.fold_lines`, its digraphs turned into their codes by one regular
+expression substitution, checked by regular expressions over the whole text) and leaves to
+:func:`spell` only the words that check flags, so every error, and the rule it is counted under,
+is the one :func:`spell` gives. ``tests/test_properties.py`` checks the two agree on every edition.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from lextools.edition import Edition
 from lextools.errors import SpellingError
 from lextools.messages import message
-from lextools.normalize import MAX_INPUT_CHARS, normalize, too_long
+from lextools.normalize import MAX_INPUT_CHARS, fold_lines, normalize, too_long
 
 Notation = Literal["plain", "digits", "brackets"]
 NOTATIONS: tuple[Notation, ...] = ("plain", "digits", "brackets")
@@ -100,6 +108,71 @@ def spell(text: str, edition: Edition, *, obligatory: bool = True) -> Spelling:
                 "malformed",
             )
     return Spelling(input=text, word="".join(tiles), tiles=tuple(tiles), key=edition.encode(tiles))
+
+
+@dataclass(frozen=True)
+class _LineSpeller:
+    """What :func:`spell_lines` needs of an edition, compiled once."""
+
+    digraphs: re.Pattern[str] | None  # the multi-letter labels, longest first; None without any
+    codes: dict[str, str]  # multi-letter label → its code
+    not_a_letter: re.Pattern[str]  # a character that is no letter of the edition (nor a line feed)
+
+
+@cache
+def _line_speller(edition: Edition) -> _LineSpeller | None:
+    """None when a single letter has a code of its own (no shipped edition): keys are then not the
+    letters with the digraphs replaced, and :func:`spell` spells every word."""
+    if any(len(t.label) == 1 and t.code != t.label for t in edition.tiles):
+        return None
+    long_labels = sorted((t.label for t in edition.tiles if len(t.label) > 1), key=len, reverse=True)
+    letters = "".join(sorted(edition.letters))
+    return _LineSpeller(
+        digraphs=re.compile("|".join(map(re.escape, long_labels))) if long_labels else None,
+        codes={t.label: t.code for t in edition.tiles if len(t.label) > 1},
+        not_a_letter=re.compile(rf"[^{re.escape(letters)}\n]"),
+    )
+
+
+def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
+    """The lexicon keys of many words at once, in order (the plain spelling is ``edition.spelling(key)``).
+
+    A key is None where the batch cannot vouch for the word — a character that folds to no letter
+    (digits, brackets, hyphens, spaces, K in es-fise), an empty word, more than 15 tiles, input over
+    the length limit — and the caller asks :func:`spell` for the spelling or the error. Elsewhere the
+    key is the one :func:`spell` gives: one run of letters is split greedily, longest tile first,
+    which is replacing each digraph, leftmost first, by its code.
+    """
+    speller = _line_speller(edition)
+    text = "\n".join(texts)
+    if speller is None or text.count("\n") != len(texts) - 1:  # a word holding a line feed: one by one
+        return [None] * len(texts)
+    folded = fold_lines(text, edition)
+    keys_text = folded
+    if speller.digraphs is not None:
+        codes = speller.codes
+        keys_text = speller.digraphs.sub(lambda m: codes[m[0]], folded)
+    keys = keys_text.split("\n")
+    flagged = set(_lines(speller.not_a_letter, folded))
+    if "" in keys:
+        flagged.update(i for i, key in enumerate(keys) if not key)
+    if max(map(len, keys)) > MAX_TILES:
+        flagged.update(i for i, key in enumerate(keys) if len(key) > MAX_TILES)
+    if max(map(len, texts)) > MAX_INPUT_CHARS:
+        flagged.update(i for i, text in enumerate(texts) if len(text) > MAX_INPUT_CHARS)
+    spelled: list[str | None] = list(keys)
+    for i in flagged:
+        spelled[i] = None
+    return spelled
+
+
+def _lines(pattern: re.Pattern[str], text: str) -> Iterator[int]:
+    """The numbers (from 0) of the lines of ``text`` where ``pattern`` matches."""
+    line = pos = 0
+    for m in pattern.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        yield line
 
 
 def _named_tile(text: str, token: str, edition: Edition) -> str:

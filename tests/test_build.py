@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from lextools import CorruptLexiconError, LexiconNotFoundError, load_edition
 from lextools import compile as compile_mod
-from lextools.compile import compile_words, write_lexicon
-from lextools.filters import SourceWord, rules_named
-from lextools.lexicon import FORMAT_VERSION, load_lexicon
+from lextools.compile import compile_words, sorted_alphagrams, write_lexicon
+from lextools.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
+from lextools.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon
+from lextools.tokenize import spell
 from lextools.wordlist import read_words
 
 
@@ -214,3 +215,41 @@ def test_a_stale_temporary_of_either_dawg_is_removed(tmp_path: Path) -> None:
     (tmp_path / "es-fise.json").write_bytes(b"{}")
     assert sorted(remove_stale_temporaries(tmp_path, "es-fise")) == sorted(names)
     assert [p.name for p in tmp_path.iterdir()] == ["es-fise.json"]
+
+
+TAGS = sorted(
+    {"proper-noun", "acronym", "abbreviation", "affix", "multiword", "enclitic", "pronominal-infinitive"}
+    | {"invariable", "voseo", "voseo-allowed", "lowercase-source", "user-list"}
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    order=st.permutations(sorted(RULES)),
+    forms=st.lists(
+        st.tuples(
+            st.sampled_from(["casa", "Casa", "CASA", "pH", "a", "dvd", "ñandú", "ǅemal"]),
+            st.sets(st.sampled_from(TAGS)),
+        ),
+        min_size=1,
+        max_size=20,
+    ),
+)
+def test_the_build_judge_drops_what_the_rules_drop_one_by_one(
+    order: list[str], forms: list[tuple[str, set[str]]]
+) -> None:
+    """judge() asks the tags rules once per set of tags: the answers are first_rule_dropping's."""
+    fise = load_edition("es-fise")
+    rules = rules_named(order)
+    first = judge(rules)
+    for raw, tags in forms:
+        c = Candidate(raw, spell(raw, fise), tags=frozenset(tags))
+        assert first(c) == first_rule_dropping(c, rules), (raw, tags)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.text(alphabet=st.sampled_from("ABCÑ123XZ") | st.characters(), min_size=1, max_size=8)))
+def test_alphagrams_are_sorted_a_group_at_a_time_as_if_all_at_once(keys: list[str]) -> None:
+    """Latin-1 codes (every edition) and others (the other grouping)."""
+    order = alphagram_order(keys)
+    assert list(sorted_alphagrams(keys, order)) == sorted(set(map(alphagrammer(order), keys)))

@@ -23,11 +23,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from lextools.cli import app as cli
+from lextools.compile import compile_words
 from lextools.edition import Edition, edition_names, load_edition
 from lextools.errors import LexiconError, SpellingError
+from lextools.filters import Candidate, SourceWord, rules_named
 from lextools.lexicon import Lexicon, load_lexicon
-from lextools.normalize import MAX_INPUT_CHARS, normalize
-from lextools.tokenize import FISE_DIGITS, MAX_TILES, NOTATIONS, Spelling, spell, write
+from lextools.normalize import MAX_INPUT_CHARS, fold, fold_lines, normalize
+from lextools.tokenize import FISE_DIGITS, MAX_TILES, NOTATIONS, Spelling, spell, spell_lines, write
 
 EDITIONS = edition_names()
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -251,3 +253,86 @@ def test_the_length_limit_counts_composed_characters() -> None:
         spell(unicodedata.normalize("NFD", "[ṏ]" * 22), fise)
     with pytest.raises(SpellingError, match="longer than 64"):
         spell("a" + "\u0301" * 300, fise)  # marks that compose with nothing still count
+
+
+# -- the build's batch speller against spell() --------------------------------------------------
+
+#: One input in the forms a list may hold it: as generated, composed, decomposed.
+AS_LISTED = INPUT.flatmap(
+    lambda t: st.sampled_from([t, unicodedata.normalize("NFC", t), unicodedata.normalize("NFD", t)])
+)
+#: Batches mixing words with bad input: digits, hyphens, K and W, both notations, NFD, too long.
+BATCH = st.lists(
+    st.one_of(
+        AS_LISTED,
+        st.sampled_from(["1IQUI2O", "[CH]IQUI[LL]O", "kilo", "web", "ad hoc", "anti-", "a1", "", " ", "a" * 65]),
+        st.sampled_from(["chiquillo", "CALLE", "perro", "ñandú", "cancio\u0301n", "pingu\u0308ino", "œuf", "ǅemal"]),
+    ),
+    max_size=30,
+)
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+@PROPERTY
+@given(texts=BATCH)
+@example(texts=["1IQUI2O", "[CH]IQUI[LL]O", "chiquillo", "kilo", "cancio\u0301n", "ñandú", "L2", "C[H]ICO"])
+@example(texts=["casa", "line\nfeed", "perro"])  # a word holding a line feed: the whole batch one by one
+@example(texts=["chiquillo" * 2, "rr" * 8, "a" * 15, "a" * 16, "\u0301" * 3, "a" + "\u0301" * 70])
+def test_the_batch_speller_agrees_with_spell(name: str, texts: list[str]) -> None:
+    """What a build relies on (lextools.compile): a key from ``spell_lines`` is the key and word
+    ``spell`` gives; every word ``spell`` refuses is left to it (None), so its error is the one
+    reported; and a word of letters alone that ``spell`` accepts is spelled by the batch itself."""
+    ed = load_edition(name)
+    keys = spell_lines(texts, ed)
+    assert len(keys) == len(texts)
+    one_by_one = "\n" in "".join(texts)
+    for text, key in zip(texts, keys, strict=True):
+        got = outcome(text, ed)
+        if key is not None:
+            assert isinstance(got, Spelling), (text, key, got)
+            assert (got.key, got.word) == (key, ed.spelling(key)), text
+            assert Candidate.from_key(SourceWord(text), key, ed).spelling == got  # what a rule may read
+        elif isinstance(got, Spelling) and not one_by_one:
+            assert any(c.isdigit() or c in "[]" for c in text), f"{text!r} spells, but the batch left it to spell()"
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+@PROPERTY
+@given(texts=st.lists(AS_LISTED.filter(lambda t: "\n" not in t), max_size=30))
+def test_folding_a_batch_is_folding_each_word(name: str, texts: list[str]) -> None:
+    ed = load_edition(name)
+    assert fold_lines("\n".join(texts), ed).split("\n") == [fold(t, ed) for t in texts] or not texts
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+@settings(max_examples=60, deadline=None)
+@given(texts=BATCH)
+def test_a_build_counts_what_spell_says_word_by_word(name: str, texts: list[str]) -> None:
+    """compile_words spells in batches: its keys, duplicates and exclusions (counts and examples, by
+    rule) are those of spelling the source words one by one."""
+    ed = load_edition(name)
+    rules = rules_named(["one-tile"])
+    keys, report = compile_words((SourceWord(t, source="t") for t in texts), ed, rules)
+    kept: set[str] = set()
+    one_tile: set[str] = set()
+    dropped: dict[str, list[str]] = {}
+    duplicates = 0
+    for text in texts:
+        if len(text.split()) > 1:
+            dropped.setdefault("multiword", []).append(text)
+            continue
+        got = outcome(text, ed)
+        if not isinstance(got, Spelling):
+            dropped.setdefault(got[1], []).append(text)
+        elif got.key in kept or got.key in one_tile:
+            duplicates += 1
+        elif len(got.tiles) < 2:
+            one_tile.add(got.key)
+        else:
+            kept.add(got.key)
+    assert keys == sorted(kept)
+    assert (report.read, report.kept, report.duplicates) == (len(texts), len(kept), duplicates)
+    assert report.dropped["one-tile"].count == len(one_tile)
+    spelling_rules = {name: r.examples for name, r in report.dropped.items() if name != "one-tile"}
+    assert spelling_rules == {rule: examples[:25] for rule, examples in dropped.items()}
+    assert {n: r.count for n, r in report.dropped.items() if n != "one-tile"} == {r: len(e) for r, e in dropped.items()}
