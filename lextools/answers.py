@@ -55,7 +55,7 @@ def check(lex: Lexicon, words: Sequence[str], lang: str = "en", home: Path | Non
     edition = lex.edition
     results = [
         r.as_dict() if r.valid else described(r, edition, lang, _why(lex, r, home, sidecar))  # valid: most words
-        for r in map(lex.lookup, words)
+        for r in lex.lookup_many(words)
     ]
     return {"edition": edition.name, "results": results}
 

@@ -52,7 +52,7 @@ import mmap
 import os
 import struct
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -62,7 +62,7 @@ import dawg_python
 
 from lextools.edition import Edition, load_edition
 from lextools.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError, SpellingError
-from lextools.tokenize import Spelling, spell
+from lextools.tokenize import Spelling, spell, spell_lines
 
 FORMAT = "lextools-lexicon"
 FORMAT_VERSION = 2
@@ -229,12 +229,26 @@ class Lexicon:
             s = spell(text, edition)
         except SpellingError as e:
             return WordResult(text, None, (), False, None, e.reason)
-        tiles = s.tiles
+        return self._result(text, s.word, s.tiles, s.key)
+
+    def lookup_many(self, texts: Sequence[str]) -> list[WordResult]:
+        """:meth:`lookup` of each word, the batch spelled at once (:func:`lextools.tokenize.spell_lines`):
+        half the time per word of a batch check. A word the batch cannot vouch for is looked up alone."""
+        label, results = self._label, []
+        for text, key in zip(texts, spell_lines(texts, self.edition), strict=True):
+            if key is None:
+                results.append(self.lookup(text))
+            else:
+                tiles = tuple(map(label.__getitem__, key))
+                results.append(self._result(text, "".join(tiles), tiles, key))
+        return results
+
+    def _result(self, text: str, word: str, tiles: tuple[str, ...], key: str) -> WordResult:
         # One-tile words are never built in, but a key could be asked directly.
-        valid = s.key in self.words and len(tiles) > 1
-        reason = None if valid else f"{s.word} is not in the {edition.name} lexicon"
+        valid = key in self.words and len(tiles) > 1
+        reason = None if valid else f"{word} is not in the {self.edition.name} lexicon"
         # Positional arguments: a batch check looks up every word, and keywords cost more.
-        return WordResult(text, s.word, tiles, valid, edition.score(tiles), reason)
+        return WordResult(text, word, tiles, valid, self.edition.score(tiles), reason)
 
     def hooks(self, key: str) -> Hooks:
         """Hooks at tile level: in es-fise the CH tile hooks ARRO into CHARRO, one tile, not two.

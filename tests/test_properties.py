@@ -275,6 +275,16 @@ BATCH = st.lists(
 @pytest.mark.parametrize("name", EDITIONS)
 @PROPERTY
 @given(texts=BATCH)
+@example(texts=["chiquillo", "CALLE", "kilo", "1IQUI2O", "a", "casa", "line\nfeed"])
+def test_a_batch_look_up_is_each_word_looked_up(lexicons: dict[str, Lexicon], name: str, texts: list[str]) -> None:
+    """What a batch check relies on (lextools.answers.check): the same results as word by word."""
+    lex = lexicons[name]
+    assert lex.lookup_many(texts) == [lex.lookup(t) for t in texts]
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+@PROPERTY
+@given(texts=BATCH)
 @example(texts=["1IQUI2O", "[CH]IQUI[LL]O", "chiquillo", "kilo", "cancio\u0301n", "ñandú", "L2", "C[H]ICO"])
 @example(texts=["casa", "line\nfeed", "perro"])  # a word holding a line feed: the whole batch one by one
 @example(texts=["chiquillo" * 2, "rr" * 8, "a" * 15, "a" * 16, "\u0301" * 3, "a" + "\u0301" * 70])
