@@ -155,11 +155,13 @@ def anagrams(
     if start is not None:  # earlier pages skipped
         length, alpha, word = start
         first = bisect_right(every.order, _LONGEST_FIRST[length] + alpha + (rank(word) if word else "\U0010ffff"))
-    label = ed.by_code
+    label, have = ed.by_code, Counter(rack)
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
         for i in range(first, len(every.keys)):
-            m = Match(every.keys[i], tuple(label[c].label for c in every.blanks[i]))
+            # A rack tile is always spent before a blank: the blanks stand for the tiles the rack lacks.
+            lacking = sorted((Counter(every.keys[i]) - have).elements())
+            m = Match(every.keys[i], tuple(label[c].label for c in lacking))
             found.append(m)
             length = len(m.key)
             settled = f"{length} {every.order[i][1 : 1 + length]} {m.key}"
@@ -173,7 +175,6 @@ class Anagrams(NamedTuple):
 
     order: list[str]  # each answer's place in the order, as one string (see _LONGEST_FIRST)
     keys: list[str]
-    blanks: list[str]  # the tiles blanks stand for in each answer, in code order
 
 
 #: An answer's place in the order starts with a character for its length, longest first. The rest is
@@ -190,23 +191,17 @@ def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length:
     Thousands of answers are sorted (subanagrams of 7 tiles and 2 blanks: about 7,000 in es-fise),
     so their places are made by ``map`` over C functions, not by a Python function per answer.
     """
-    found = _matches(lex, rack, blanks, sub, min_length, Budget().pace)
-    if not found:
-        return Anagrams([], [], [])
-    keys, used = zip(*found, strict=True)
+    keys = _matches(lex, rack, blanks, sub, min_length, Budget().pace)
     lengths = map(_LONGEST_FIRST.__getitem__, map(len, keys))
     alphagrams = map("".join, map(sorted, keys))
     places = list(map(operator.add, map(operator.add, lengths, alphagrams), lex.edition.collation_keys(keys)))
     order = sorted(range(len(keys)), key=places.__getitem__)
-    return Anagrams(*(list(map(column.__getitem__, order)) for column in (places, keys, used)))
+    return Anagrams(list(map(places.__getitem__, order)), list(map(keys.__getitem__, order)))
 
 
-def _matches(
-    lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]
-) -> list[tuple[str, str]]:
-    """Every anagram (or subanagram) of the rack with the tiles blanks stand for in it (in code
-    order), as the walks find them; the walks call ``pace`` at every node (under gevent, a long
-    walk must let the other requests run)."""
+def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> list[str]:
+    """Every anagram (or subanagram) of the rack, as the walks find them; the walks call ``pace``
+    at every node (under gevent, a long walk must let the other requests run)."""
     if not len(lex):  # an empty lexicon has no words to walk
         return []
     shortest = max(min_length, 1)
@@ -215,17 +210,17 @@ def _matches(
     if len(rack) + blanks < shortest:
         return []
     alphagrams = _alphagrams(lex, rack, blanks, pace)
-    have = Counter(rack)
-    needs = {"".join(sorted(a)): "".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
     if len(alphagrams) > _SPELLED_APART:
         # Many multisets (a rack of common tiles): one walk of the words DAWG with the rack, its
         # blanks standing only for tiles some multiset needs, costs less than spelling each apart
         # (es-fise, 7 tiles + 2 blanks: 131 multisets, 20 ms instead of 49; 5 multisets, 2.3 ms
         # instead of 1.1).
-        fills = {"".join(part) for need in needs.values() for n in range(len(need) + 1)
+        have = Counter(rack)
+        needs = {"".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
+        fills = {"".join(part) for need in needs for n in range(len(need) + 1)
                  for part in itertools.combinations(need, n)}  # fmt: skip
         return _spend_rack(lex, rack, blanks, len(rack) + blanks, pace, fills)
-    return [(key, needs["".join(sorted(key))]) for key in _spend_exactly(lex, alphagrams, pace)]
+    return _spend_exactly(lex, alphagrams, pace)
 
 
 #: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_matches`).
@@ -336,28 +331,28 @@ def _spend_rack(
     shortest: int,
     pace: Callable[[], None],
     fills: Container[str] | None = None,
-) -> list[tuple[str, str]]:
+) -> list[str]:
     """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks;
     with ``fills``, blanks only stand for tiles whose sorted string (and each one before it) is in it.
 
-    Each comes with the tiles blanks stand for in it, sorted: a rack tile is always taken before a
-    blank for the same tile, so a word is found once, with as few blanks as it can. The walk reads
-    dawgdic's units itself (see :func:`lextools.lexicon.children`): it visits every prefix the rack
-    can spell, tens of thousands for 7 tiles and 2 blanks, and a call per edge would double its time.
+    A rack tile is always taken before a blank for the same tile, so a word is found once. The walk
+    reads dawgdic's units itself (see :func:`lextools.lexicon.children`): it visits every prefix the
+    rack can spell, tens of thousands for 7 tiles and 2 blanks, and a call per edge would double its
+    time.
     """
     graph = lex.graph
     units, guide = graph.dct._units, graph.guide._units
     left: dict[str, int] = {}  # a dict, not a Counter: Counter's lookup of a missing tile is a Python call
     for tile in rack:
         left[tile] = left.get(tile, 0) + 1
+    count = left.get
     size = len(rack) + blanks
-    found: list[tuple[str, str]] = []
+    found: list[str] = []
     if not len(guide):  # an empty lexicon has no guide
         return found
 
-    def walk(index: int, key: str, blanks_left: int, used: str) -> None:
+    def walk(index: int, key: str, blanks_left: int, used: str, depth: int) -> None:
         pace()
-        depth = len(key) + 1
         unit = units[index]
         offset = (unit >> 10) << ((unit & _EXTENSION_BIT) >> 6)
         label = guide[index * 2]
@@ -369,29 +364,29 @@ def _spend_rack(
                 more = _multibyte(graph, label, child)
                 tile, node = more.pop()
             while True:
-                n = left.get(tile, 0)
+                n = count(tile, 0)
                 if n:
                     left[tile] = n - 1
                     word = key + tile
                     if depth >= shortest and units[node] & _HAS_LEAF_BIT:
-                        found.append((word, used))
+                        found.append(word)
                     if depth < size and guide[node * 2]:  # a node with no children is not walked
-                        walk(node, word, blanks_left, used)
+                        walk(node, word, blanks_left, used, depth + 1)
                     left[tile] = n
                 elif blanks_left:
-                    now = "".join(sorted(used + tile)) if used else tile
+                    now = ("".join(sorted(used + tile)) if used else tile) if fills is not None else ""
                     if fills is None or now in fills:
                         word = key + tile
                         if depth >= shortest and units[node] & _HAS_LEAF_BIT:
-                            found.append((word, now))
-                        if depth < size and guide[node * 2]:  # a node with no children is not walked
-                            walk(node, word, blanks_left - 1, now)
+                            found.append(word)
+                        if depth < size and guide[node * 2]:
+                            walk(node, word, blanks_left - 1, now, depth + 1)
                 if not more:
                     break
                 tile, node = more.pop()
             label = guide[child * 2 + 1]
 
-    walk(graph.dct.ROOT, "", blanks, "")
+    walk(graph.dct.ROOT, "", blanks, "", 1)
     return found
 
 
