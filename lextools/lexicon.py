@@ -16,13 +16,14 @@ key is its characters sorted in the lexicon's *alphagram order*, rarest tile fir
 in the metadata): sorted that way the alphagrams share more prefixes and suffixes, and their DAWG
 is under twice the size of the words DAWG (es-fise: 1.1 MB beside 0.6 MB, where "ALPHAGRAM KEY"
 pairs took 16.6 MB). The index only says which multisets of tiles spell a word; the words
-themselves are grown from those multisets with prefix look-ups in the words DAWG (lextools.search).
+themselves are found from those multisets in the words DAWG (lextools.search).
 
 Reading. Both files are memory-mapped, so every process serving a lexicon shares one copy of its
 bytes through the page cache: DAWG-Python's ``Dictionary`` and ``Guide`` index a ``memoryview`` of
-the map as they would their own arrays, for the walks (search, hooks, anagrams). Membership and
-completion, the hot path, go to dawg2's C++ ``CompletionDAWG`` built from the same bytes (its own
-copy: 0.6 MB for es-fise, shared by forked workers that did not write to it); when dawg2 cannot be
+the map as they would their own arrays, for the walks (search, anagrams). Membership, completion
+and :meth:`Lexicon.blank_fills` (dawgdic's similar-keys walk: hooks, anagrams), the hot path, go to
+dawg2's C++ ``CompletionDAWG`` and ``DAWG`` built from the same bytes (their own copies: 0.7 and
+1.2 MB for es-fise, shared by forked workers that did not write to them); when dawg2 cannot be
 imported, or ``LEXTOOLS_READER=python``, DAWG-Python answers those too. Both readers give the same
 answers (the tests run on both).
 
