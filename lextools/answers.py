@@ -102,7 +102,7 @@ def spelled(lex: Lexicon, word: str) -> WordResult:
 
 def hook_tiles(lex: Lexicon, result: WordResult) -> dict[str, Any]:
     """The hook tiles of a word; :meth:`Lexicon.hooks` lists them in the edition's alphabet already."""
-    h = lex.hooks(lex.edition.encode(result.tiles))
+    h = lex.hooks(result.key or lex.edition.encode(result.tiles))
     return {
         "front": list(h.front),
         "back": list(h.back),

@@ -136,6 +136,9 @@ class WordResult:
     valid: bool
     score: int | None
     reason: str | None
+    #: The lexicon key (one character per tile), for what a look-up leads to (hooks, explanations);
+    #: None when the word cannot be spelled. Not part of the answer.
+    key: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -249,7 +252,7 @@ class Lexicon:
         valid = key in self.words and len(tiles) > 1
         reason = None if valid else f"{word} is not in the {self.edition.name} lexicon"
         # Positional arguments: a batch check looks up every word, and keywords cost more.
-        return WordResult(text, word, tiles, valid, self.edition.score(tiles), reason)
+        return WordResult(text, word, tiles, valid, self.edition.score(tiles), reason, key)
 
     def hooks(self, key: str) -> Hooks:
         """Hooks at tile level: in es-fise the CH tile hooks ARRO into CHARRO, one tile, not two.
