@@ -102,7 +102,7 @@ def spelled(lex: Lexicon, word: str) -> WordResult:
 
 def hook_tiles(lex: Lexicon, result: WordResult) -> dict[str, Any]:
     """The hook tiles of a word; :meth:`Lexicon.hooks` lists them in the edition's alphabet already."""
-    h = lex.hooks(result.key or lex.edition.encode(result.tiles))
+    h = lex.hooks(result.key or "")  # no key: the word is not spelled, and has no hooks
     return {
         "front": list(h.front),
         "back": list(h.back),

@@ -84,6 +84,7 @@ class Edition:
         object.__setattr__(self, "longest_tile", max(len(t.label) for t in self.tiles))
         object.__setattr__(self, "_code_of", {t.label: t.code for t in self.tiles})
         object.__setattr__(self, "_value_of", {t.label: t.value for t in self.tiles})
+        object.__setattr__(self, "_label_of", {t.code: t.label for t in self.tiles})
         # The labels longest first: at each position the alternation takes the first label that
         # matches, the longest, so ``findall`` splits letters into tiles greedily (lextools.tokenize).
         labels = sorted((t.label for t in self.tiles), key=len, reverse=True)
@@ -132,8 +133,8 @@ class Edition:
         return "".join(map(self._code_of.__getitem__, tiles))  # type: ignore[attr-defined]
 
     def decode(self, key: str) -> tuple[str, ...]:
-        """Lexicon key → tile labels."""
-        return tuple(self.by_code[c].label for c in key)
+        """Lexicon key → tile labels (mapped, not a Python loop: a batch check decodes every word)."""
+        return tuple(map(self._label_of.__getitem__, key))  # type: ignore[attr-defined]
 
     def spelling(self, key: str) -> str:
         """Lexicon key → plain spelling (CHIQUILLO)."""

@@ -109,7 +109,7 @@ def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) ->
         return Explanation(result, result.reason)
     if sidecar is None:
         return Explanation(result, result.reason)
-    record = sidecar.records.get(result.key or lex.edition.encode(result.tiles)) or []
+    record = sidecar.records.get(result.key or "") or []  # a spelled word has its key
     if result.valid:  # the usual case, built once: the service explains every word it is asked
         listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
         return Explanation(result, None, None, None, None, None, listed)  # (positional: cheaper to build)

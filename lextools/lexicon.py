@@ -238,12 +238,12 @@ class Lexicon:
     def lookup_many(self, texts: Sequence[str]) -> list[WordResult]:
         """:meth:`lookup` of each word, the batch spelled at once (:func:`lextools.tokenize.spell_lines`):
         half the time per word of a batch check. A word the batch cannot vouch for is looked up alone."""
-        label, results = self._label, []
+        decode, results = self.edition.decode, []
         for text, key in zip(texts, spell_lines(texts, self.edition), strict=True):
             if key is None:
                 results.append(self.lookup(text))
             else:
-                tiles = tuple(map(label.__getitem__, key))
+                tiles = decode(key)
                 results.append(self._result(text, "".join(tiles), tiles, key))
         return results
 
