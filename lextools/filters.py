@@ -177,6 +177,27 @@ register(
     )
 )
 register(tags_rule("voseo", "voseo forms other than present indicative and imperative", _voseo))
+register(
+    tags_rule(
+        "unconfirmed",
+        "a word only one source gives: no second source lists its headword",
+        _tagged("unconfirmed"),
+    )
+)
+register(
+    tags_rule(
+        "outside-paradigm",
+        "a form the main dictionary does not give of a headword it has: its plurals and conjugation are used",
+        _tagged("outside-paradigm"),
+    )
+)
+register(
+    tags_rule(
+        "unconjugated",
+        "a conjugated form of a verb no dictionary conjugates: such verbs count in the infinitive only",
+        _tagged("unconjugated"),
+    )
+)
 
 
 def rules_named(names: Sequence[str]) -> list[Rule]:

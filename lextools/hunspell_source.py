@@ -90,7 +90,7 @@ def clitic_split(plain: str, host: Callable[[str], bool], is_form: Callable[[str
     return None
 
 
-def _plain(word: str) -> str:
+def plain_word(word: str) -> str:
     """Lower case without accents (Ñ kept): verb forms are compared in this shape.
 
     Called for every form of a dictionary (millions in a default build): ASCII needs only lower
@@ -111,7 +111,7 @@ def _without_marks() -> dict[int, None]:
 _VOWEL = re.compile("[aeiouy]")
 
 
-def _has_vowel(plain: str) -> bool:
+def has_vowel(plain: str) -> bool:
     """Words have a vowel (Y counts: HOY, MY); CM, KG and PH are symbols or abbreviations."""
     return _VOWEL.search(plain) is not None
 
@@ -121,12 +121,12 @@ class _Tagger:
         self.enclitic_flags = set(options.get("enclitic_flags", ""))
         self.clitic_rule_flags = set(options.get("clitic_rule_flags", ""))
         self.verb_flags = set(options.get("verb_flags", ""))
-        self.pronominal = {_plain(v) for v in options.get("pronominal_verbs", [])}
-        self.abbreviations = {_plain(w) for w in options.get("abbreviations", [])}
-        self.multiword_pieces = {_plain(w) for w in options.get("multiword_pieces", [])}
-        self.not_enclitic = {_plain(w) for w in options.get("not_enclitic", [])}
-        self.enclitic_words = {_plain(w) for w in options.get("enclitic_words", [])}
-        self.invariable = {_plain(w) for w in options.get("invariable", []) or _invariable_of(options)}
+        self.pronominal = {plain_word(v) for v in options.get("pronominal_verbs", [])}
+        self.abbreviations = {plain_word(w) for w in options.get("abbreviations", [])}
+        self.multiword_pieces = {plain_word(w) for w in options.get("multiword_pieces", [])}
+        self.not_enclitic = {plain_word(w) for w in options.get("not_enclitic", [])}
+        self.enclitic_words = {plain_word(w) for w in options.get("enclitic_words", [])}
+        self.invariable = {plain_word(w) for w in options.get("invariable", []) or invariable_of(options)}
         self.plural_flags = set(options.get("plural_flags", ""))
         self.morph_tags: dict[str, str] = dict(options.get("morph_tags", {}))
         self.vowelless = bool(options.get("vowelless_is_abbreviation", False))
@@ -139,7 +139,7 @@ class _Tagger:
 
     def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
         tags: set[str] = set()
-        if self.invariable and any(r.flag in self.plural_flags for r in rules) and _plain(stem) in self.invariable:
+        if self.invariable and any(r.flag in self.plural_flags for r in rules) and plain_word(stem) in self.invariable:
             tags.add("invariable")  # BYTES, GRANES, OQUES: a plural of a word that takes none
         for rule in rules:
             if rule.flag in self.enclitic_flags:
@@ -149,7 +149,7 @@ class _Tagger:
                     tags.add("enclitic")
                 elif rule.strip == "" and rule.add == "se":
                     tags.add("enclitic")
-                    if _plain(stem) in self.pronominal:
+                    if plain_word(stem) in self.pronominal:
                         tags.add("pronominal-infinitive")
         return tags
 
@@ -160,7 +160,7 @@ class _Tagger:
         (an infinitive, a gerund, a vosotros imperative, a stressed imperative such as DÁ-MELO, or
         one of the short irregular imperatives): MENOS is not ME + NOS, ALLÁ not AL + LA.
         """
-        plain = _plain(word)
+        plain = plain_word(word)
         if plain in self.not_enclitic:
             return False
 
@@ -193,14 +193,14 @@ class _Tagger:
         pieces = text.split()
         if len(pieces) > 1:
             tags.add("multiword")
-        plain = _plain(text)
+        plain = plain_word(text)
         if plain in self.abbreviations:
             tags.add("abbreviation")
         if plain in self.multiword_pieces:
             tags.add("multiword")
         if plain in self.enclitic_words:
             tags.add("enclitic")
-        if self.vowelless and text and not _has_vowel(plain):
+        if self.vowelless and text and not has_vowel(plain):
             tags.add("abbreviation")
         return pieces, tags
 
@@ -234,30 +234,30 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
             if entry.flags & tagger.verb_flags:
                 for form in expand_entry(entry):
                     if not tagger.rule_tags(entry.word, form.rules):
-                        tagger.verb_forms.add(_plain(form.word))
+                        tagger.verb_forms.add(plain_word(form.word))
             elif not entry.flags and entry.word.islower():
                 # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
                 # needs them as bases; homographs (TELA) survive through their flagged entries.
-                tagger.flagless_forms.add(_plain(entry.word))
+                tagger.flagless_forms.add(plain_word(entry.word))
             if entry.word.endswith("rse") and not entry.flags:
-                tagger.pronominal.add(_plain(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
+                tagger.pronominal.add(plain_word(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
 
     for entry in iter_dic(dic, aff):
-        if confirmed is not None and _plain(entry.word) not in confirmed:
+        if confirmed is not None and plain_word(entry.word) not in confirmed:
             continue  # a headword only this dictionary gives: one source is not evidence enough
         morph_tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
-        if _plain(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
+        if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
             morph_tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
         if rse_is_enclitic and entry.word.endswith("rse"):
             morph_tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
-        if new_only and entry.flags & new_only and _plain(entry.word) in known:
+        if new_only and entry.flags & new_only and plain_word(entry.word) in known:
             entry = dataclasses.replace(entry, flags=entry.flags - new_only)
         flagless = not entry.flags
         unit = bool(entry.flags & tagger.unit_flags)
         for form in expand_entry(entry):
             pieces, tags = tagger.spelling_tags(form.word)
             tags |= morph_tags | tagger.rule_tags(entry.word, form.rules)
-            if unit and (form.affixes or not _has_vowel(_plain(form.word))):
+            if unit and (form.affixes or not has_vowel(plain_word(form.word))):
                 tags.add("abbreviation")  # KM, CD, HS: a unit symbol, bare or with an SI prefix
             if flagless and tagger.clitic_check and tagger.is_written_out_enclitic(form.word):
                 tags.add("enclitic")
@@ -265,16 +265,19 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
                 yield SourceWord(piece, source=source.name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
 
 
-def _confirming_words(name: str | None) -> set[str] | None:
-    """The words of the source named by ``confirmed_by`` (lower case, no accents), or None."""
-    if not name:
+def _confirming_words(names: str | list[str] | None) -> set[str] | None:
+    """The headwords of the source(s) named by ``confirmed_by`` (lower case, no accents), or None."""
+    if not names:
         return None
-    from lextools.sources import load_source, read_source
+    from lextools.sources import headwords, load_source
 
-    return {_plain(w.raw) for w in read_source(load_source(name))}
+    words: set[str] = set()
+    for name in [names] if isinstance(names, str) else names:
+        words |= headwords(load_source(name))
+    return words
 
 
-def _invariable_of(options: dict[str, Any]) -> list[str]:
+def invariable_of(options: dict[str, Any]) -> list[str]:
     """``invariable_from = "rla-es"``: one list of words without plural serves every Spanish source."""
     if not options.get("invariable_from"):
         return []
@@ -284,10 +287,14 @@ def _invariable_of(options: dict[str, Any]) -> list[str]:
 
 
 def _headwords_of(name: str | None) -> set[str]:
-    """The headwords of another hunspell source (lower case, no accents)."""
+    """The headwords of another source (lower case, no accents)."""
     if not name:
         return set()
-    from lextools.sources import load_source
+    from lextools.sources import headwords, load_source
 
-    other = load_source(name)
-    return {_plain(e.word) for e in iter_dic(other.files["dic"], read_aff(other.files["aff"]))}
+    return headwords(load_source(name))
+
+
+def dictionary_headwords(source: Source) -> set[str]:
+    """A hunspell dictionary's headwords, lower case without accents, without expanding them."""
+    return {plain_word(e.word) for e in iter_dic(source.files["dic"], read_aff(source.files["aff"]))}

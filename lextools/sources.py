@@ -10,7 +10,7 @@ One TOML file per source, e.g. ``sources/rla-es.toml``::
     origin = "where it comes from"
     obtain = "how a fresh machine gets it: vendored in sources/vendor/..., or a package"
     why = "why we use it, and what it is weak at"
-    format = "hunspell"                       # or "wordlist", or "reviewed" (lextools.review)
+    format = "hunspell"                       # or "wordlist", "reviewed" (lextools.review), "lemma-table"
     [files]                                   # paths relative to sources/, or absolute
     dic = "vendor/rla-es/es_ES.dic.gz"
     aff = "vendor/rla-es/es_ES.aff"
@@ -127,8 +127,30 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         from lextools.review import review_words
 
         yield from review_words(source)
+    elif source.format == "lemma-table":
+        from lextools.lemma_table import read_lemma_table
+
+        yield from read_lemma_table(source)
     else:
         raise SourceError(f"source {source.name}: unknown format {source.format!r}")
+
+
+def headwords(source: Source) -> set[str]:
+    """What a source confirms as another's evidence (lower case, no accents): a dictionary's headwords,
+    a table's lemmas, a list's words. Headwords, not forms: a plural two sources agree on says less
+    than the word itself, and expanding a dictionary only to confirm would double a build's reading."""
+    verify(source)
+    if source.format == "hunspell":
+        from lextools.hunspell_source import dictionary_headwords
+
+        return dictionary_headwords(source)
+    if source.format == "lemma-table":
+        from lextools.lemma_table import lemmas
+
+        return lemmas(source)
+    from lextools.hunspell_source import plain_word
+
+    return {plain_word(w.raw) for w in read_source(source)}
 
 
 def _list_tags(source: Source, name: str) -> frozenset[str]:

@@ -42,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lextools.hunspell_source import _plain  # noqa: E402
+from lextools.hunspell_source import plain_word  # noqa: E402
 from lextools.sources import load_source, read_source  # noqa: E402
 
 OUT = ROOT / "sources" / "vendor" / "verbecc-es" / "verbs.txt.gz"
@@ -145,7 +145,7 @@ def main() -> None:
     templates = {t.get("name"): t for t in ET.fromstring(template_xml)}
 
     rla = load_source("rla-es")
-    rla_forms = {_plain(w.raw) for w in read_source(rla) if "enclitic" not in w.tags}
+    rla_forms = {plain_word(w.raw) for w in read_source(rla) if "enclitic" not in w.tags}
 
     def stem_of(verb: str, name: str) -> str | None:
         ending = name.split(":", 1)[1]
@@ -156,9 +156,9 @@ def main() -> None:
     for verb, name in verbs.items():
         bare = verb[:-2] if verb.endswith("se") else verb
         stem = stem_of(verb, name)
-        if name not in templates or stem is None or _plain(bare) not in rla_forms:
+        if name not in templates or stem is None or plain_word(bare) not in rla_forms:
             continue
-        forms = {_plain(f) for f in template_forms(stem, templates[name])}
+        forms = {plain_word(f) for f in template_forms(stem, templates[name])}
         made[name] += len(forms)
         found[name] += len(forms & rla_forms)
         used[name] += 1
@@ -166,14 +166,14 @@ def main() -> None:
 
     # A verb built on one RLA-ES has (REASENTAR on ASENTAR) must conjugate like it: the template given
     # to the new verb, applied to the known one, has to make RLA-ES's forms.
-    known = sorted((v for v in verbs if not v.endswith("se") and _plain(v) in rla_forms), key=len, reverse=True)
+    known = sorted((v for v in verbs if not v.endswith("se") and plain_word(v) in rla_forms), key=len, reverse=True)
 
     def agrees_with_base(verb: str, name: str) -> bool:
         base = next((k for k in known if len(k) >= 4 and verb.endswith(k) and verb != k), None)
         stem = stem_of(base, name) if base else None
         if base is None or stem is None:
             return True
-        forms = {_plain(f) for f in template_forms(stem, templates[name])}
+        forms = {plain_word(f) for f in template_forms(stem, templates[name])}
         return len(forms & rla_forms) >= MIN_AGREEMENT * len(forms)
 
     # 2. The verbs RLA-ES lacks, 3. conjugated under the FISE rules.
@@ -181,7 +181,7 @@ def main() -> None:
     counts = Counter()
     for verb, name in sorted(verbs.items()):
         bare = verb[:-2] if verb.endswith("se") else verb
-        if _plain(bare) in rla_forms:
+        if plain_word(bare) in rla_forms:
             counts["known to RLA-ES"] += 1
             continue
         if verb in MISREAD:

@@ -159,10 +159,10 @@ def test_explain_names_the_rule(default_home: Path, fise: Lexicon, word: str, re
 
 
 def test_explain_names_the_sources_of_a_valid_word(default_home: Path, fise: Lexicon) -> None:
-    assert explain(fise, "casa", default_home).sources == ("coes", "rla-es")
-    assert explain(fise, "amábamos", default_home).sources == ("rla-es",)
+    assert explain(fise, "casa", default_home).sources == ("coes", "rla-es", "spacy-es")
+    assert explain(fise, "amábamos", default_home).sources == ("rla-es", "spacy-es")
     assert explain(fise, "fórceps", default_home).sources == ("coes",)
-    assert explain(fise, "ñu", default_home).sources == ("coes", "es-short-words", "es-supplement")
+    assert explain(fise, "ñu", default_home).sources == ("coes", "es-short-words", "es-supplement", "spacy-es")
     madrid = explain(fise, "Madrid", default_home)
     assert (madrid.rule, madrid.form, madrid.source) == ("proper-noun", "Madrid", "rla-es")
 
@@ -207,9 +207,38 @@ def test_the_conjugator_source_is_reported(default_home: Path, fise: Lexicon) ->
     sources = {s["name"]: s for s in fise.metadata["sources"]}
     assert 15_000 < sources["verbecc-es"]["only_here"] < 40_000
     assert sources["verbecc-es"]["licence"].startswith("GPL-2.0-or-later")
-    assert explain(fise, "hibridábamos", default_home).sources == ("verbecc-es",)
+    # spaCy's table lists the form too (a listing, though its own policy admits no form of a verb only
+    # it conjugates).
+    assert explain(fise, "hibridábamos", default_home).sources == ("spacy-es", "verbecc-es")
     # COES conjugates some of the same verbs: two independent sources agree on them.
     assert "coes" in explain(fise, "abnegábamos", default_home).sources
+
+
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        # Headwords RLA-ES lacks that spaCy's lemma table gives and COES or wspanish lists too, with the
+        # table's plurals and feminines: two sources agree.
+        ("EVALUABLE", True), ("YOGA", True), ("ABALEADOR", True), ("CISALPINA", True), ("GUERREADOR", True),
+        # A verb COES has and the table confirms: COES conjugates it.
+        ("HORMIGONÁBAMOS", True), ("ILEGALIZAMOS", True), ("DIRECCIONADO", True),
+        # A verb only the table and wspanish give: the infinitive only.
+        ("ASUTILAR", True), ("ASUTILADO", False), ("ASUTILAREMOS", False),
+        # One source is not enough (METILANTRACENO); RLA-ES's paradigm of its own headwords stands (ANDALUZES).
+        ("METILANTRACENO", False), ("ANDALUZES", False), ("FEROZES", False),
+    ],
+)  # fmt: skip
+def test_lemma_table_forms_need_a_second_source(fise: Lexicon, word: str, kept: bool) -> None:
+    assert valid(fise, word) is kept
+
+
+@pytest.mark.parametrize(
+    ("word", "rule"),
+    [("METILANTRACENO", "unconfirmed"), ("ANDALUZES", "outside-paradigm"), ("ASUTILADO", "unconjugated")],
+)
+def test_explain_names_the_policy_that_kept_a_form_out(default_home: Path, fise: Lexicon, word: str, rule: str) -> None:
+    why = explain(fise, word, default_home)
+    assert (why.rule, why.source, why.form) == (rule, "spacy-es", word.lower())
 
 
 def test_two_tile_words(fise: Lexicon) -> None:
@@ -230,9 +259,13 @@ def test_exclusion_report_and_metadata(default_home: Path, fise: Lexicon) -> Non
         assert rule in report
     assert report["enclitic"]["count"] > 50_000
     sources = {s["name"]: s for s in fise.metadata["sources"]}
-    assert set(sources) == {"rla-es", "coes", "verbecc-es", "es-supplement", "es-short-words"}
-    # What each source contributed: COES only adds the headwords wspanish confirms, with their plurals.
-    assert 5_000 < sources["coes"]["only_here"] < 30_000 and sources["rla-es"]["only_here"] > 400_000
+    assert set(sources) == {"rla-es", "coes", "verbecc-es", "spacy-es", "es-supplement", "es-short-words"}
+    # What each source contributed: COES only adds the headwords wspanish or spaCy's table confirms, with
+    # their plurals; most of RLA-ES's words are in spaCy's table too.
+    assert 3_000 < sources["coes"]["only_here"] < 30_000 and sources["rla-es"]["only_here"] > 100_000
+    assert 5_000 < sources["spacy-es"]["only_here"] < 20_000 and sources["spacy-es"]["removed"] > 30_000
+    for rule in ("unconfirmed", "outside-paradigm", "unconjugated"):  # what the table's policy kept out
+        assert report[rule]["count"] > 500 and report[rule]["examples"], rule
     for s in sources.values():
         assert s["licence"] and s["origin"] and s["sha256"]
     assert len(fise) > 400_000

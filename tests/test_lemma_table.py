@@ -1,0 +1,50 @@
+"""Lemma tables as sources (lextools.lemma_table): tags from the real vendored table, bad files refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+from pathlib import Path
+
+import pytest
+
+from lextools.errors import SourceError
+from lextools.lemma_table import inflects, read_lemma_table
+from lextools.sources import headwords, load_source, read_source
+
+
+@pytest.mark.parametrize(
+    ("form", "lemma", "expected"),
+    [("abaceras", "abacero", True), ("lapices", "lapiz", True), ("jovenes", "joven", True),
+     ("slogan", "eslogan", False), ("ido", "ir", True)],
+)  # fmt: skip
+def test_a_form_changes_at_most_the_last_two_letters_of_its_lemma(form: str, lemma: str, expected: bool) -> None:
+    assert inflects(form, lemma) is expected
+
+
+def test_the_vendored_table_is_tagged_by_its_policy() -> None:
+    tags = {w.raw: w.tags for w in read_source(load_source("spacy-es"))}
+    assert "outside-paradigm" in tags["casas"]  # RLA-ES has CASA: its forms are the ones used
+    assert "unconfirmed" in tags["metilantraceno"]  # no second source knows it
+    assert {"unconfirmed", "outside-paradigm"}.isdisjoint(tags["evaluable"])  # COES lists it too
+    assert "unconjugated" in tags["asutilado"] and "unconjugated" not in tags["asutilar"]
+    assert "abbreviation" in tags["ml"]
+
+
+def test_headwords_are_a_tables_lemmas_and_a_dictionarys_entries() -> None:
+    lemmas = headwords(load_source("spacy-es"))
+    assert {"abacero", "evaluable"} <= lemmas and "abaceras" not in lemmas
+    coes = headwords(load_source("coes"))
+    assert "forceps" in coes and "forcepses" not in coes
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"not gzip at all", gzip.compress(b"{broken json"), gzip.compress(b'["a", "b"]'), gzip.compress(b'{"a": 1}')],
+)
+def test_a_table_that_is_not_a_form_to_lemma_object_is_refused(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "table.json.gz"
+    path.write_bytes(content)
+    source = dataclasses.replace(load_source("spacy-es"), files={"table": path}, options={})
+    with pytest.raises(SourceError, match="spacy-es"):
+        list(read_lemma_table(source))
