@@ -104,6 +104,10 @@ def compile_words(
         report.dropped[rule.name] = RuleReport(rule.description)
     rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
     first_dropping, from_key = judge(rules), Candidate.from_key
+    # A source lists a word only with a form its tags do not rule out: spaCy's table writes most of
+    # RLA-ES's words again, tagged "outside-paradigm", and is not one of their sources.
+    tag_tests = [rule.by_tags for rule in rules if rule.by_tags is not None]
+    listing: dict[frozenset[str], bool] = {}
     # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
     kept_here: set[str] = set()
     kept: Collection[str] = kept_here if provenance is None else provenance.sources
@@ -131,7 +135,11 @@ def compile_words(
                 if key in kept:
                     report.duplicates += 1
                     if provenance is not None:
-                        provenance.kept(key, sw)
+                        lists = listing.get(sw.tags)
+                        if lists is None:
+                            lists = listing[sw.tags] = not any(test(sw.tags) for test in tag_tests)
+                        if lists:
+                            provenance.kept(key, sw)
                     continue
                 if spelling is None:
                     cand = from_key(sw, key, edition)

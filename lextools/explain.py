@@ -20,7 +20,14 @@ from lextools.filters import RULES
 from lextools.hunspell_source import clitic_split
 from lextools.lexicon import Lexicon, WordResult
 from lextools.messages import Message, catalogue, message
-from lextools.provenance import CHECKSUM_KEY, USUAL_SOURCES_KEY, Records, read_sidecar, sidecar_path
+from lextools.provenance import (
+    CHECKSUM_KEY,
+    SOURCE_SETS_KEY,
+    USUAL_SOURCES_KEY,
+    Records,
+    read_sidecar,
+    sidecar_path,
+)
 from lextools.sources import load_source
 
 
@@ -58,6 +65,17 @@ class Explanation:
 class Sidecar:
     usual_sources: tuple[str, ...]
     records: Records
+    #: The numbered sets of sources of ``+`` records; None in a sidecar that names them on each line.
+    source_sets: tuple[tuple[str, ...], ...] | None = None
+
+    def listed(self, value: str) -> tuple[str, ...]:
+        """The sources of a ``+`` record."""
+        if self.source_sets is None:
+            return _names(value)
+        try:
+            return self.source_sets[int(value)]
+        except (ValueError, IndexError):
+            return ()  # a damaged record says nothing: no source is named rather than a wrong one
 
 
 @functools.lru_cache(maxsize=8)
@@ -66,7 +84,9 @@ def _sidecar(path: str, stamp: tuple[int, int], checksum: str) -> Sidecar | None
         header, records = read_sidecar(f.read())
     if header.get(CHECKSUM_KEY[1:]) != checksum:
         return None  # written for another build: not to be believed
-    return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records)
+    sets = header.get(SOURCE_SETS_KEY[1:])
+    numbered = None if sets is None else tuple(_names(joined) for joined in sets.split("\t") if joined)
+    return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records, numbered)
 
 
 def _names(joined: str) -> tuple[str, ...]:
@@ -111,7 +131,7 @@ def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) ->
         return Explanation(result, result.reason)
     record = sidecar.records.get(result.key or "") or []  # a spelled word has its key
     if result.valid:  # the usual case, built once: the service explains every word it is asked
-        listed = _names(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
+        listed = sidecar.listed(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
         return Explanation(result, None, None, None, None, None, listed)  # (positional: cheaper to build)
     if len(result.tiles) < 2:
         return _told(result, "one-tile", message("explain_one_tile", word=result.word))

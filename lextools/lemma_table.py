@@ -25,6 +25,9 @@ reports what each rule dropped:
 ``invariable``, ``abbreviation``
     a plural of a word listed as taking none (``invariable_from``); a form without a vowel (ML, GR).
 
+Entries written with anything but letters (``abr.``, ``cd-rom``, the lemma ``14`` of CATORCEAVO) are
+not read.
+
 Options (``[options]`` of the descriptor): ``lemma_confirmed_by`` (source names),
 ``paradigm_of`` (a source name), ``verb_min_forms`` (default 15), ``invariable_from``.
 """
@@ -86,8 +89,10 @@ def read_lemma_table(source: Source) -> Iterator[SourceWord]:
     forms_of = Counter(plain_word(lemma) for lemma in table.values())
     verb_min = int(options.get("verb_min_forms", 15))
 
-    entries = [(form, lemma) for form, lemma in table.items() if form != lemma]
-    entries += [(lemma, lemma) for lemma in plain_lemma]  # every lemma is a word of its own
+    # Every lemma is a word of its own. Entries with anything but letters are not words of the game:
+    # numbers (the table's lemma of CATORCEAVO is 14, which would read as tiles), ABR., CD-ROM.
+    entries = [(form, lemma) for form, lemma in table.items() if form != lemma and form.isalpha()]
+    entries += [(lemma, lemma) for lemma in plain_lemma if lemma.isalpha()]
     for form, lemma in entries:
         plain, base = plain_word(form), plain_lemma[lemma]
         if not inflects(plain, base):

@@ -7,12 +7,15 @@ separated by tabs, written atomically like every built file::
 
     #checksum   <sha256 of the words DAWG this sidecar belongs to>
     #sources    <the sources most words come from, comma-separated>
-    <key>       +   <sources>                          a word whose sources are not the usual ones
+    #sourcesets <sources>  <sources>  …              the other sets of sources, most used first
+    <key>       +   <n>                                a word listed by the n-th of those sets (from 0)
     <key>       -   <rule>  <source>  <form>  <headword>   a form no source form survived the rules for
 
 Keys are lexicon keys (one character per tile, see :mod:`lextools.lexicon`); ``form`` is the word
 as its source wrote it (dámelo), ``headword`` the dictionary entry it comes from, when the source has
-one. Only the exceptions are written, so the file stays small (about 70,000 lines for es-fise). A
+one. Only the exceptions are written, so the file stays small (about 290,000 lines for es-fise,
+10 MB once read: the service keeps it in memory, hence the numbered sets of sources). A sidecar
+without ``#sourcesets`` (written before it existed) names the sources on each ``+`` line. A
 sidecar whose checksum is not its lexicon's (a build interrupted between the two files) is ignored
 rather than believed.
 
@@ -24,7 +27,6 @@ from __future__ import annotations
 
 import bisect
 import gzip
-import itertools
 import sys
 from array import array
 from collections import Counter
@@ -36,6 +38,7 @@ from lextools.filters import SourceWord
 
 CHECKSUM_KEY = "#checksum"
 USUAL_SOURCES_KEY = "#sources"
+SOURCE_SETS_KEY = "#sourcesets"
 
 
 def sidecar_path(home: Path, edition: str) -> Path:
@@ -89,9 +92,15 @@ class Provenance:
         """The sidecar for the lexicon whose words DAWG has this checksum."""
         usual = Counter(self.sources.values()).most_common(1)
         usual_sources = usual[0][0] if usual else ""
-        lines = [f"{CHECKSUM_KEY}\t{checksum}", f"{USUAL_SOURCES_KEY}\t{usual_sources}"]
         unusual = sorted((key, joined) for key, joined in self.sources.items() if joined != usual_sources)
-        lines += [f"{key}\t+\t{joined}" for key, joined in unusual]
+        sets = [joined for joined, _ in Counter(joined for _, joined in unusual).most_common()]
+        number = {joined: i for i, joined in enumerate(sets)}
+        lines = [
+            f"{CHECKSUM_KEY}\t{checksum}",
+            f"{USUAL_SOURCES_KEY}\t{usual_sources}",
+            "\t".join([SOURCE_SETS_KEY, *(_clean(joined) for joined in sets)]),
+        ]
+        lines += [f"{key}\t+\t{number[joined]}" for key, joined in unusual]
         for key, (rule, word) in sorted(self.excluded.items()):
             fields = (key, "-", rule, word.source, word.raw, word.stem or "")
             lines.append("\t".join(_clean(f) for f in fields))
@@ -107,73 +116,74 @@ def _clean(field: str) -> str:
 class Records:
     """The records of a sidecar by key, kept as its sorted lines in one byte string.
 
-    Half a million keys as a dict of lists cost about 60 MB a process; one ``bytes`` object and an
-    array of line offsets cost the file's size, and a process that loads them before gunicorn forks
-    its workers shares them with every worker (nothing ever writes to those pages again).
+    Half a million keys as a dict of lists cost about 60 MB a process; one ``bytes`` object costs the
+    file's size, and a process that loads it before gunicorn forks its workers shares it with every
+    worker (nothing ever writes to those pages again). Only every ``STRIDE``-th line's offset and key
+    are kept beside it (an offset for every line would cost another quarter of the text).
     """
 
     #: The key of every this many lines is kept apart, so a search starts with ``bisect`` among them
-    #: and ends among a few dozen neighbouring lines (the service explains every word it is asked).
+    #: and ends in one ``bytes.find`` over a block of neighbouring lines (the service explains every
+    #: word it is asked).
     STRIDE = 32
 
     def __init__(self, lines: list[bytes]) -> None:
-        """Takes the lines (``lines`` is left empty: their memory is free again before the keys kept
-        apart are copied, which would otherwise hold on to most of it, a few of them in every block)."""
+        """Takes the lines, each ending in a newline (``lines`` is left empty: their memory is free
+        again before the keys kept apart are copied, which would otherwise hold on to most of it)."""
         lines.sort()
+        self._count = len(lines)
+        self._keys = self._key_index(lines)
+        # Where each block of STRIDE lines starts, and where the last one ends.
+        self._block_starts = array("Q", [0])
+        total = 0
+        for i, line in enumerate(lines, start=1):
+            total += len(line)
+            if i % self.STRIDE == 0 or i == self._count:
+                self._block_starts.append(total)
         self._blob = b"".join(lines)
-        self._starts = array("Q", itertools.accumulate((len(line) for line in lines), initial=0))
         lines.clear()
-        # Each with its tab, so they sort as their lines do (es-fise: 6,100 of them, 0.3 MB).
-        self._every = [self._key(i) for i in range(0, len(self), self.STRIDE)]
-        self._keys = self._key_index()
+        # Each with its tab, so they sort as their lines do (es-fise: 9,000 of them, 0.5 MB).
+        self._every = [self._key_at(start) for start in self._block_starts[:-1]]
 
-    def _key_index(self) -> Any | None:
-        """Every key as dawg2's DAWG (es-fise: 219,000 keys, 0.4 MB, 0.1 s to build): most words the
+    @staticmethod
+    def _key_index(lines: list[bytes]) -> Any | None:
+        """Every key as dawg2's DAWG (es-fise: 286,000 keys, 0.5 MB, 0.1 s to build): most words the
         service is asked about have no record, which it tells in 0.1 µs where the search below takes
-        1.7 µs. None where lexicons are read without dawg2 (``LEXTOOLS_READER``)."""
+        about 1 µs. None where lexicons are read without dawg2 (``LEXTOOLS_READER``)."""
         from lextools.lexicon import reader_name
 
         if reader_name() != "dawg2":
             return None
         import dawg
 
-        keys = (self._key(i) for i in range(len(self)))
-        return dawg.DAWG(k[:-1].decode("utf-8") if k.endswith(b"\t") else k.rstrip(b"\n").decode("utf-8") for k in keys)
+        return dawg.DAWG(line.partition(b"\t")[0].rstrip(b"\n").decode("utf-8") for line in lines)
 
-    def _key(self, i: int) -> bytes:
-        """Line ``i`` up to its first tab, included (the whole line if it has none)."""
-        start, end = self._starts[i], self._starts[i + 1]
+    def _key_at(self, start: int) -> bytes:
+        """The key of the line at ``start``, with its tab (the whole line if it has none)."""
+        end = self._blob.index(b"\n", start)
         tab = self._blob.find(b"\t", start, end)
-        return self._blob[start : tab + 1 if tab >= 0 else end]
+        return self._blob[start : tab + 1 if tab >= 0 else end + 1]
 
     def __len__(self) -> int:
-        return len(self._starts) - 1
-
-    def _line(self, i: int) -> bytes:
-        return self._blob[self._starts[i] : self._starts[i + 1]]
+        return self._count
 
     def get(self, key: str) -> list[str] | None:
         """The fields after the key, or None when the key has no record."""
         if self._keys is not None and key not in self._keys:
             return None
         wanted = key.encode("utf-8") + b"\t"
-        blob, starts, n, total = self._blob, self._starts, len(wanted), len(self)
-        # The first line not below ``wanted`` comes after the last kept key below it, and is at most the
-        # line of the first kept key not below it.
-        kept = bisect.bisect_left(self._every, wanted)
-        lo, hi = max(0, (kept - 1) * self.STRIDE + 1), min(total, kept * self.STRIDE)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            start = starts[mid]
-            if blob[start : start + n] < wanted:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < total:
-            line = self._line(lo)
-            if line.startswith(wanted):
-                return line[n:].rstrip(b"\n").decode("utf-8").split("\t")
-        return None
+        # The line, if any, is in the block whose first key is the last one not above ``wanted``.
+        block = bisect.bisect_right(self._every, wanted) - 1
+        if block < 0:
+            return None
+        blob, start, end = self._blob, self._block_starts[block], self._block_starts[block + 1]
+        if blob.startswith(wanted, start):
+            found = start
+        else:
+            found = blob.find(b"\n" + wanted, start, end) + 1
+            if not found:
+                return None
+        return blob[found + len(wanted) : blob.index(b"\n", found)].decode("utf-8").split("\t")
 
 
 def read_sidecar(data: bytes) -> tuple[dict[str, str], Records]:

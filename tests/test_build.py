@@ -16,6 +16,7 @@ from lextools import compile as compile_mod
 from lextools.compile import compile_words, sorted_alphagrams, write_lexicon
 from lextools.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
 from lextools.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon
+from lextools.provenance import Provenance
 from lextools.tokenize import spell
 from lextools.wordlist import read_words
 
@@ -253,3 +254,20 @@ def test_alphagrams_are_sorted_a_group_at_a_time_as_if_all_at_once(keys: list[st
     """Latin-1 codes (every edition) and others (the other grouping)."""
     order = alphagram_order(keys)
     assert list(sorted_alphagrams(keys, order)) == sorted(set(map(alphagrammer(order), keys)))
+
+
+def test_a_source_lists_a_word_only_with_a_form_its_tags_admit() -> None:
+    """A later source writing a kept word again, tagged so that a rule drops it (spaCy's table writes
+    RLA-ES's words, tagged outside-paradigm), is not one of that word's sources."""
+    es = load_edition("es-fise")
+    words = [
+        SourceWord("casa", source="rla-es"),
+        SourceWord("casa", source="spacy-es", tags=frozenset({"outside-paradigm"})),
+        SourceWord("casa", source="coes"),
+        SourceWord("cebú", source="spacy-es"),
+        SourceWord("cebú", source="coes"),
+    ]
+    provenance = Provenance()
+    keys, _ = compile_words(words, es, rules_named(["outside-paradigm"]), provenance=provenance)
+    assert keys == ["CASA", "CEBU"]
+    assert provenance.sources == {"CASA": "coes,rla-es", "CEBU": "coes,spacy-es"}

@@ -135,3 +135,22 @@ def test_records_find_every_key_and_only_those(records: dict[str, str], asked: l
     for key in [*asked, *records]:
         expected = [records[key], "x"] if key in records else None
         assert found.get(key) == expected
+
+
+def test_sidecar_numbers_the_sets_of_sources_and_still_reads_named_ones() -> None:
+    """``+`` records name a numbered set of sources (``#sourcesets``); a sidecar written before the
+    numbers existed names the sources on each line, and is read as it was."""
+    from lextools.explain import Sidecar, _names
+    from lextools.filters import SourceWord
+    from lextools.provenance import Provenance, read_sidecar
+
+    provenance = Provenance()
+    for key, source in [("CASA", "rla-es"), ("MESA", "rla-es"), ("CEBU", "coes"), ("CEBU", "rla-es"), ("YOGA", "coes")]:
+        provenance.kept(key, SourceWord(key.lower(), source=source))
+    header, records = read_sidecar(provenance.to_bytes("abc"))
+    assert header["sources"] == "rla-es" and sorted(header["sourcesets"].split("\t")) == ["coes", "coes,rla-es"]
+    sidecar = Sidecar(_names(header["sources"]), records, tuple(_names(s) for s in header["sourcesets"].split("\t")))
+    assert [sidecar.listed(records.get(k)[1]) for k in ("CEBU", "YOGA")] == [("coes", "rla-es"), ("coes",)]
+    assert records.get("CASA") is None and sidecar.listed("7") == ()  # usual sources; a damaged number
+    old = Sidecar(("rla-es",), records)
+    assert old.listed("coes,rla-es") == ("coes", "rla-es")

@@ -29,6 +29,7 @@ def test_the_vendored_table_is_tagged_by_its_policy() -> None:
     assert {"unconfirmed", "outside-paradigm"}.isdisjoint(tags["evaluable"])  # COES lists it too
     assert "unconjugated" in tags["asutilado"] and "unconjugated" not in tags["asutilar"]
     assert "abbreviation" in tags["ml"]
+    assert "catorceavo" in tags and not {"14", "abr.", "cd-rom"} & tags.keys()  # letters only
 
 
 def test_headwords_are_a_tables_lemmas_and_a_dictionarys_entries() -> None:
