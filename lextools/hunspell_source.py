@@ -220,12 +220,15 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
             prefixes={f: r for f, r in aff.prefixes.items() if wanted(f)},
             suffixes={f: r for f, r in aff.suffixes.items() if wanted(f)},
         )
-    confirmed = _confirming_words(source.options.get("confirmed_by"))
+    from lextools.sources import headwords_of
+
+    names = source.options.get("confirmed_by")
+    confirmed = headwords_of(names) if names else None  # None: every headword is read
     rse_is_enclitic = bool(source.options.get("rse_is_enclitic", False))
     # Conjugate only the verbs the main dictionary lacks: where both have a verb, two conjugations
     # disagree on irregulars (VENTAR: VIENTES or VENTES), and the main dictionary's is the one used.
     new_only = frozenset(source.options.get("flags_for_new_headwords_only", ""))
-    known = _headwords_of(source.options.get("main_dictionary")) if new_only else set()
+    known = headwords_of(source.options.get("main_dictionary")) if new_only else set()
     dic = source.files["dic"]
     expand_entry = entry_expander(aff)
 
@@ -265,18 +268,6 @@ def read_hunspell(source: Source) -> Iterator[SourceWord]:
                 yield SourceWord(piece, source=source.name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
 
 
-def _confirming_words(names: str | list[str] | None) -> set[str] | None:
-    """The headwords of the source(s) named by ``confirmed_by`` (lower case, no accents), or None."""
-    if not names:
-        return None
-    from lextools.sources import headwords, load_source
-
-    words: set[str] = set()
-    for name in [names] if isinstance(names, str) else names:
-        words |= headwords(load_source(name))
-    return words
-
-
 def invariable_of(options: dict[str, Any]) -> list[str]:
     """``invariable_from = "rla-es"``: one list of words without plural serves every Spanish source."""
     if not options.get("invariable_from"):
@@ -284,15 +275,6 @@ def invariable_of(options: dict[str, Any]) -> list[str]:
     from lextools.sources import load_source
 
     return list(load_source(options["invariable_from"]).options.get("invariable", []))
-
-
-def _headwords_of(name: str | None) -> set[str]:
-    """The headwords of another source (lower case, no accents)."""
-    if not name:
-        return set()
-    from lextools.sources import headwords, load_source
-
-    return headwords(load_source(name))
 
 
 def dictionary_headwords(source: Source) -> set[str]:

@@ -76,17 +76,15 @@ def inflects(form: str, lemma: str) -> bool:
 
 def read_lemma_table(source: Source) -> Iterator[SourceWord]:
     """Every form and lemma of the table, tagged (see the module docstring)."""
-    from lextools.sources import headwords, load_source
+    from lextools.sources import headwords_of
 
     options = source.options
     table = read_table(source)
-    confirmed: set[str] = set()
-    for name in options.get("lemma_confirmed_by", []):
-        confirmed |= headwords(load_source(name))
-    main = headwords(load_source(options["paradigm_of"])) if options.get("paradigm_of") else set()
+    confirmed = headwords_of(options.get("lemma_confirmed_by"))
+    main = headwords_of(options.get("paradigm_of"))
     invariable = {plain_word(w) for w in invariable_of(options)}
-    plain_lemma = {lemma: plain_word(lemma) for lemma in set(table.values())}
-    forms_of = Counter(plain_word(lemma) for lemma in table.values())
+    plain_lemma = {lemma: plain_word(lemma) for lemma in dict.fromkeys(table.values())}  # in file order
+    forms_of = Counter(plain_lemma[lemma] for lemma in table.values())
     verb_min = int(options.get("verb_min_forms", 15))
 
     # Every lemma is a word of its own. Entries with anything but letters are not words of the game:

@@ -135,6 +135,14 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         raise SourceError(f"source {source.name}: unknown format {source.format!r}")
 
 
+def headwords_of(names: str | list[str] | None) -> set[str]:
+    """The :func:`headwords` of the sources named (one name or a list), together."""
+    words: set[str] = set()
+    for name in [names] if isinstance(names, str) else names or []:
+        words |= headwords(load_source(name))
+    return words
+
+
 def headwords(source: Source) -> set[str]:
     """What a source confirms as another's evidence (lower case, no accents): a dictionary's headwords,
     a table's lemmas, a list's words. Headwords, not forms: a plural two sources agree on says less
