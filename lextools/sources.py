@@ -147,18 +147,19 @@ def headwords(source: Source) -> set[str]:
     """What a source confirms as another's evidence (lower case, no accents): a dictionary's headwords,
     a table's lemmas, a list's words. Headwords, not forms: a plural two sources agree on says less
     than the word itself, and expanding a dictionary only to confirm would double a build's reading."""
-    verify(source)
     if source.format == "hunspell":
         from lextools.hunspell_source import dictionary_headwords
 
+        verify(source)
         return dictionary_headwords(source)
     if source.format == "lemma-table":
         from lextools.lemma_table import lemmas
 
+        verify(source)
         return lemmas(source)
     from lextools.hunspell_source import plain_word
 
-    return {plain_word(w.raw) for w in read_source(source)}
+    return {plain_word(w.raw) for w in read_source(source)}  # read_source verifies the files
 
 
 def _list_tags(source: Source, name: str) -> frozenset[str]:
