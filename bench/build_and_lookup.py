@@ -57,12 +57,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lextools.compile import compile_words, write_lexicon
-from lextools.edition import Edition, load_edition
-from lextools.filters import SourceWord, rules_named
-from lextools.lexicon import Lexicon, load_lexicon, read_metadata
-from lextools.search import anagrams, match_pattern, parse_pattern, parse_rack
-from lextools.wordlist import read_words
+from lextools.build.compile import compile_words, write_lexicon
+from lextools.build.filters import SourceWord, rules_named
+from lextools.core.edition import Edition, load_edition
+from lextools.core.lexicon import Lexicon, load_lexicon, read_metadata
+from lextools.core.search import anagrams, match_pattern, parse_pattern, parse_rack
+from lextools.core.wordlist import read_words
 
 console = Console(stderr=True)
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from build_and_lookup import generate_words  # a sibling: `python bench/X.py` puts bench/ first on sys.path
 
-from lextools.errors import LexiconError
-from lextools.lexicon import load_lexicon
+from lextools.core.errors import LexiconError
+from lextools.core.lexicon import load_lexicon
 
 
 def main() -> int:

@@ -29,12 +29,12 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).parent))
 from build_and_lookup import generate_words
 
-from lextools.compile import compile_words, write_lexicon
-from lextools.edition import load_edition
-from lextools.export import write_export
-from lextools.filters import SourceWord, rules_named
-from lextools.lexicon import load_lexicon
-from lextools.verify import verify
+from lextools.build.compile import compile_words, write_lexicon
+from lextools.build.filters import SourceWord, rules_named
+from lextools.core.edition import load_edition
+from lextools.core.lexicon import load_lexicon
+from lextools.features.export import write_export
+from lextools.features.verify import verify
 
 console = Console(stderr=True)
 TARGETS = {"kwg": 5.0, "kwg-gaddag": 20.0}

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lextools.lexicon import load_lexicon
+from lextools.core.lexicon import load_lexicon
 
 BENCH = Path(__file__).resolve().parent
 WRK_SCRIPT = BENCH / "wrk_paths.lua"
@@ -69,7 +69,7 @@ def lextools_command() -> list[str]:
     script = Path(sys.executable).with_name("lextools")
     if script.is_file():
         return [str(script)]
-    return [sys.executable, "-c", "from lextools.cli import main; main()"]
+    return [sys.executable, "-c", "from lextools.cli.main import main; main()"]
 
 
 @dataclass

@@ -46,7 +46,7 @@ from harness import Service, default_lexicons, require_lexicon, running, workers
 from load import request_mix, run_check, table
 from service_load import run_python
 
-from lextools.edition import edition_names, load_edition
+from lextools.core.edition import edition_names, load_edition
 
 #: 13 tiles, 2 of them blanks, of letters every edition has.
 RACK = "AEIOSRNLTCD??"

@@ -61,9 +61,9 @@ from harness import (
     wrk_load,
 )
 
-from lextools import search
-from lextools.edition import edition_names
-from lextools.lexicon import Lexicon, load_lexicon
+from lextools.core import search
+from lextools.core.edition import edition_names
+from lextools.core.lexicon import Lexicon, load_lexicon
 
 BENCH = Path(__file__).resolve().parent
 EDITION = "es-fise"
@@ -258,7 +258,7 @@ def timed_build(arguments: Sequence[str]) -> tuple[float, int]:
     The child reports its own peak (VmHWM, reset by exec): a parent's rusage would count the memory
     of this process, which the child held between fork and exec.
     """
-    cmd = [sys.executable, "-c", REPORT_PEAK + "from lextools.cli import main; main()", *arguments]
+    cmd = [sys.executable, "-c", REPORT_PEAK + "from lextools.cli.main import main; main()", *arguments]
     t = time.perf_counter()
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - t

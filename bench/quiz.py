@@ -8,7 +8,7 @@ Run from the repository root with the project's venv, on built lexicons (``lexto
 What is measured, in one run:
 
 1. ranking every alphagram of the length by its draw count with 0, 1 and 2 blanks
-   (:func:`lextools.probability.draw_count`, per-tile polynomials) against the same counts summed
+   (:func:`lextools.core.probability.draw_count`, per-tile polynomials) against the same counts summed
    over every sub-multiset left to blanks, the way Zyzzyva's ``LetterBag`` writes the sum — the
    baseline, which also checks that both give the same numbers;
 2. each quiz type, cold (ranked lists not cached yet) and warm, against the walk every quiz of
@@ -31,10 +31,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from lextools import quiz, search
-from lextools.edition import Edition
-from lextools.lexicon import load_lexicon
-from lextools.probability import draw_count
+from lextools.core import search
+from lextools.core.edition import Edition
+from lextools.core.lexicon import load_lexicon
+from lextools.core.probability import draw_count
+from lextools.features import quiz
 
 
 def enumerated_count(edition: Edition, tiles: Sequence[str], blanks: int) -> int:

@@ -48,12 +48,12 @@ from urllib.parse import quote
 
 from harness import Service, find_wrk, request, sample_words, start_service, stop_service, workers_of, wrk_load
 
-from lextools.lexicon import default_home, load_lexicon, metadata_path
+from lextools.core.lexicon import default_home, load_lexicon, metadata_path
 from service.lexicons import CHECKSUM_HEADER
 
 EDITION = "es-fise"
 REPO = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-c", "from lextools.cli import main; main()"]
+CLI = [sys.executable, "-c", "from lextools.cli.main import main; main()"]
 POLL_CONNECTIONS = 8  # enough that every worker holds some (checked, and reported)
 POLL_PERIOD = 0.02  # seconds between two polls of one connection
 SWAP_TIMEOUT = 10.0  # a worker that has not swapped by then counts as a failure

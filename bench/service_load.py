@@ -41,7 +41,7 @@ from urllib.parse import quote
 
 from harness import cpu_seconds, find_wrk, request, sample_words, wrk_load
 
-from lextools.lexicon import default_home, load_lexicon
+from lextools.core.lexicon import default_home, load_lexicon
 from service.server import DEFAULTS
 
 TARGET_RATIO = 0.70  # "the Flask route within 30% of the bare WSGI app"

@@ -10,8 +10,8 @@
 
 from __future__ import annotations
 
-from lextools.edition import Edition, edition_names, load_edition
-from lextools.errors import (
+from lextools.core.edition import Edition, edition_names, load_edition
+from lextools.core.errors import (
     CorruptLexiconError,
     LexiconError,
     LexiconNotFoundError,
@@ -20,7 +20,7 @@ from lextools.errors import (
     SpellingError,
     UnknownEditionError,
 )
-from lextools.tokenize import Spelling, spell
+from lextools.core.tokenize import Spelling, spell
 
 __version__ = "0.1.0"
 

@@ -42,8 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lextools.hunspell_source import plain_word  # noqa: E402
-from lextools.sources import load_source, read_source  # noqa: E402
+from lextools.build.hunspell_source import plain_word  # noqa: E402
+from lextools.build.read import read_source  # noqa: E402
+from lextools.core.sources import load_source  # noqa: E402
 
 OUT = ROOT / "sources" / "vendor" / "verbecc-es" / "verbs.txt.gz"
 VERBS = "verbecc/data/xml/verbs/verbs-es.xml"

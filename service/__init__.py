@@ -24,7 +24,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 
-from lextools.lexicon import default_home
+from lextools.core.lexicon import default_home
 
 #: GET routes, and POST check (it only reads), may be called from any web page; the challenge, which
 #: writes the record, only from the service's own pages (service/challenge.py).

@@ -25,14 +25,14 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from lextools.answers import localized
-from lextools.edition import load_edition
-from lextools.errors import RecordError, SpellingError
-from lextools.lexicon import Lexicon
-from lextools.messages import message
-from lextools.receipts import load_secret
-from lextools.record import ChallengeRecord, as_csv_text, default_record, parse_since
-from lextools.tokenize import spell
+from lextools.core.edition import load_edition
+from lextools.core.errors import RecordError, SpellingError
+from lextools.core.lexicon import Lexicon
+from lextools.core.messages import message
+from lextools.core.tokenize import spell
+from lextools.features.answers import localized
+from lextools.features.receipts import load_secret
+from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
 from service import kiosk
 from service.errors import ServiceError, bad_request
 from service.inputs import flag, json_body, words_of

@@ -22,7 +22,7 @@ import logging
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from lextools.errors import (
+from lextools.core.errors import (
     CorruptLexiconError,
     EditionDataError,
     LexiconError,
@@ -33,7 +33,7 @@ from lextools.errors import (
     SpellingError,
     UnknownEditionError,
 )
-from lextools.messages import Message, message
+from lextools.core.messages import Message, message
 from service.language import request_language
 
 log = logging.getLogger("lextools.service")
@@ -67,7 +67,7 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large
 
 #: HTTP status of each library error; a subclass not listed takes its nearest listed base class.
 STATUS: dict[type[LexiconError], int] = {
-    LexiconError: 400,  # "every error a user can cause" (lextools.errors)
+    LexiconError: 400,  # "every error a user can cause" (lextools.core.errors)
     QueryError: 400,
     UnknownEditionError: 404,
     SpellingError: 422,

@@ -7,7 +7,7 @@ KWG and KAD files (``format=kwg|kwg-gaddag|kad``) are made on the first request 
 per worker for the lexicon that answered (a few MB each; seconds to make for a large lexicon, during
 which the encoder pauses every millisecond or so, as the text export does, for the worker's other
 requests);
-``/manifest`` describes any export (see lextools.export).
+``/manifest`` describes any export (see lextools.features.export).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 
-from lextools import search
-from lextools.budget import pause
-from lextools.errors import CorruptLexiconError
-from lextools.export import export_bytes, export_name, manifest
-from lextools.lexicon import Lexicon
-from lextools.tokenize import NOTATIONS, Notation, write
+from lextools.core import search
+from lextools.core.budget import pause
+from lextools.core.errors import CorruptLexiconError
+from lextools.core.lexicon import Lexicon
+from lextools.core.tokenize import NOTATIONS, Notation, write
+from lextools.features.export import export_bytes, export_name, manifest
 from service.inputs import choice_arg
 from service.lexicons import lexicon, lexicons
 from service.limits import EXPORT_FORMATS

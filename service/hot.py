@@ -20,7 +20,7 @@ cannot spell, and any error at all (the answer is built first; a failure hands t
 a body already read is handed on as it came, so Flask reads the same bytes).
 
 No fact is written twice: the answers are built by the views' own functions
-(:func:`service.words.word_answer`, :func:`lextools.answers.check`), the language by
+(:func:`service.words.word_answer`, :func:`lextools.features.answers.check`), the language by
 :func:`service.language.language`, the lexicon — and so hot reload — comes from the app's
 :class:`~service.lexicons.LexiconCache`, the body checks are :func:`service.inputs.words_of`, the
 body text is the app's JSON provider's (:class:`service.AnswerJSON`) and the added headers are
@@ -38,7 +38,7 @@ from typing import Any
 
 from flask import Flask
 
-from lextools import answers
+from lextools.features import answers
 from service import answer_headers
 from service.inputs import words_of
 from service.language import language

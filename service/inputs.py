@@ -12,7 +12,7 @@ from typing import Any
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from lextools.messages import message
+from lextools.core.messages import message
 from service.errors import ServiceError, bad_request
 
 _TRUE = {"true", "1", "yes"}

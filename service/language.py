@@ -12,8 +12,8 @@ import functools
 
 from flask import request
 
-from lextools.edition import edition_names, load_edition
-from lextools.messages import choose_language
+from lextools.core.edition import edition_names, load_edition
+from lextools.core.messages import choose_language
 
 
 def request_language() -> str:

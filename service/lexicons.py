@@ -1,14 +1,14 @@
 """The lexicons one worker process has loaded, and how a rebuild reaches them without a restart.
 
 ``lextools serve`` loads every edition's lexicon in the gunicorn arbiter, before it forks its
-workers (:meth:`LexiconCache.preload`); a :class:`~lextools.lexicon.Lexicon` is read-only, so the
+workers (:meth:`LexiconCache.preload`); a :class:`~lextools.core.lexicon.Lexicon` is read-only, so the
 workers and their threads share it without locks. Its DAWG files are memory-mapped, so every
 process — workers, and workers loading a rebuilt lexicon later — reads one copy of the bytes in the
 page cache; the rest (dawg2's copy of the words DAWG, the Python objects) was built before the fork
 and is shared copy-on-write. An edition with no lexicon at start-up is loaded the first time a
 request needs it, so one built after the server started is served without a restart.
 
-Hot reload. A build (:func:`lextools.compile.write_lexicon`) writes the new DAWGs under new names
+Hot reload. A build (:func:`lextools.build.compile.write_lexicon`) writes the new DAWGs under new names
 (``E-<sha16>.dawg``) beside the old ones and then replaces ``E.json`` in one ``os.replace``, the
 commit point. So a worker only has to notice that ``E.json`` is another file: at most once every
 ``check_seconds`` (the app's ``RELOAD_CHECK_SECONDS``, 1 s by default; 0 = on every request) the
@@ -31,7 +31,7 @@ response starts (an open file survives deletion) and answers 503 "try again" in 
 where two builds land within one check interval (see ``service/export.py``).
 
 Explanations. A word's answer names its sources, or the rule that removed it, from the lexicon's
-provenance sidecar (:func:`lextools.explain.load_sidecar`, one ``os.stat`` a call). The cache holds
+provenance sidecar (:func:`lextools.features.explain.load_sidecar`, one ``os.stat`` a call). The cache holds
 each lexicon's sidecar and looks at the file again on the schedule it looks at ``E.json``
 (:meth:`LexiconCache.sidecar`), not once per word asked: a rebuild writes the sidecar before it
 commits ``E.json``, so a swapped-in lexicon finds its own, and one still being served keeps the one
@@ -53,10 +53,10 @@ from pathlib import Path
 
 from flask import Response, after_this_request, current_app, g, has_request_context, request
 
-from lextools.edition import edition_names, load_edition
-from lextools.errors import LexiconError
-from lextools.explain import Sidecar, load_sidecar
-from lextools.lexicon import Lexicon, load_lexicon, metadata_path, read_metadata
+from lextools.core.edition import edition_names, load_edition
+from lextools.core.errors import LexiconError
+from lextools.core.lexicon import Lexicon, load_lexicon, metadata_path, read_metadata
+from lextools.features.explain import Sidecar, load_sidecar
 
 log = logging.getLogger("lextools.service")
 

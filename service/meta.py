@@ -7,9 +7,9 @@ from typing import Any
 from flask import Blueprint
 
 from lextools import __version__
-from lextools.edition import edition_names, load_edition
-from lextools.errors import CorruptLexiconError, LexiconNotFoundError
-from lextools.lexicon import Lexicon
+from lextools.core.edition import edition_names, load_edition
+from lextools.core.errors import CorruptLexiconError, LexiconNotFoundError
+from lextools.core.lexicon import Lexicon
 from service.errors import public_message
 from service.lexicons import lexicon
 from service.openapi import document
@@ -53,7 +53,7 @@ def describe(name: str) -> dict[str, Any]:
 
 
 def public_metadata(lex: Lexicon) -> dict[str, Any]:
-    """The metadata as built (see lextools.lexicon), less what tells about the build machine: the
+    """The metadata as built (see lextools.core.lexicon), less what tells about the build machine: the
     local paths to its sources and the versions of the tools it ran."""
     meta = {k: v for k, v in lex.metadata.items() if k != "tools"}
     meta["sources"] = [

@@ -17,11 +17,12 @@ from typing import Any
 from apispec import APISpec
 from flask import Flask, current_app
 
-from lextools import __version__, quiz
-from lextools.edition import edition_names
-from lextools.messages import LANGUAGES
-from lextools.normalize import MAX_INPUT_CHARS
-from lextools.receipts import RECEIPT_FIELDS
+from lextools import __version__
+from lextools.core.edition import edition_names
+from lextools.core.messages import LANGUAGES
+from lextools.core.normalize import MAX_INPUT_CHARS
+from lextools.features import quiz
+from lextools.features.receipts import RECEIPT_FIELDS
 from service.errors import ERRORS
 from service.limits import (
     CHALLENGE_RATE,
@@ -212,7 +213,7 @@ SCHEMAS: dict[str, Schema] = {
 }
 
 QUIZ_REQUIRED = ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"]
-#: The quiz's query parameters (service/quiz.py reads the same names and lextools.quiz the same limits).
+#: The quiz's query parameters (service/quiz.py reads the same names and lextools.features.quiz the same limits).
 QUIZ_PARAMS = [
     _query("type", {"type": "string", "enum": list(quiz.QUIZ_TYPES), "default": "anagram"}, "quiz type"),
     _query(

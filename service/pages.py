@@ -26,11 +26,11 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 
-from lextools import quiz
-from lextools.edition import edition_names, load_edition
-from lextools.errors import LexiconError
-from lextools.lexicon import read_metadata
-from lextools.messages import Message, choose_language, message
+from lextools.core.edition import edition_names, load_edition
+from lextools.core.errors import LexiconError
+from lextools.core.lexicon import read_metadata
+from lextools.core.messages import Message, choose_language, message
+from lextools.features import quiz
 from service.kiosk import kiosk_edition
 from service.lexicons import lexicons
 from service.limits import MAX_WORDS

@@ -1,4 +1,4 @@
-"""``GET /v1/{edition}/quiz``: word-study quizzes (lextools.quiz), the same JSON as ``lextools quiz --json``."""
+"""``GET /v1/{edition}/quiz``: word-study quizzes (:mod:`lextools.features.quiz`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint
 
-from lextools import quiz
+from lextools.features import quiz
 from service.inputs import choice_arg, int_arg, text_arg
 from service.lexicons import lexicon
 
@@ -14,7 +14,7 @@ bp = Blueprint("quiz", __name__, url_prefix="/v1/<edition>")
 
 
 def request_from_args() -> quiz.QuizRequest:
-    """The query string as a :class:`~lextools.quiz.QuizRequest` (service/openapi.py describes it).
+    """The query string as a :class:`~lextools.features.quiz.QuizRequest` (service/openapi.py describes it).
 
     The library checks what depends on the edition (named lists, probability order)."""
     return quiz.QuizRequest(

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lextools.edition import Edition
-from lextools.messages import LANGUAGES
+from lextools.core.edition import Edition
+from lextools.core.messages import LANGUAGES
 
 
 def ruling(edition: Edition, acceptable: bool, lang: str) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.http import wsgi as gunicorn_wsgi
 
-from lextools.edition import edition_names
-from lextools.errors import LexiconError
-from lextools.lexicon import default_home, read_metadata
+from lextools.core.edition import edition_names
+from lextools.core.errors import LexiconError
+from lextools.core.lexicon import default_home, read_metadata
 
 WSGIApp = Callable[..., Any]
 
@@ -71,7 +71,7 @@ def _use_one_write_responses(worker: Any) -> None:
 #: such clients stalled 2 workers x 2 threads (bench/hostile_clients.py). The service answers from
 #: memory and never waits on anything but its clients, so one thread per worker is enough as long
 #: as no request keeps the CPU long: searches and anagrams stop after SEARCH_BUDGET_MS and pause
-#: every few milliseconds (lextools.budget), which under gevent lets the look-ups waiting in the
+#: every few milliseconds (lextools.core.budget), which under gevent lets the look-ups waiting in the
 #: event loop run (bench/hostile_clients.py). ``worker_connections`` bounds the greenlets.
 DEFAULTS: dict[str, Any] = {
     "worker_class": "gevent",
@@ -133,7 +133,7 @@ def lexicon_summary(home: Path) -> str:
 
 def prepare_record(app: Any) -> None:
     """Create the challenge record and the server secret in the arbiter, before the workers fork."""
-    from lextools.receipts import load_secret
+    from lextools.features.receipts import load_secret
     from service.challenge import record
 
     with app.app_context():

@@ -1,4 +1,4 @@
-"""Study queries: two-tile words, anagrams, pattern search — thin wrappers over lextools.search."""
+"""Study queries: two-tile words, anagrams, pattern search — thin wrappers over lextools.core.search."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from lextools import answers, search
-from lextools.budget import Budget
-from lextools.errors import PositionError
-from lextools.lexicon import Lexicon
-from lextools.messages import message
+from lextools.core import search
+from lextools.core.budget import Budget
+from lextools.core.errors import PositionError
+from lextools.core.lexicon import Lexicon
+from lextools.core.messages import message
+from lextools.features import answers
 from service.errors import ServiceError, bad_request
 from service.inputs import bool_arg, choice_arg, int_arg, text_arg
 from service.lexicons import lexicon

@@ -1,8 +1,8 @@
 """Validity: one word, a batch, hooks and score (challenges are in service/challenge.py).
 
-Each route is a thin layer over :mod:`lextools.answers`, which the CLI's ``--json`` prints too. The
+Each route is a thin layer over :mod:`lextools.features.answers`, which the CLI's ``--json`` prints too. The
 answers of the two hot routes, one word and a batch, are built by :func:`word_answer` and
-:func:`lextools.answers.check`, which service/hot.py calls too when it answers them without Flask.
+:func:`lextools.features.answers.check`, which service/hot.py calls too when it answers them without Flask.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from lextools import answers
-from lextools.edition import load_edition
-from lextools.errors import QueryError
-from lextools.explain import Sidecar, explain_result
-from lextools.lexicon import Lexicon
-from lextools.messages import message
+from lextools.core.edition import load_edition
+from lextools.core.errors import QueryError
+from lextools.core.lexicon import Lexicon
+from lextools.core.messages import message
+from lextools.features import answers
+from lextools.features.explain import Sidecar, explain_result
 from service.inputs import json_body, words_of
 from service.language import request_language
 from service.lexicons import lexicon, lexicons
@@ -33,7 +33,7 @@ def word(edition: str, word: str) -> dict[str, Any]:
 def word_answer(lex: Lexicon, word: str, lang: str, sidecar: Sidecar | None) -> dict[str, Any]:
     """``GET /v1/{edition}/words/{word}``: the look-up, its explanation from the lexicon's ``sidecar``
     (an invalid word's reason names the rule that removed it; a valid word's sources) and its hooks.
-    A word the edition cannot spell raises its :class:`~lextools.errors.SpellingError` (422)."""
+    A word the edition cannot spell raises its :class:`~lextools.core.errors.SpellingError` (422)."""
     result = answers.spelled(lex, word)
     why = explain_result(lex, result, sidecar)
     out = answers.described(result, lex.edition, lang, why)  # a new dict: the fields are added in place

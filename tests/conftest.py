@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from lextools.compile import compile_words, write_lexicon
-from lextools.edition import load_edition
-from lextools.filters import SourceWord, rules_named
-from lextools.lexicon import READERS, Lexicon, load_lexicon
-from lextools.recipes import build_default
-from lextools.wordlist import read_words
+from lextools.build.compile import compile_words, write_lexicon
+from lextools.build.filters import SourceWord, rules_named
+from lextools.build.recipes import build_default
+from lextools.core.edition import load_edition
+from lextools.core.lexicon import READERS, Lexicon, load_lexicon
+from lextools.core.wordlist import read_words
 
 DATA = Path(__file__).parent / "data"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lextools.lexicon import Lexicon, load_lexicon
-from lextools.search import anagrams, parse_rack
+from lextools.core.lexicon import Lexicon, load_lexicon
+from lextools.core.search import anagrams, parse_rack
 
 pytestmark = pytest.mark.slow
 

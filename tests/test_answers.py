@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
-from lextools.cli import app
+from lextools.cli.main import app
 
 
 def cli_json(lexicon_home: Path, *args: str, stdin: str | None = None) -> object:
@@ -116,9 +116,9 @@ def test_diff_says_how_many_words_a_list_lost(lexicon_home: Path, tmp_path: Path
 
 def test_hook_tiles_come_in_the_editions_alphabet(lexicon_home: Path) -> None:
     """answers.hook_tiles passes Lexicon.hooks' lists on as they are: they must be sorted already."""
-    from lextools.answers import hook_tiles
-    from lextools.edition import edition_names
-    from lextools.lexicon import load_lexicon
+    from lextools.core.edition import edition_names
+    from lextools.core.lexicon import load_lexicon
+    from lextools.features.answers import hook_tiles
 
     seen = 0
     for edition in edition_names():

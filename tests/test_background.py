@@ -8,9 +8,9 @@ from collections import OrderedDict
 
 import pytest
 
-from lextools import background, search
-from lextools.budget import Budget
-from lextools.lexicon import Lexicon
+from lextools.core import background, search
+from lextools.core.budget import Budget
+from lextools.core.lexicon import Lexicon
 
 
 def test_a_result_is_computed_once_and_not_waited_for_past_the_deadline(es: Lexicon) -> None:

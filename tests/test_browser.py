@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from lextools.record import ChallengeRecord
+from lextools.features.record import ChallengeRecord
 from service import create_app
 
 try:

@@ -12,8 +12,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from test_browser import base_url, browser, by_id, console_errors, focused_id, open_page, type_keys, wait_for  # noqa: F401
 
-from lextools import search
-from lextools.lexicon import Lexicon
+from lextools.core import search
+from lextools.core.lexicon import Lexicon
 
 pytestmark = pytest.mark.slow
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lextools import budget
-from lextools.budget import Budget
-from lextools.errors import PositionError
-from lextools.lexicon import Lexicon, load_lexicon
-from lextools.ranking import probability_ranking
-from lextools.search import anagrams, find, parse_rack
+from lextools.core import budget
+from lextools.core.budget import Budget
+from lextools.core.errors import PositionError
+from lextools.core.lexicon import Lexicon, load_lexicon
+from lextools.core.ranking import probability_ranking
+from lextools.core.search import anagrams, find, parse_rack
 from tests.conftest import build_small
 
 
@@ -142,7 +142,7 @@ def test_a_probability_page_waits_for_the_ranking_at_most_its_budget(
     """While the ranking is built, a page ends empty at its budget and its position resumes from the start."""
     import threading
 
-    from lextools import ranking
+    from lextools.core import ranking
 
     build_small(tmp_path, "es-fise")
     lex = load_lexicon("es-fise", tmp_path)

@@ -19,10 +19,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
-from lextools import receipts
-from lextools.cli import app as cli
-from lextools.errors import RecordError
-from lextools.record import ChallengeRecord
+from lextools.cli.main import app as cli
+from lextools.core.errors import RecordError
+from lextools.features import receipts
+from lextools.features.record import ChallengeRecord
 from service import create_app
 from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
 
@@ -281,7 +281,7 @@ def test_the_director_token_comes_from_the_environment(
 
 def test_serve_refuses_a_record_it_cannot_write(lexicon_home: Path, tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("not a folder")
-    cmd = [sys.executable, "-c", "from lextools.cli import main; main()", "serve", "--port", "0",
+    cmd = [sys.executable, "-c", "from lextools.cli.main import main; main()", "serve", "--port", "0",
            "--lexicons", str(lexicon_home), "--record", str(tmp_path / "a-file" / "challenges.sqlite3")]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and done.stderr.startswith("error: cannot open the challenge record")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from lextools.cli import app, main
+from lextools.cli.main import app, main
 
 
 @pytest.fixture

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from lextools import compile as compile_mod
-from lextools.cli import main
-from lextools.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
-from lextools.lexicon import load_lexicon
+from lextools.build import compile as compile_mod
+from lextools.cli.main import main
+from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
+from lextools.core.lexicon import load_lexicon
 from service import create_app
 from tests.conftest import build_small
 
@@ -274,7 +274,7 @@ def test_build_interrupted_while_writing_a_dawg(home: Path, monkeypatch: pytest.
             raise OSError(28, "No space left on device")
         real_fsync(fd)
 
-    monkeypatch.setattr(compile_mod.os, "fsync", failing_fsync)
+    monkeypatch.setattr(os, "fsync", failing_fsync)
     with pytest.raises(OSError, match="No space"):
         build_small(home, "es-fise", [*WORDS, "zapato"])
     assert_previous_lexicon_serves(home, before)

@@ -9,8 +9,8 @@ from importlib import resources
 import pytest
 
 from lextools import UnknownEditionError, edition_names, load_edition, spell
-from lextools.edition import parse_edition
-from lextools.errors import EditionDataError, QueryError
+from lextools.core.edition import parse_edition
+from lextools.core.errors import EditionDataError, QueryError
 
 
 def test_five_editions_are_shipped() -> None:
@@ -58,7 +58,7 @@ def test_unknown_edition() -> None:
 
 
 def _data(name: str) -> dict:
-    return json.loads((resources.files("lextools") / "editions" / f"{name}.json").read_text("utf-8"))
+    return json.loads((resources.files("lextools.core") / "editions" / f"{name}.json").read_text("utf-8"))
 
 
 def test_wrong_total_is_refused() -> None:
@@ -116,7 +116,7 @@ def test_every_edition_sorts_in_its_own_alphabet() -> None:
 
 
 def test_an_alphabet_must_name_every_tile_once() -> None:
-    data = json.loads((resources.files("lextools") / "editions" / "fr.json").read_text("utf-8"))
+    data = json.loads((resources.files("lextools.core") / "editions" / "fr.json").read_text("utf-8"))
     data["alphabet"] = data["alphabet"][:-1]
     with pytest.raises(EditionDataError, match="alphabet"):
         parse_edition(data)

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from lextools.cli import app
-from lextools.explain import explain
-from lextools.lexicon import load_lexicon
-from lextools.provenance import sidecar_path
+from lextools.cli.main import app
+from lextools.core.lexicon import load_lexicon
+from lextools.core.sidecar import sidecar_path
+from lextools.features.explain import explain
 from service import create_app
 
 
@@ -113,8 +113,8 @@ def test_check_gives_the_same_reason_as_the_service(home: Path) -> None:
 
 
 def test_every_rule_is_described_in_the_message_catalogue() -> None:
-    from lextools.filters import RULES
-    from lextools.messages import catalogue
+    from lextools.build.filters import RULES
+    from lextools.core.messages import catalogue
 
     for name, rule in RULES.items():
         assert catalogue()[f"rule_{name}"]["en"] == rule.description, name
@@ -127,7 +127,7 @@ _KEY = st.text(alphabet="AB1CÑ\u00e9", min_size=1, max_size=4)
 def test_records_find_every_key_and_only_those(records: dict[str, str], asked: list[str]) -> None:
     """Records.get against a dict, on few and on many records (its search starts among every
     STRIDE-th key), keys sharing prefixes (A, AB, AB1) and multi-byte ones (Ñ, é)."""
-    from lextools.provenance import Records
+    from lextools.core.sidecar import Records
 
     lines = [f"{key}\t{value}\tx\n".encode() for key, value in records.items()]
     found = Records(lines)
@@ -140,9 +140,10 @@ def test_records_find_every_key_and_only_those(records: dict[str, str], asked: l
 def test_sidecar_numbers_the_sets_of_sources_and_still_reads_named_ones() -> None:
     """``+`` records name a numbered set of sources (``#sourcesets``); a sidecar written before the
     numbers existed names the sources on each line, and is read as it was."""
-    from lextools.explain import Sidecar, _names
-    from lextools.filters import SourceWord
-    from lextools.provenance import Provenance, read_sidecar
+    from lextools.build.filters import SourceWord
+    from lextools.build.provenance import Provenance
+    from lextools.core.sidecar import read_sidecar
+    from lextools.features.explain import Sidecar, _names
 
     provenance = Provenance()
     for key, source in [("CASA", "rla-es"), ("MESA", "rla-es"), ("CEBU", "coes"), ("CEBU", "rla-es"), ("YOGA", "coes")]:

@@ -11,10 +11,10 @@ import pytest
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
-from lextools import kwg
-from lextools.cli import app, main
-from lextools.edition import edition_names
-from lextools.lexicon import load_lexicon
+from lextools.cli.main import app, main
+from lextools.core import kwg
+from lextools.core.edition import edition_names
+from lextools.core.lexicon import load_lexicon
 from tests.conftest import SMALL_LISTS, build_small
 
 FILE_FORMATS = {"kwg": ["--format", "kwg"], "kwg-gaddag": ["--format", "kwg", "--gaddag"], "kad": ["--format", "kad"]}
@@ -213,7 +213,7 @@ def test_small_lists_cover_every_edition() -> None:
 
 @pytest.mark.parametrize("edition", edition_names())
 def test_the_lexicon_dawg_and_the_word_list_give_the_same_file(edition: str, lexicon_home: Path) -> None:
-    from lextools.export import export_bytes
+    from lextools.features.export import export_bytes
 
     lex = load_lexicon(edition, lexicon_home)
     for gaddag in (False, True):
@@ -225,7 +225,7 @@ def test_the_lexicon_dawg_and_the_word_list_give_the_same_file(edition: str, lex
 
 def test_verify_reads_a_gaddag_laid_out_otherwise(tmp_path: Path) -> None:
     """A file from another writer need not share the DAWG's lists after the separator."""
-    from lextools.verify import verify
+    from lextools.features.verify import verify
 
     build_small(tmp_path, "en", ["ab"])
     acc, end = kwg.ACCEPTS, kwg.IS_END

@@ -14,13 +14,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from lextools import buildlock, compile, load_edition
-from lextools.cli import app, main
-from lextools.errors import BuildBusyError, BuildRefusedError, SourceError
-from lextools.filters import SourceWord, rules_named
-from lextools.guard import BuildSource, build_lexicon
-from lextools.lexicon import load_lexicon
-from lextools.wordlist import read_list
+from lextools import load_edition
+from lextools.build import compile
+from lextools.build import lock as buildlock
+from lextools.build.filters import SourceWord, rules_named
+from lextools.build.guard import BuildSource, build_lexicon
+from lextools.cli.main import app, main
+from lextools.core import files
+from lextools.core.errors import BuildBusyError, BuildRefusedError, SourceError
+from lextools.core.lexicon import load_lexicon
+from lextools.core.wordlist import read_list
 
 WORDS = ["casa", "casas", "chiquillo", "niño", "perro", "cha", "ama", "llama", "calle", "leche"]
 
@@ -104,7 +107,7 @@ def test_losing_over_a_fifth_of_the_words_needs_force(home: Path, monkeypatch, c
 
 def test_default_builds_are_guarded_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A recipe whose source yields nothing is refused like a user's list (build_default → build_lexicon)."""
-    from lextools import recipes
+    from lextools.build import recipes
 
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
@@ -258,7 +261,7 @@ def _killed_build(home: Path) -> None:
     def die(src: object, dst: object) -> None:  # the DAWG is written to its temporary file: die now
         os.kill(os.getpid(), signal.SIGKILL)
 
-    compile.os.replace = die  # type: ignore[assignment]  (this forked process only)
+    files.os.replace = die  # type: ignore[assignment]  (this forked process only)
     _small_build(home, WORDS[:9])
 
 
@@ -321,8 +324,8 @@ def test_io_problems_end_in_one_line_and_exit_2(home: Path, monkeypatch, capsys)
 @pytest.mark.parametrize(
     ("where", "error"),
     [
-        ("lextools.buildlock.os.open", PermissionError(errno.EACCES, "Permission denied")),
-        ("lextools.compile.os.fsync", OSError(errno.ENOSPC, "No space left on device")),
+        ("lextools.build.lock.os.open", PermissionError(errno.EACCES, "Permission denied")),
+        ("lextools.core.files.os.fsync", OSError(errno.ENOSPC, "No space left on device")),
     ],
 )
 def test_a_read_only_directory_or_a_full_disk_leaves_the_lexicon(
@@ -360,7 +363,7 @@ def test_a_source_whose_name_is_not_utf8_builds(tmp_path: Path, monkeypatch, cap
 
 def test_a_house_rules_recipe_builds_from_a_copy(tmp_path: Path, monkeypatch, capsys) -> None:
     """As the README shows: copy build/es-fise.toml, remove a rule, build from the copy."""
-    from lextools.sources import project_dir
+    from lextools.core.sources import project_dir
 
     text = (project_dir("build") / "es-fise.toml").read_text("utf-8")
     text = text.replace('sources = ["rla-es", "es-supplement"]', 'sources = ["es-supplement"]')  # quick to build

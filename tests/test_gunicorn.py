@@ -178,7 +178,7 @@ def test_a_response_head_leaves_with_its_first_body_bytes(
 
 
 def lextools(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-c", "from lextools.cli import main; main()", *args]
+    cmd = [sys.executable, "-c", "from lextools.cli.main import main; main()", *args]
     return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=60, check=False)
 
 

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from lextools.cli import app as cli
+from lextools.cli.main import app as cli
 from service import _cors, _nosniff, create_app
 from service.hot import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
 from service.inputs import refuse_unknown_parameters, require_utf8_path

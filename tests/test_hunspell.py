@@ -1,4 +1,4 @@
-"""Tests for lextools.hunspell: reading .aff/.dic files and expanding stems into forms.
+"""Tests for lextools.build.hunspell: reading .aff/.dic files and expanding stems into forms.
 
 The small dictionaries in tests/data/hunspell/ are hand-written, one hunspell feature each.
 Where the `hunspell` program is installed, a test also checks that hunspell itself accepts every
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from lextools import hunspell as hs
+from lextools.build import hunspell as hs
 
 DATA = Path(__file__).parent / "data" / "hunspell"
 VENDOR = Path(__file__).parent.parent / "sources" / "vendor" / "rla-es"
@@ -294,8 +294,9 @@ def test_rla_es_full_expansion() -> None:
 
 def test_symbols_and_prefixed_units_are_tagged_abbreviations(tmp_path: Path) -> None:
     """Dicollecte's conventions, as the fr descriptor names them: KEEPCASE ``||`` symbols and SI prefixes."""
-    from lextools.hunspell_source import read_hunspell
-    from lextools.sources import Source
+    from lextools.build.hunspell_source import read_hunspell
+    from lextools.build.read import headwords_of
+    from lextools.core.sources import Source
 
     aff = tmp_path / "t.aff"
     aff.write_text("SET UTF-8\nFLAG long\nKEEPCASE ||\nPFX U. Y 1\nPFX U. 0 k .\nSFX S. Y 1\nSFX S. 0 s .\n")
@@ -303,7 +304,7 @@ def test_symbols_and_prefixed_units_are_tagged_abbreviations(tmp_path: Path) -> 
     dic.write_text("5\nft/||--\nbar/S.\nbar/||--\nm/U.\nmol/U.\n")
     options = {"symbol_flags": ["||"], "unit_symbol_flags": ["U."]}
     source = Source("t", "hunspell", {"aff": aff, "dic": dic}, {}, {}, options)
-    tagged = {(w.raw, "abbreviation" in w.tags) for w in read_hunspell(source)}
+    tagged = {(w.raw, "abbreviation" in w.tags) for w in read_hunspell(source, headwords_of)}
     assert tagged == {
         ("ft", True),
         ("bar", True),

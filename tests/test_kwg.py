@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lextools import kwg
-from lextools.edition import edition_names, load_edition
-from lextools.errors import ExportFormatError, SourceError
+from lextools.core import kwg
+from lextools.core.edition import edition_names, load_edition
+from lextools.core.errors import ExportFormatError, SourceError
 
 ACC, END = kwg.ACCEPTS, kwg.IS_END
 

@@ -1,4 +1,4 @@
-"""Lemma tables as sources (lextools.lemma_table): tags from the real vendored table, bad files refused."""
+"""Lemma tables as sources (lextools.build.lemma_table): tags from the real vendored table, bad files refused."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from lextools.errors import SourceError
-from lextools.lemma_table import inflects, read_lemma_table
-from lextools.sources import headwords, load_source, read_source
+from lextools.build.lemma_table import inflects, read_lemma_table
+from lextools.build.read import headwords, headwords_of, read_source
+from lextools.core.errors import SourceError
+from lextools.core.sources import load_source
 
 
 @pytest.mark.parametrize(
@@ -48,4 +49,4 @@ def test_a_table_that_is_not_a_form_to_lemma_object_is_refused(tmp_path: Path, c
     path.write_bytes(content)
     source = dataclasses.replace(load_source("spacy-es"), files={"table": path}, options={})
     with pytest.raises(SourceError, match="spacy-es"):
-        list(read_lemma_table(source))
+        list(read_lemma_table(source, headwords_of))

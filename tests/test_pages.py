@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from lextools.edition import edition_names, load_edition
+from lextools.core.edition import edition_names, load_edition
 from service import create_app
 from tests.conftest import build_small
 

@@ -22,14 +22,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from lextools.cli import app as cli
-from lextools.compile import compile_words
-from lextools.edition import Edition, edition_names, load_edition
-from lextools.errors import LexiconError, SpellingError
-from lextools.filters import Candidate, SourceWord, rules_named
-from lextools.lexicon import Lexicon, load_lexicon
-from lextools.normalize import MAX_INPUT_CHARS, fold, fold_lines, normalize
-from lextools.tokenize import FISE_DIGITS, MAX_TILES, NOTATIONS, Spelling, spell, spell_lines, write
+from lextools.build.compile import compile_words
+from lextools.build.filters import Candidate, SourceWord, rules_named
+from lextools.cli.main import app as cli
+from lextools.core.edition import Edition, edition_names, load_edition
+from lextools.core.errors import LexiconError, SpellingError
+from lextools.core.lexicon import Lexicon, load_lexicon
+from lextools.core.normalize import MAX_INPUT_CHARS, fold, fold_lines, normalize
+from lextools.core.tokenize import FISE_DIGITS, MAX_TILES, NOTATIONS, Spelling, spell, spell_lines, write
 
 EDITIONS = edition_names()
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -277,7 +277,7 @@ BATCH = st.lists(
 @given(texts=BATCH)
 @example(texts=["chiquillo", "CALLE", "kilo", "1IQUI2O", "a", "casa", "line\nfeed"])
 def test_a_batch_look_up_is_each_word_looked_up(lexicons: dict[str, Lexicon], name: str, texts: list[str]) -> None:
-    """What a batch check relies on (lextools.answers.check): the same results as word by word."""
+    """What a batch check relies on (lextools.features.answers.check): the same results as word by word."""
     lex = lexicons[name]
     assert lex.lookup_many(texts) == [lex.lookup(t) for t in texts]
 
@@ -289,7 +289,7 @@ def test_a_batch_look_up_is_each_word_looked_up(lexicons: dict[str, Lexicon], na
 @example(texts=["casa", "line\nfeed", "perro"])  # a word holding a line feed: the whole batch one by one
 @example(texts=["chiquillo" * 2, "rr" * 8, "a" * 15, "a" * 16, "\u0301" * 3, "a" + "\u0301" * 70])
 def test_the_batch_speller_agrees_with_spell(name: str, texts: list[str]) -> None:
-    """What a build relies on (lextools.compile): a key from ``spell_lines`` is the key and word
+    """What a build relies on (lextools.build.compile): a key from ``spell_lines`` is the key and word
     ``spell`` gives; every word ``spell`` refuses is left to it (None), so its error is the one
     reported; and a word of letters alone that ``spell`` accepts is spelled by the batch itself."""
     ed = load_edition(name)

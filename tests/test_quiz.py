@@ -15,13 +15,13 @@ import pytest
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
-from lextools.cli import app, main
-from lextools.edition import Edition, load_edition
-from lextools.errors import QueryError
-from lextools.lexicon import Lexicon, load_lexicon
-from lextools.probability import draw_count
-from lextools.quiz import QuizRequest, list_names, quiz, ranked_alphagrams
-from lextools.tokenize import spell
+from lextools.cli.main import app, main
+from lextools.core.edition import Edition, load_edition
+from lextools.core.errors import QueryError
+from lextools.core.lexicon import Lexicon, load_lexicon
+from lextools.core.probability import draw_count
+from lextools.core.tokenize import spell
+from lextools.features.quiz import QuizRequest, list_names, quiz, ranked_alphagrams
 
 
 def all_keys(lex: Lexicon) -> list[str]:

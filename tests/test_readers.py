@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from lextools import search
-from lextools.errors import LexiconError
-from lextools.lexicon import load_lexicon, reader_name
+from lextools.core import search
+from lextools.core.errors import LexiconError
+from lextools.core.lexicon import load_lexicon, reader_name
 
 
 def test_dawg2_is_the_default_reader(monkeypatch: pytest.MonkeyPatch) -> None:

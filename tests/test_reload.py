@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from lextools import search
-from lextools.lexicon import metadata_path
+from lextools.core import search
+from lextools.core.lexicon import metadata_path
 from service import create_app
 from service.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
 from tests.conftest import build_small
@@ -226,7 +226,7 @@ def test_the_sidecar_is_held_per_lexicon_and_looked_at_on_the_metadata_schedule(
     looked at again every check interval, and read again for a lexicon swapped in."""
     import gzip
 
-    from lextools.explain import load_sidecar
+    from lextools.features.explain import load_sidecar
 
     build_small(tmp_path, "es-fise", WORDS)
     clock = Clock()

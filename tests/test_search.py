@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from lextools import QueryError
-from lextools.lexicon import Lexicon, load_lexicon
-from lextools.search import anagrams, match_pattern, ordered, parse_pattern, parse_rack, words_of_length
+from lextools.core.lexicon import Lexicon, load_lexicon
+from lextools.core.search import anagrams, match_pattern, ordered, parse_pattern, parse_rack, words_of_length
 
 
 def spelled(lex: Lexicon, keys) -> set[str]:

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from lextools.edition import edition_names
+from lextools.core.edition import edition_names
 from service import create_app
 from service.lexicons import LexiconCache
 from tests.conftest import build_small

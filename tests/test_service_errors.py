@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from lextools.errors import LexiconError, QueryError, SpellingError, UnknownEditionError
+from lextools.core.errors import LexiconError, QueryError, SpellingError, UnknownEditionError
 from service import create_app
 from service.errors import status_of
 from tests.conftest import build_small

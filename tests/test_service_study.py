@@ -1,4 +1,4 @@
-"""Study and export routes, and lextools.search.find which the search route is built on."""
+"""Study and export routes, and lextools.core.search.find which the search route is built on."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from lextools import load_edition, spell
-from lextools.errors import QueryError
-from lextools.lexicon import Lexicon
-from lextools.search import find, match_pattern, parse_pattern
+from lextools.core.errors import QueryError
+from lextools.core.lexicon import Lexicon
+from lextools.core.search import find, match_pattern, parse_pattern
 
 
 def words(body: dict) -> list[str]:

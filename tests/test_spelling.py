@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lextools import SpellingError, load_edition, spell
-from lextools.normalize import normalize
-from lextools.tokenize import write
+from lextools.core.normalize import normalize
+from lextools.core.tokenize import write
 
 FISE = load_edition("es-fise")
 

@@ -1,0 +1,339 @@
+"""Build: source words → spelled in the edition → filtered → DAWGs written atomically.
+
+:func:`compile_words` is the pure part (words in, sorted keys plus a report out);
+:func:`write_lexicon` writes the files described in :mod:`lextools.core.lexicon`, each through a
+temporary file and ``os.replace``, the metadata last, so a build that is interrupted at any point
+leaves the previous lexicon whole.
+
+Where a build's time goes (``bench/perf.py``): :func:`compile_words` reads the words a batch of
+10,000 at a time and spells each batch as one text (:func:`lextools.core.tokenize.spell_lines`), calling
+:func:`lextools.core.tokenize.spell` only for the words the batch flags, so per word it only looks the
+key up, asks the rules (:func:`lextools.build.filters.judge`) and records the provenance. Spelling word by
+word in Python had been most of a build's time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import json
+import re
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from itertools import groupby, islice, pairwise
+from pathlib import Path
+from typing import Any
+
+import dawg
+
+from lextools.build.filters import Candidate, Rule, SourceWord, judge
+from lextools.build.lock import build_lock
+from lextools.build.provenance import Provenance
+from lextools.core.edition import Edition
+from lextools.core.errors import LexiconError, SpellingError
+from lextools.core.files import atomic_write, tool_versions
+from lextools.core.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
+from lextools.core.sidecar import sidecar_path
+from lextools.core.tokenize import Spelling, spell, spell_lines
+
+#: Examples kept per rule in the exclusion report.
+EXAMPLES_PER_RULE = 25
+PROGRESS_EVERY = 10_000
+
+
+@dataclass
+class RuleReport:
+    description: str
+    count: int = 0
+    examples: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BuildReport:
+    """Counts of a build: what was read, kept, merged, and dropped by which rule."""
+
+    read: int = 0
+    kept: int = 0
+    duplicates: int = 0
+    dropped: dict[str, RuleReport] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "read": self.read,
+            "kept": self.kept,
+            "duplicates": self.duplicates,
+            "dropped": {name: r.count for name, r in self.dropped.items()},
+        }
+
+    def exclusions(self) -> dict[str, Any]:
+        return {
+            name: {"description": r.description, "count": r.count, "examples": r.examples}
+            for name, r in self.dropped.items()
+        }
+
+
+SPELLING_RULES = {
+    "letter-without-tile": "uses a letter the edition has no tile for (K or W in es-fise)",
+    "cannot-spell": "has characters no tile spells: digits, hyphens, apostrophes, spaces, other scripts",
+    "too-long": "longer than the 15-square board",
+    "malformed": "not a word: overlong or unbalanced notation",
+    "empty": "empty",
+    "multiword": "lines holding more than one word (ad hoc): one word per line",
+}
+
+
+def compile_words(
+    words: Iterable[SourceWord],
+    edition: Edition,
+    rules: Sequence[Rule],
+    progress: Callable[[int], None] | None = None,
+    provenance: Provenance | None = None,
+) -> tuple[list[str], BuildReport]:
+    """Spell and filter source words; return the sorted lexicon keys and the build report.
+
+    ``provenance``, when given (a fresh one), records which sources listed each word and which rule
+    dropped each excluded form (see :mod:`lextools.build.provenance`).
+    """
+    report = BuildReport()
+    for rule in rules:
+        report.dropped[rule.name] = RuleReport(rule.description)
+    rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
+    first_dropping, from_key = judge(rules), Candidate.from_key
+    # A source lists a word only with a form its tags do not rule out: spaCy's table writes most of
+    # RLA-ES's words again, tagged "outside-paradigm", and is not one of their sources.
+    tag_tests = [rule.by_tags for rule in rules if rule.by_tags is not None]
+    listing: dict[frozenset[str], bool] = {}
+    # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
+    kept_here: set[str] = set()
+    kept: Collection[str] = kept_here if provenance is None else provenance.sources
+    dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
+    example_of: dict[str, str] = {}
+    unspellable: dict[str, RuleReport] = {}
+
+    # Spelled a batch at a time (lextools.core.tokenize.spell_lines); spell() only for the words it flags.
+    with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
+        for batch in _batches(words, PROGRESS_EVERY):
+            keys = spell_lines([sw.raw for sw in batch], edition)
+            for sw, key in zip(batch, keys, strict=True):
+                if key is None:
+                    try:
+                        spelling = _spell_source_word(sw.raw, edition)
+                    except SpellingError as e:
+                        r = unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
+                        r.count += 1
+                        if len(r.examples) < EXAMPLES_PER_RULE:
+                            r.examples.append(sw.raw)
+                        continue
+                    key = spelling.key
+                else:
+                    spelling = None
+                if key in kept:
+                    report.duplicates += 1
+                    if provenance is not None:
+                        lists = listing.get(sw.tags)
+                        if lists is None:
+                            lists = listing[sw.tags] = not any(test(sw.tags) for test in tag_tests)
+                        if lists:
+                            provenance.kept(key, sw)
+                    continue
+                if spelling is None:
+                    cand = from_key(sw, key, edition)
+                else:
+                    cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
+                rule_name = first_dropping(cand)
+                if rule_name is None:
+                    if provenance is None:
+                        kept_here.add(key)
+                    if dropped_by:
+                        dropped_by.pop(key, None)
+                elif key not in dropped_by:
+                    dropped_by[key] = rule_name
+                    example_of[key] = sw.raw
+                else:
+                    report.duplicates += 1
+                if provenance is not None:
+                    if rule_name is None:
+                        provenance.kept(key, sw)
+                    else:
+                        provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
+            report.read += len(batch)
+            if progress:
+                progress(report.read)
+    if progress and not report.read:
+        progress(0)
+
+    for key, rule_name in dropped_by.items():
+        r = report.dropped[rule_name]
+        r.count += 1
+        if len(r.examples) < EXAMPLES_PER_RULE:
+            r.examples.append(example_of[key])
+    for name, r in unspellable.items():
+        if name in report.dropped:  # "multiword" is also a recipe rule: one count for both
+            into = report.dropped[name]
+            into.count += r.count
+            into.examples = (into.examples + r.examples)[:EXAMPLES_PER_RULE]
+        else:
+            report.dropped[name] = r
+    report.kept = len(kept)
+    return sorted(kept), report
+
+
+@contextlib.contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a build reads and judges its words.
+
+    A default build makes millions of short-lived objects (forms, source words, candidates) while it
+    holds millions of long-lived ones (the kept keys, a source kept for the next edition): each full
+    collection walks all of those, and the collections took about a tenth of the build's time. The
+    objects hold no reference cycles; collection resumes (if it was on) when the loop is done.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _batches(words: Iterable[SourceWord], size: int) -> Iterator[list[SourceWord]]:
+    it = iter(words)
+    while batch := list(islice(it, size)):
+        yield batch
+
+
+def _spell_source_word(raw: str, edition: Edition) -> Spelling:
+    """:func:`spell`, after refusing a line of several words: "ad hoc" is two words, not AD."""
+    if len(raw.split()) > 1:
+        raise SpellingError(raw, "holds more than one word", rule="multiword")
+    return spell(raw, edition)
+
+
+def write_lexicon(
+    home: Path,
+    edition: Edition,
+    keys: Sequence[str],
+    report: BuildReport,
+    sources: Sequence[dict[str, Any]] = (),
+    rules: Sequence[Rule] = (),
+    progress: Callable[[str], None] | None = None,
+    provenance: Provenance | None = None,
+    *,
+    refuse: Callable[[dict[str, Any] | None], None] | None = None,
+    wait: bool = True,
+    on_wait: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Write the DAWGs, the exclusion report, the provenance sidecar and (last, the commit) the
+    metadata. Returns it.
+
+    Runs under the edition's build lock (:mod:`lextools.build.lock`). ``refuse`` is called with the
+    metadata of the lexicon being replaced (None if there is none or it is unreadable) before anything
+    is written; it raises to stop the build (:mod:`lextools.build.guard`).
+    """
+    with build_lock(home, edition.name, wait=wait, on_wait=on_wait):
+        home = Path(home)
+        try:
+            previous: dict[str, Any] | None = read_metadata(home, edition.name)
+        except LexiconError:
+            previous = None
+        if refuse is not None:
+            refuse(previous)
+        return _write_files(home, edition, keys, report, sources, rules, progress, previous, provenance)
+
+
+def _write_files(
+    home: Path,
+    edition: Edition,
+    keys: Sequence[str],
+    report: BuildReport,
+    sources: Sequence[dict[str, Any]],
+    rules: Sequence[Rule],
+    progress: Callable[[str], None] | None,
+    previous: dict[str, Any] | None,
+    provenance: Provenance | None = None,
+) -> dict[str, Any]:
+
+    if progress:
+        progress("words DAWG")
+    if not all(a < b for a, b in pairwise(keys)):  # compile_words gives them sorted; a caller may not
+        keys = sorted(set(keys))
+    # Sorted input spares dawg2 a sorted copy of its own (25 MB for 630,000 keys).
+    words_bytes = dawg.CompletionDAWG(keys, input_is_sorted=True).tobytes()
+    if progress:
+        progress("anagram index")
+    order = alphagram_order(keys)
+    # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
+    alphagram_bytes = dawg.DAWG(sorted_alphagrams(keys, order), input_is_sorted=True).tobytes()
+
+    files: dict[str, dict[str, Any]] = {}
+    for part, data, suffix in (("words", words_bytes, ".dawg"), ("alphagrams", alphagram_bytes, ".alphagrams.dawg")):
+        sha = hashlib.sha256(data).hexdigest()
+        name = f"{edition.name}-{sha[:16]}{suffix}"
+        atomic_write(home / name, data)
+        files[part] = {"name": name, "sha256": sha, "bytes": len(data)}
+
+    exclusions = {"edition": edition.name, "checksum": files["words"]["sha256"], "rules": report.exclusions()}
+    atomic_write(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
+    if provenance is not None:
+        atomic_write(sidecar_path(home, edition.name), provenance.to_bytes(files["words"]["sha256"]))
+    metadata = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "edition": edition.name,
+        "checksum": files["words"]["sha256"],
+        "files": files,
+        "alphagram_order": order,
+        "words": len(keys),
+        "sources": list(sources),
+        "counts": report.as_dict(),
+        "filters": [r.name for r in rules],
+        "built": datetime.now(UTC).replace(microsecond=0).isoformat(),
+        "tools": tool_versions(),
+    }
+    atomic_write(metadata_path(home, edition.name), _json_bytes(metadata))
+    _remove_old_generations(home, edition.name, keep=[metadata, previous])
+    return metadata
+
+
+def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
+    """The keys' distinct alphagrams (:func:`lextools.core.lexicon.alphagrammer`), sorted, a group at a time.
+
+    An alphagram starts with its key's first tile in ``order``. Grouping the keys by that tile, and
+    taking the groups by the tile's code, gives the sorted alphagrams group after group while holding
+    one group's alphagrams at a time: all of them at once, beside the keys, were the peak of a build's
+    memory (36 MB for 630,000 keys).
+    """
+    rank = {ord(code): i for i, code in enumerate(order)}  # a key's codes → their ranks
+    groups: dict[str, list[str]] = {}
+    if all(ord(code) < 0x100 for code in order):  # every shipped edition: bytes.translate, a plain table
+        table = bytes(rank.get(b, 0xFF) for b in range(0x100))
+        for key in keys:
+            groups.setdefault(order[min(key.encode("latin-1").translate(table))], []).append(key)
+    else:
+        for key in keys:
+            groups.setdefault(order[ord(min(key.translate(rank)))], []).append(key)
+    alphagram = alphagrammer(order)
+    for first in sorted(groups):
+        alphagrams = list(map(alphagram, groups.pop(first)))
+        alphagrams.sort()
+        yield from (a for a, _ in groupby(alphagrams))
+
+
+def _json_bytes(obj: Any) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] | None]) -> None:
+    """Delete DAWGs of older builds, keeping the new one and the one it replaced (readers in flight).
+
+    Whatever ``E.json`` names when we look is kept too, so no build deletes a live lexicon's files.
+    """
+    with contextlib.suppress(LexiconError):
+        keep = [*keep, read_metadata(home, edition)]
+    wanted = {f["name"] for m in keep if m for f in m["files"].values()}
+    pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}(\.anagrams|\.alphagrams)?\.dawg$")
+    for path in home.iterdir():
+        if pattern.match(path.name) and path.name not in wanted:
+            path.unlink(missing_ok=True)

@@ -1,0 +1,107 @@
+"""Guarded builds: a build may only replace a live lexicon with one that is plausibly better.
+
+A club often builds into the directory its service reads, during a tournament. A list that turns out
+empty (a truncated download, a list in an unreadable encoding, the wrong file) would otherwise become
+a lexicon of no words, and every challenge would fail. So :func:`build_lexicon` refuses, before
+anything is written and with the live lexicon untouched, when:
+
+- any source yields no words (every source of a build is expected to contribute);
+- the result has no words;
+- the result would lose more than :data:`MAX_LOSS` of the words of the lexicon it replaces —
+  unless ``force`` is given (a deliberate house-rules cut).
+
+Every build — a recipe's (:mod:`lextools.build.recipes`) or a user's list (``lextools build --source``)
+— goes through :func:`build_lexicon`, so every one also takes the edition's build lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lextools.build.compile import BuildReport, compile_words, write_lexicon
+from lextools.build.filters import Rule, SourceWord
+from lextools.build.provenance import Provenance
+from lextools.core.edition import Edition
+from lextools.core.errors import BuildRefusedError, path_text
+
+#: The largest share of the replaced lexicon's words a build may lose without ``force``.
+MAX_LOSS = 0.20
+
+
+@dataclass(frozen=True)
+class BuildSource:
+    """One source of a build: its name for messages, what the metadata records, and its words."""
+
+    label: str
+    description: dict[str, Any]
+    words: Callable[[], Iterable[SourceWord]]
+
+
+def build_lexicon(
+    home: Path,
+    edition: Edition,
+    sources: Sequence[BuildSource],
+    rules: Sequence[Rule],
+    *,
+    force: bool = False,
+    wait: bool = True,
+    on_wait: Callable[[str], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Compile the sources and commit the lexicon unless a guard refuses; returns the metadata."""
+
+    def words() -> Iterator[SourceWord]:
+        for source in sources:
+            count = 0
+            for word in source.words():
+                count += 1
+                yield word
+            if not count:
+                raise BuildRefusedError(
+                    f"{source.label} yields no words (an empty file, or only blank lines and comments); "
+                    f"nothing was written to {path_text(home)}"
+                )
+
+    provenance = Provenance()  # which source gave each word, which rule dropped each form
+    keys, report = compile_words(words(), edition, rules, progress=progress, provenance=provenance)
+    if not keys:
+        raise BuildRefusedError(
+            f"the {edition.name} build has no words: {_dropped(report)}; nothing was written to {path_text(home)}"
+        )
+
+    def refuse(previous: dict[str, Any] | None) -> None:
+        check_loss(previous, len(keys), force, home)
+
+    return write_lexicon(
+        home,
+        edition,
+        keys,
+        report,
+        [{**s.description, **provenance.contributions(s.description.get("name", ""))} for s in sources],
+        rules,
+        provenance=provenance,
+        refuse=refuse,
+        wait=wait,
+        on_wait=on_wait,
+    )
+
+
+def check_loss(previous: dict[str, Any] | None, words: int, force: bool, home: Path) -> None:
+    """Refuse a build that would lose more than MAX_LOSS of the words of the lexicon it replaces."""
+    if previous is None or force:
+        return
+    before = int(previous["words"])
+    if before and words < before * (1 - MAX_LOSS):
+        raise BuildRefusedError(
+            f"the new {previous['edition']} lexicon would have {words:,} words, {before - words:,} fewer than the "
+            f"{before:,} of the one in {path_text(home)} (more than {MAX_LOSS:.0%} lost); it was left as it was. "
+            "Rebuild with --force to replace it anyway"
+        )
+
+
+def _dropped(report: BuildReport) -> str:
+    rules = ", ".join(f"{name} {r.count}" for name, r in report.dropped.items() if r.count)
+    return f"{report.read:,} read, all dropped ({rules})" if rules else f"{report.read:,} read"

@@ -1,0 +1,248 @@
+"""Hunspell dictionaries as word sources: expanded forms, tagged with what the rules need.
+
+:mod:`lextools.build.hunspell` expands a dictionary and keeps, for every form, the affix rules that made
+it. This module turns that provenance — and the dictionary's own conventions, which differ per
+dictionary and are therefore written as ``[options]`` in the source's descriptor — into the tags
+that :mod:`lextools.build.filters` judges:
+
+``enclitic``
+    a verb form with attached pronouns. In RLA-ES (see ``sources/SURVEY.md``) three things make one:
+    a suffix class that only adds clitics (``enclitic_flags``); in the conjugation classes
+    (``clitic_rule_flags``, R and X) the rule infinitive + SE (strip "", add "se") and any rule
+    whose affix ends in "ndose"; and ~1,000 flagless entries written out in full (DAME, HAZLO),
+    found by stripping clitics and finding a verb form of the same dictionary underneath.
+``pronominal-infinitive``
+    infinitive + SE of a verb whose dictionary headword is pronominal — listed in
+    ``pronominal_verbs``, or written in the dictionary as a bare "-rse" entry (ABSENTARSE).
+    The FISE lexicon rules keep these (ARREPENTIRSE) while dropping every other enclitic form.
+``invariable``
+    a plural (a rule of ``plural_flags``) of a headword listed in ``invariable``: apocopes, unadapted
+    foreign words, entries that stand for a whole expression take no plural (BYTE, GRAN, OQUE).
+``proper-noun``, ``abbreviation``, ``affix``, ``multiword``, ``acronym``
+    from morphological fields (``morph_tags``: Dicollecte marks ``po:npr``), from flags
+    (``symbol_flags``: Dicollecte marks symbols KEEPCASE, ``||``: FT, LB, PX; ``unit_symbol_flags``:
+    its SI-prefix class makes KM, CD, HS from M, CD, S, while a bare unit with a vowel, MOL or RAD,
+    stays a word), from the spelling
+    (a full stop, a leading or trailing hyphen, a space, no vowel at all where
+    ``vowelless_is_abbreviation``), or from curated lists in the descriptor.
+
+Options that take part of a dictionary: ``only_flags`` (apply only these affix classes),
+``confirmed_by`` (read a headword only when that other source lists it: two sources agree) and
+``rse_is_enclitic`` (a headword in -rse is tagged ``enclitic``: COES does not mark pronominal
+entries); ``enclitic_words`` lists headwords that are a verb form with a pronoun attached;
+``flags_for_new_headwords_only`` are applied only to headwords ``main_dictionary`` lacks.
+
+Every word also gets ``lowercase-source``: hunspell writes common words in lower case, so a
+capital after the first letter marks an acronym (pH, DVD).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+import unicodedata
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
+
+from lextools.build.filters import SourceWord
+from lextools.build.hunspell import AffixRule, entry_expander, iter_dic, read_aff
+from lextools.core.clitics import clitic_split
+from lextools.core.sources import Source, load_source
+
+#: The headwords of the sources named (one name, a list, or none): :func:`lextools.build.read.headwords_of`.
+Headwords = Callable[[str | list[str] | None], set[str]]
+
+#: Irregular imperatives (and the usted forms of DAR) that RLA-ES writes out without flags, with
+#: their clitics attached (DALE, DILE, HAZLO, DENLE, VETE, PONTE).
+SHORT_IMPERATIVES = frozenset({"da", "de", "den", "di", "haz", "ve", "ven", "ten", "pon", "sal", "se", "id"})
+
+
+def plain_word(word: str) -> str:
+    """Lower case without accents (Ñ kept): verb forms are compared in this shape.
+
+    Called for every form of a dictionary (millions in a default build): ASCII needs only lower
+    case, and the marks NFD leaves are deleted by one ``str.translate``, not a loop in Python.
+    """
+    if word.isascii() and "\0" not in word:
+        return word.lower()
+    decomposed = unicodedata.normalize("NFD", word.lower().replace("ñ", "\0"))
+    return decomposed.translate(_without_marks()).replace("\0", "ñ")
+
+
+@cache
+def _without_marks() -> dict[int, None]:
+    """A translation table deleting every character with a combining class (``unicodedata.combining``)."""
+    return {c: None for c in range(sys.maxunicode + 1) if unicodedata.combining(chr(c))}
+
+
+_VOWEL = re.compile("[aeiouy]")
+
+
+def has_vowel(plain: str) -> bool:
+    """Words have a vowel (Y counts: HOY, MY); CM, KG and PH are symbols or abbreviations."""
+    return _VOWEL.search(plain) is not None
+
+
+class _Tagger:
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.enclitic_flags = set(options.get("enclitic_flags", ""))
+        self.clitic_rule_flags = set(options.get("clitic_rule_flags", ""))
+        self.verb_flags = set(options.get("verb_flags", ""))
+        self.pronominal = {plain_word(v) for v in options.get("pronominal_verbs", [])}
+        self.abbreviations = {plain_word(w) for w in options.get("abbreviations", [])}
+        self.multiword_pieces = {plain_word(w) for w in options.get("multiword_pieces", [])}
+        self.not_enclitic = {plain_word(w) for w in options.get("not_enclitic", [])}
+        self.enclitic_words = {plain_word(w) for w in options.get("enclitic_words", [])}
+        self.invariable = {plain_word(w) for w in options.get("invariable", []) or invariable_of(options)}
+        self.plural_flags = set(options.get("plural_flags", ""))
+        self.morph_tags: dict[str, str] = dict(options.get("morph_tags", {}))
+        self.vowelless = bool(options.get("vowelless_is_abbreviation", False))
+        self.clitic_check = bool(options.get("flagless_clitic_check", False))
+        self.unit_flags = set(options.get("unit_symbol_flags", []))
+        self.symbol_flags = set(options.get("symbol_flags", []))
+        self.skip_flags = frozenset(options.get("skip_flags", []))
+        self.verb_forms: set[str] = set()  # forms of the conjugation classes
+        self.flagless_forms: set[str] = set()  # flagless entries, some of them irregular verb forms
+
+    def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
+        tags: set[str] = set()
+        if self.invariable and any(r.flag in self.plural_flags for r in rules) and plain_word(stem) in self.invariable:
+            tags.add("invariable")  # BYTES, GRANES, OQUES: a plural of a word that takes none
+        for rule in rules:
+            if rule.flag in self.enclitic_flags:
+                tags.add("enclitic")
+            elif rule.flag in self.clitic_rule_flags:
+                if rule.add.endswith("ndose"):
+                    tags.add("enclitic")
+                elif rule.strip == "" and rule.add == "se":
+                    tags.add("enclitic")
+                    if plain_word(stem) in self.pronominal:
+                        tags.add("pronominal-infinitive")
+        return tags
+
+    def is_written_out_enclitic(self, word: str) -> bool:
+        """DAME, HAZLO, AMAOS: a verb form of this dictionary plus clitics, listed as a word.
+
+        Flagless entries are bases only where the base is plainly a verb form that takes clitics
+        (an infinitive, a gerund, a vosotros imperative, a stressed imperative such as DÁ-MELO, or
+        one of the short irregular imperatives): MENOS is not ME + NOS, ALLÁ not AL + LA.
+        """
+        plain = plain_word(word)
+        if plain in self.not_enclitic:
+            return False
+
+        def is_form(form: str) -> bool:
+            return form in self.verb_forms or form in self.flagless_forms
+
+        return clitic_split(plain, lambda base: self._is_base(base, word), is_form) is not None
+
+    def _is_base(self, base: str, word: str) -> bool:
+        """Could ``base`` carry clitics? Only infinitives, gerunds and imperatives do (FISE's examples)."""
+        known = base in self.verb_forms
+        if not (known or base in self.flagless_forms):
+            return False
+        stressed = any(c in "áéíóú" for c in word.lower()[: len(base)])  # DÁMELO, HUÉLALA, VÁYANSE
+        if base.endswith(("r", "ndo", "d")) or stressed or base in SHORT_IMPERATIVES:
+            return True
+        # Voseo imperatives are written without their accent (AMALA, ECHATE); BASTANTE is not BASTAN + TE.
+        return known and base.endswith(("a", "e", "i"))
+
+    def spelling_tags(self, word: str) -> tuple[list[str], set[str]]:
+        """Split a raw entry into the words it offers, with tags read from how it is written."""
+        tags = {"lowercase-source"}
+        text = word.strip()
+        if "." in text:
+            tags.add("abbreviation")
+            text = text.replace(".", "")
+        if text.startswith("-") or text.endswith("-"):
+            tags.add("affix")
+            text = text.strip("-")
+        pieces = text.split()
+        if len(pieces) > 1:
+            tags.add("multiword")
+        plain = plain_word(text)
+        if plain in self.abbreviations:
+            tags.add("abbreviation")
+        if plain in self.multiword_pieces:
+            tags.add("multiword")
+        if plain in self.enclitic_words:
+            tags.add("enclitic")
+        if self.vowelless and text and not has_vowel(plain):
+            tags.add("abbreviation")
+        return pieces, tags
+
+
+def read_hunspell(source: Source, headwords_of: Headwords) -> Iterator[SourceWord]:
+    """Every form of a hunspell dictionary, with tags (see the module docstring). ``headwords_of``
+    names the headwords of other sources (``confirmed_by``, ``main_dictionary``)."""
+    tagger = _Tagger(source.options)
+    aff = read_aff(source.files["aff"])
+    only = set(source.options.get("only_flags", ""))
+    if tagger.skip_flags or only:  # L'AMOUR, QU'IL: forms no game plays are never made
+
+        def wanted(flag: str) -> bool:
+            return flag not in tagger.skip_flags and (not only or flag in only)
+
+        aff = dataclasses.replace(
+            aff,
+            prefixes={f: r for f, r in aff.prefixes.items() if wanted(f)},
+            suffixes={f: r for f, r in aff.suffixes.items() if wanted(f)},
+        )
+    names = source.options.get("confirmed_by")
+    confirmed = headwords_of(names) if names else None  # None: every headword is read
+    rse_is_enclitic = bool(source.options.get("rse_is_enclitic", False))
+    # Conjugate only the verbs the main dictionary lacks: where both have a verb, two conjugations
+    # disagree on irregulars (VENTAR: VIENTES or VENTES), and the main dictionary's is the one used.
+    new_only = frozenset(source.options.get("flags_for_new_headwords_only", ""))
+    known = headwords_of(source.options.get("main_dictionary")) if new_only else set()
+    dic = source.files["dic"]
+    expand_entry = entry_expander(aff)
+
+    if tagger.clitic_check:  # first pass: the verb forms, to recognise written-out enclitics
+        for entry in iter_dic(dic, aff):
+            if entry.flags & tagger.verb_flags:
+                for form in expand_entry(entry):
+                    if not tagger.rule_tags(entry.word, form.rules):
+                        tagger.verb_forms.add(plain_word(form.word))
+            elif not entry.flags and entry.word.islower():
+                # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
+                # needs them as bases; homographs (TELA) survive through their flagged entries.
+                tagger.flagless_forms.add(plain_word(entry.word))
+            if entry.word.endswith("rse") and not entry.flags:
+                tagger.pronominal.add(plain_word(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
+
+    for entry in iter_dic(dic, aff):
+        if confirmed is not None and plain_word(entry.word) not in confirmed:
+            continue  # a headword only this dictionary gives: one source is not evidence enough
+        morph_tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
+        if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
+            morph_tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
+        if rse_is_enclitic and entry.word.endswith("rse"):
+            morph_tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
+        if new_only and entry.flags & new_only and plain_word(entry.word) in known:
+            entry = dataclasses.replace(entry, flags=entry.flags - new_only)
+        flagless = not entry.flags
+        unit = bool(entry.flags & tagger.unit_flags)
+        for form in expand_entry(entry):
+            pieces, tags = tagger.spelling_tags(form.word)
+            tags |= morph_tags | tagger.rule_tags(entry.word, form.rules)
+            if unit and (form.affixes or not has_vowel(plain_word(form.word))):
+                tags.add("abbreviation")  # KM, CD, HS: a unit symbol, bare or with an SI prefix
+            if flagless and tagger.clitic_check and tagger.is_written_out_enclitic(form.word):
+                tags.add("enclitic")
+            for piece in pieces:
+                yield SourceWord(piece, source=source.name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
+
+
+def invariable_of(options: dict[str, Any]) -> list[str]:
+    """``invariable_from = "rla-es"``: one list of words without plural serves every Spanish source."""
+    if not options.get("invariable_from"):
+        return []
+    return list(load_source(options["invariable_from"]).options.get("invariable", []))
+
+
+def dictionary_headwords(source: Source) -> set[str]:
+    """A hunspell dictionary's headwords, lower case without accents, without expanding them."""
+    return {plain_word(e.word) for e in iter_dic(source.files["dic"], read_aff(source.files["aff"]))}

@@ -1,0 +1,81 @@
+"""Provenance as a build collects it: which source gave each word, and which rule dropped each
+excluded form, written as the lexicon's sidecar (the format: :mod:`lextools.core.sidecar`)."""
+
+
+from __future__ import annotations
+
+import gzip
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+
+from lextools.build.filters import SourceWord
+from lextools.core.sidecar import CHECKSUM_KEY, SOURCE_SETS_KEY, USUAL_SOURCES_KEY
+
+
+@dataclass
+class Provenance:
+    """Filled by :func:`lextools.build.compile.compile_words` while it spells and filters."""
+
+    #: kept key → the sources listing it, comma-separated and sorted (one shared string per set, so
+    #: half a million words cost one dict entry each)
+    sources: dict[str, str] = field(default_factory=dict)
+    excluded: dict[str, tuple[str, SourceWord]] = field(default_factory=dict)  # key → (rule, form)
+    _rank: dict[str, int] = field(default_factory=dict)
+    _joined: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def kept(self, key: str, word: SourceWord) -> None:
+        current = self.sources.get(key)
+        if current is None:
+            self.sources[key] = sys.intern(word.source)
+            if self.excluded:
+                self.excluded.pop(key, None)
+        elif word.source not in current.split(","):
+            pair = (current, word.source)
+            if pair not in self._joined:
+                self._joined[pair] = ",".join(sorted({*current.split(","), word.source}))
+            self.sources[key] = self._joined[pair]
+
+    def dropped(self, key: str, rule: str, word: SourceWord, rank: int = 0) -> None:
+        """Keep the form that passed the most rules (``rank``: the dropping rule's place in the recipe):
+        VE is dropped as the proper noun "Ve" and as the letter name "ve"; the second says more."""
+        if key in self.sources or rank <= self._rank.get(key, -1):
+            return
+        self.excluded[key] = (rule, word)
+        self._rank[key] = rank
+
+    def contributions(self, source: str) -> dict[str, int]:
+        """What one source did in the build: the words it lists, those no other source gives, and the
+        excluded words whose reported form is its own."""
+        listed = only = 0
+        for joined, n in Counter(self.sources.values()).items():
+            names = joined.split(",")
+            if source in names:
+                listed += n
+                only += n if names == [source] else 0
+        removed = sum(1 for _, word in self.excluded.values() if word.source == source)
+        return {"words": listed, "only_here": only, "removed": removed}
+
+    def to_bytes(self, checksum: str) -> bytes:
+        """The sidecar for the lexicon whose words DAWG has this checksum."""
+        usual = Counter(self.sources.values()).most_common(1)
+        usual_sources = usual[0][0] if usual else ""
+        unusual = sorted((key, joined) for key, joined in self.sources.items() if joined != usual_sources)
+        sets = [joined for joined, _ in Counter(joined for _, joined in unusual).most_common()]
+        number = {joined: i for i, joined in enumerate(sets)}
+        lines = [
+            f"{CHECKSUM_KEY}\t{checksum}",
+            f"{USUAL_SOURCES_KEY}\t{usual_sources}",
+            "\t".join([SOURCE_SETS_KEY, *(_clean(joined) for joined in sets)]),
+        ]
+        lines += [f"{key}\t+\t{number[joined]}" for key, joined in unusual]
+        for key, (rule, word) in sorted(self.excluded.items()):
+            fields = (key, "-", rule, word.source, word.raw, word.stem or "")
+            lines.append("\t".join(_clean(f) for f in fields))
+        # A source named by a file name that is not UTF-8 is written with its odd bytes escaped (\udcff).
+        return gzip.compress(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"), mtime=0)
+
+
+def _clean(field: str) -> str:
+    """Sources may hold anything (a tab in a user's list is not a field separator)."""
+    return field.replace("\t", " ").replace("\n", " ")

@@ -1,0 +1,1 @@
+"""The ``lextools`` command: a thin layer over the library."""

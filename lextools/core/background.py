@@ -1,0 +1,82 @@
+"""Work longer than a request may take, done once in the background and kept with its lexicon.
+
+Two answers cannot come from a walk that stops and resumes in their own order: the probability
+ranking of a whole lexicon (``order=probability``, :mod:`lextools.core.ranking`) and the sorted answers
+of an anagram query (longest first, then by alphagram; the walks find them in the DAWGs' order). A
+large one takes seconds. So each is computed once, in a thread of its own that pauses every few
+milliseconds (under gevent's monkey patching the thread is a greenlet and a pause hands over the
+event loop), and kept beside the lexicon it belongs to — it goes when a rebuilt lexicon replaces
+that one. A request asks with a deadline, its work budget: while the result is not ready it answers
+that it found nothing yet, with a position to ask again from, and the pages that follow read the kept
+result instead of walking again.
+
+At most :data:`RUNNING` jobs compute at once per process (the others wait their turn without using
+the CPU), at most :data:`PENDING` wait unfinished — a request past that is told to come back — and
+at most :data:`KEPT` finished results per lexicon are kept, the least recently asked going first.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from lextools.core.lexicon import Lexicon
+
+#: Jobs computing at once in a process.
+RUNNING = 1
+#: Unfinished jobs in a process, waiting or computing.
+PENDING = 16
+#: Finished results kept per lexicon.
+KEPT = 8
+
+
+class _Job:
+    def __init__(self, evictable: bool) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.evictable = evictable
+
+
+_jobs: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, _Job]] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+_running = threading.BoundedSemaphore(RUNNING)
+
+
+def result(
+    lex: Lexicon, key: Hashable, compute: Callable[[], Any], wait: float | None, *, evictable: bool = True
+) -> Any | None:
+    """``compute()``'s value for ``key`` of this lexicon, starting it if nobody has; None when it is
+    not ready after ``wait`` seconds (``None``: wait for it) or too much work is already waiting.
+    A result that is not ``evictable`` stays as long as its lexicon (the probability ranking)."""
+    with _lock:
+        jobs = _jobs.setdefault(lex, OrderedDict())
+        job = jobs.get(key)
+        if job is None:
+            if sum(not j.done.is_set() for js in _jobs.values() for j in js.values()) >= PENDING:
+                return None
+            job = jobs[key] = _Job(evictable)
+            threading.Thread(target=_run, args=(job, compute), name=f"background {key!r}"[:60], daemon=True).start()
+            finished = [k for k, j in jobs.items() if j.done.is_set() and j.evictable]
+            for old in finished[: max(0, len(finished) - KEPT)]:
+                del jobs[old]
+        else:
+            jobs.move_to_end(key)
+    if not job.done.wait(wait):
+        return None
+    if job.error is not None:
+        raise job.error
+    return job.value
+
+
+def _run(job: _Job, compute: Callable[[], Any]) -> None:
+    try:
+        with _running:
+            job.value = compute()
+    except BaseException as e:  # kept for the requests waiting on it
+        job.error = e
+    finally:
+        job.done.set()

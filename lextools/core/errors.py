@@ -1,0 +1,138 @@
+"""The library's exceptions.
+
+Every error a user can cause — a word that cannot be spelled, an unknown edition, a corrupt lexicon
+file — is a :class:`LexiconError`. The CLI maps them to exit code 2 and a message, the service to one
+JSON error shape; anything else escaping the library is a bug.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lextools.core.messages import Message
+
+
+class LexiconError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+    #: A short machine-readable code, used by the service's JSON errors.
+    code = "lexicon_error"
+
+    def __init__(self, text: Message | str = "") -> None:
+        super().__init__(str(text))
+        #: The message in the catalogue (lextools/messages.py), when there is one to translate.
+        self.message = text if isinstance(text, Message) else None
+
+    def text(self, lang: str) -> str:
+        """The error in ``lang`` when the catalogue has it, else as raised (English)."""
+        return self.message.text(lang) if self.message is not None else str(self)
+
+
+class UnknownEditionError(LexiconError):
+    """The edition name is not one of the editions shipped with lextools."""
+
+    code = "unknown_edition"
+
+
+class EditionDataError(LexiconError):
+    """An edition file is inconsistent (tile totals, duplicate tiles, bad notation codes)."""
+
+    code = "edition_data"
+
+
+class SpellingError(LexiconError):
+    """A word cannot be spelled with the edition's tiles.
+
+    ``reason`` is a sentence a player can read, in English; ``message`` is the same sentence as a
+    :class:`~lextools.core.messages.Message`, which the service renders in the player's language
+    (:meth:`text`). ``rule`` names the rule for exclusion reports (``cannot-spell``,
+    ``letter-without-tile``, ``empty``, ``malformed``).
+    """
+
+    code = "unspellable"
+
+    def __init__(self, word: str, reason: Message | str, rule: str = "cannot-spell") -> None:
+        super().__init__(f"{word!r}: {reason}")
+        self.word = word
+        self.message = reason if isinstance(reason, Message) else None
+        self.reason = str(reason)
+        self.rule = rule
+
+    def text(self, lang: str) -> str:
+        """The whole error (word and reason) in ``lang``."""
+        reason = self.message.text(lang) if self.message is not None else self.reason
+        return f"{self.word!r}: {reason}"
+
+
+class RecordError(LexiconError):
+    """The challenge record or the server secret cannot be read or written."""
+
+    code = "record_error"
+
+
+class RateLimitError(LexiconError):
+    """A client sent more challenges per second than a judge needs."""
+
+    code = "too_many_challenges"
+
+
+class QueryError(LexiconError):
+    """A query is malformed (bad pattern, rack too long) or needs data the edition lacks."""
+
+    code = "bad_query"
+
+
+class PositionError(QueryError):
+    """A resume position (``after=``) that no walk of this kind gave out."""
+
+
+class LexiconNotFoundError(LexiconError):
+    """No built lexicon for the edition in the lexicon directory."""
+
+    code = "lexicon_not_found"
+
+
+class CorruptLexiconError(LexiconError):
+    """A lexicon's files are truncated, altered, half-written or of another format version."""
+
+    code = "corrupt_lexicon"
+
+
+class SourceError(LexiconError):
+    """A word source cannot be read (missing file, unknown source name, checksum mismatch)."""
+
+    code = "bad_source"
+
+
+class ExportFormatError(LexiconError):
+    """A file is not of the export format it is read as (KWG, KAD, DAWG, text), or cannot be one."""
+
+    code = "bad_export_format"
+
+
+class BuildRefusedError(LexiconError):
+    """A build would replace a lexicon with a worse one (no words, a large loss) and was not committed."""
+
+    code = "build_refused"
+
+
+class BuildBusyError(LexiconError):
+    """Another build of the same edition is writing to the same directory (``--no-wait``)."""
+
+    code = "build_busy"
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path as text a person can read, also when its name is not valid UTF-8 (shown as escapes)."""
+    return os.fspath(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def os_error_message(e: OSError) -> str:
+    """One line naming the path and the cause: ``out/es-fise.json: No space left on device``."""
+    cause = e.strerror or str(e)
+    if e.filename is None:
+        return cause
+    where = path_text(e.filename)
+    if e.filename2 is not None:
+        where += f" → {path_text(e.filename2)}"
+    return f"{where}: {cause}"

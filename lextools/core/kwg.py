@@ -1,0 +1,531 @@
+"""KWG and KAD: the word graphs wolges, MAGPIE, Macondo and Woogles (liwords) load.
+
+The format, as the wolges documentation describes it: an array of little-endian u32 nodes, with no
+header and no alphabet in the file. For a node ``v``::
+
+    tile    = v >> 24          the tile number (blank = 0; see the alphabets below)
+    accepts = v & 0x800000     a word ends on this tile
+    is_end  = v & 0x400000     last node of its sibling list
+    arc     = v & 0x3FFFFF     index of the first node of the children's sibling list; 0 = none
+
+``node[0].arc`` is the DAWG's root list; in a combined file ``node[1].arc`` is the GADDAG's root
+list (a DAWG-only file reserves node 0 only). Sibling lists are contiguous and sorted by ascending
+tile; equal lists are stored once, and a list that is the tail of a longer one points into it.
+The GADDAG stores each word once per split point: the reversed prefix, the separator (tile 0),
+then the rest — CARE is ERAC, RAC·E, AC·RE, C·ARE. As in wolges, the separator's arc is the DAWG's
+list after the prefix (the rest of CAR… is exactly what the DAWG holds after CAR), so the two halves
+share their nodes. A KAD is a DAWG-only KWG of the lexicon's alphagrams (tiles sorted by number).
+
+How the graph is made minimal: a dawgdic automaton (what dawg2 builds, in C++, and what a lexicon's
+words DAWG file already is) is minimal; we read its transition table back (the layout DAWG-Python
+documents: a double array of u32 units and a guide of child/sibling labels) and intern every
+sibling list by its content — ``tile | accepts | child list`` ints, tail first — so equal lists and
+equal tails get one id whatever dawgdic's layout did. A lexicon's KWG is read straight from its
+words DAWG, with the key characters mapped to tile numbers; nothing lists the words. The
+GADDAG is built the same way from the keys ``reversed prefix + separator + id of the DAWG list
+after that prefix``, which makes two separator nodes equal exactly when they lead to the same DAWG
+list. The layout then writes each list that is not the tail of another in full, in breadth-first
+order from the roots, and points every tail into the list that holds it: the node count is the sum
+of the lengths of those maximal lists, which is what wolges' buildlex writes for the same states.
+
+Tile numbers are the edition's *KWG alphabet*, kept in ``kwg_alphabets.json`` (one list per
+edition, position = tile number, ``null`` for a number the edition does not use): es-fise, en and
+fr use wolges' Spanish, English and French alphabets as they are; es-na103 and es-mattel2021 have
+no wolges alphabet, so lextools defines one each by extending the Spanish numbering (K = 29,
+W = 30, and the numbers of the digraph tiles they lack left unused) — no existing tile renumbered.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import struct
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import dawg
+
+from lextools.core.edition import Edition
+from lextools.core.errors import ExportFormatError, SourceError
+
+ACCEPTS = 0x800000
+IS_END = 0x400000
+ARC_MASK = 0x3FFFFF
+#: The arc field has 22 bits, so a file holds at most this many nodes.
+MAX_NODES = 0x400000
+#: The GADDAG separator's tile number.
+SEPARATOR = 0
+#: No word is longer than this in any file we read (the board has 15 squares); deeper is a cycle.
+MAX_DEPTH = 64
+
+# dawgdic's unit layout (DAWG-Python's ``units`` module): a label in the low byte, a has-leaf flag
+# (the key may end here), and the offset of the children's block.
+_HAS_LEAF = 1 << 8
+#: Stands for the separator inside dawgdic keys (which cannot hold a NUL byte); above every tile.
+_SEP_CHAR = "\x7f"
+_ID_DIGITS = 4  # a DAWG list id after the separator: 4 digits of base 127, each char 1..127
+#: Steps of the encoder's loops between two calls of ``pause`` (about a millisecond of work).
+_STEPS_PER_PAUSE = 1024
+
+#: Called every millisecond or so of encoding: the service passes ``lextools.core.budget.pause`` so that
+#: other requests of the worker run meanwhile; the command line passes nothing.
+Pause = Callable[[], None] | None
+
+
+def _no_pause() -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class KwgAlphabet:
+    """Tile numbers of an edition in KWG files: ``labels[n]`` is the label of tile ``n``."""
+
+    edition: str
+    name: str
+    wolges: str | None  # the wolges alphabet it equals, or None where lextools defines it
+    labels: tuple[str | None, ...]  # index 0 is the blank
+
+    def number(self, label: str) -> int:
+        return self.labels.index(label)
+
+    def numbered(self) -> Iterator[tuple[int, str]]:
+        """(tile number, label) for every tile the edition has, blank excluded."""
+        return ((n, label) for n, label in enumerate(self.labels) if n and label is not None)
+
+
+@cache
+def kwg_alphabet(edition: Edition) -> KwgAlphabet:
+    """The edition's KWG alphabet, checked against its tiles (each tile numbered exactly once)."""
+    text = (resources.files("lextools.core") / "kwg_alphabets.json").read_text(encoding="utf-8")
+    entry = json.loads(text).get(edition.name)
+    if entry is None:
+        raise ExportFormatError(f"{edition.name} has no KWG alphabet")
+    labels = ("?", *entry["tiles"])
+    named = [label for label in labels[1:] if label is not None]
+    if sorted(named) != sorted(edition.by_label) or len(labels) > 256:
+        raise ExportFormatError(f"the KWG alphabet of {edition.name} does not number each of its tiles once")
+    return KwgAlphabet(edition.name, entry["name"], entry["wolges"], labels)
+
+
+def _key_to_tiles(edition: Edition) -> dict[int, str]:
+    """str.translate table: lexicon key character → the character whose code point is its tile number."""
+    alphabet = kwg_alphabet(edition)
+    return {ord(edition.by_label[label].code): chr(n) for n, label in alphabet.numbered()}
+
+
+def _tiles_to_key(edition: Edition) -> dict[int, str]:
+    """The inverse table, sending every number the alphabet lacks to NUL (which no key holds)."""
+    table = dict.fromkeys(range(256), "\0")
+    table.update({ord(v): chr(k) for k, v in _key_to_tiles(edition).items()})
+    return table
+
+
+# -- encoding -------------------------------------------------------------------------------------
+
+
+class _Lists:
+    """Sibling lists as chains of interned states, as wolges keeps them: a state is a node (``tile |
+    accepts | child list``) and the list after it, so equal lists — and equal tails — get one id.
+    State 0 is the empty list (a node without children)."""
+
+    def __init__(self) -> None:
+        self.node = array.array("I", [0])
+        self.next = array.array("I", [0])
+        self.ids: dict[int, int] = {}
+
+    def intern(self, nodes: Sequence[int]) -> int:
+        """Id of the list of ``nodes`` (sorted by tile), interning each of its tails."""
+        ids = self.ids
+        state = 0
+        for node in reversed(nodes):
+            key = (node << 23) | state
+            found = ids.get(key)
+            if found is None:
+                found = ids[key] = len(ids) + 1
+                if found > ARC_MASK:  # ids live in the arc field until the layout
+                    raise ExportFormatError(f"the graph has more nodes than a KWG can hold ({MAX_NODES:,})")
+                self.node.append(node)
+                self.next.append(state)
+            state = found
+        return state
+
+
+class _Automaton:
+    """A dawgdic automaton read back from its bytes (dawg2's ``tobytes``, or a lexicon's words DAWG):
+    the double array of units and the guide of first-child and next-sibling labels.
+
+    ``tiles`` maps a label to a tile number: a byte, or ``lead << 8 | continuation`` for a character
+    of two UTF-8 bytes (Ñ in lexicon keys), whose tiles are one step further down; a label mapped to
+    -1 is the GADDAG separator."""
+
+    def __init__(self, data: bytes, tiles: dict[int, int], pause: Pause = None) -> None:
+        self.pause = pause or _no_pause
+        self.steps = 0
+        try:
+            (size,) = struct.unpack_from("<I", data, 0)
+            self.units = array.array("I")
+            self.units.frombytes(data[4 : 4 + 4 * size])
+            (guide_size,) = struct.unpack_from("<I", data, 4 + 4 * size)
+        except (struct.error, ValueError):
+            raise ExportFormatError("not a DAWG file") from None
+        if sys.byteorder == "big":
+            self.units.byteswap()
+        self.guide = data[8 + 4 * size : 8 + 4 * size + 2 * guide_size]
+        #: label → tile number, as a list (the hot loop indexes it); 0 where a label means no tile
+        self.tiles = [0] * (1 + max(tiles, default=0))
+        for label, tile in tiles.items():
+            self.tiles[label] = tile
+        #: dawgdic block base → interned list id: units with one base share their children.
+        self.memo: dict[int, int] = {}
+        #: dawgdic block base → [(tile, child unit)], for walks that pass a state many times.
+        self.edges: dict[int, list[tuple[int, int]]] = {}
+
+    @classmethod
+    def of(cls, keys: Sequence[str], pause: Pause = None) -> _Automaton:
+        """The minimal automaton of sorted keys of tile-number characters (and the separator)."""
+        tiles = {n: n for n in range(1, 0x7F)}
+        tiles[ord(_SEP_CHAR)] = -1
+        return cls(dawg.CompletionDAWG(keys).tobytes(), tiles, pause)
+
+    @property
+    def multibyte(self) -> bool:
+        return len(self.tiles) > 0x100
+
+    def base(self, index: int) -> int:
+        unit = self.units[index]
+        return index ^ ((unit >> 10) << ((unit & (1 << 9)) >> 6))
+
+    def transitions(self, index: int) -> list[tuple[int, int]]:
+        """(tile, child unit) of every tile leaving unit ``index``, in dawgdic's label order."""
+        base = self.base(index)
+        found = self.edges.get(base)
+        if found is not None:
+            return found
+        guide, tiles = self.guide, self.tiles
+        found = []
+        label = guide[2 * index]
+        while label:
+            child = base ^ label
+            if label >= 0xC0:  # the first byte of a two-byte character
+                below = self.base(child)
+                second = guide[2 * child]
+                while second:
+                    found.append((tiles[label << 8 | second], below ^ second))
+                    second = guide[2 * (below ^ second) + 1]
+            else:
+                found.append((tiles[label], child))
+            label = guide[2 * child + 1]
+        self.edges[base] = found
+        return found
+
+    def intern(self, pool: _Lists, index: int = 0) -> int:
+        """Interned id of the list of children of unit ``index`` (the root by default).
+
+        The hot loop of an export (millions of states for a GADDAG): dawgdic's offset arithmetic is
+        written out here; only an automaton with two-byte characters goes through :meth:`transitions`.
+        """
+        if not self.guide:  # no keys: dawgdic writes no guide at all
+            return 0
+        units, guide, tiles, memo = self.units, self.guide, self.tiles, self.memo
+        unit = units[index]
+        base = index ^ ((unit >> 10) << ((unit & 512) >> 6))
+        found = memo.get(base)
+        if found is not None:
+            return found
+        self.steps += 1
+        if not self.steps % _STEPS_PER_PAUSE:
+            self.pause()
+        nodes = []
+        if self.multibyte:
+            for tile, child in self.transitions(index):
+                nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
+        else:
+            label = guide[2 * index]
+            while label:
+                child = base ^ label
+                tile = tiles[label]
+                if tile < 0:
+                    nodes.append(self._read_id(child))  # SEPARATOR << 24, never accepting
+                else:
+                    sub = units[child]
+                    if not guide[2 * child]:
+                        below = 0  # no children
+                    else:  # a state seen before costs no call
+                        below = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
+                        if below is None:
+                            below = self.intern(pool, child)
+                    nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
+                label = guide[2 * child + 1]
+        if len(nodes) > 1:
+            nodes.sort()
+        found = memo[base] = pool.intern(nodes)
+        return found
+
+    def _read_id(self, index: int) -> int:
+        """The DAWG list id spelled by the single path of ``_ID_DIGITS`` labels below a separator."""
+        units, guide = self.units, self.guide
+        value = 0
+        for _ in range(_ID_DIGITS):
+            label = guide[2 * index]
+            unit = units[index]
+            index = index ^ ((unit >> 10) << ((unit & 512) >> 6)) ^ label
+            value = value * 127 + label - 1
+        return value
+
+    def paths(self) -> Iterator[tuple[str, int]]:
+        """Every path from the root once (the nodes of the trie), reversed, in tile-number
+        characters, with the unit it ends on: what the GADDAG and the alphagrams are made from."""
+        if not self.guide:
+            return
+        stack = [(0, "")]
+        while stack:
+            index, reversed_path = stack.pop()
+            self.steps += 1
+            if not self.steps % _STEPS_PER_PAUSE:
+                self.pause()
+            for tile, child in self.transitions(index):
+                path = chr(tile) + reversed_path
+                yield path, child
+                stack.append((child, path))
+
+    def words(self) -> Iterator[str]:
+        units = self.units
+        return (path[::-1] for path, index in self.paths() if units[index] & _HAS_LEAF)
+
+
+def _id_chars(list_id: int) -> str:
+    digits = []
+    for _ in range(_ID_DIGITS):
+        list_id, d = divmod(list_id, 127)
+        digits.append(chr(d + 1))
+    return "".join(reversed(digits))
+
+
+def _gaddag_keys(dawg_part: _Automaton) -> list[str]:
+    """Sorted dawgdic keys of the GADDAG: each reversed word, and once per proper prefix of a word
+    its reversal + separator + the id of the DAWG list after the prefix (interned before this)."""
+    keys = []
+    memo, units, guide = dawg_part.memo, dawg_part.units, dawg_part.guide
+    after: dict[int, str] = {}  # DAWG unit → separator + id of its list, spelled once per unit
+    for reversed_path, index in dawg_part.paths():
+        if units[index] & _HAS_LEAF:
+            keys.append(reversed_path)
+        if guide[2 * index]:
+            rest = after.get(index)
+            if rest is None:
+                rest = after[index] = _SEP_CHAR + _id_chars(memo[dawg_part.base(index)])
+            keys.append(reversed_path + rest)
+    keys.sort()
+    return keys
+
+
+def _encode(dawg_part: _Automaton, gaddag: bool) -> bytes:
+    pool = _Lists()
+    roots = [dawg_part.intern(pool)]
+    if gaddag:
+        roots.append(_Automaton.of(_gaddag_keys(dawg_part), dawg_part.pause).intern(pool))
+    return _to_bytes(_layout(pool, roots, dawg_part.pause))
+
+
+def _layout(pool: _Lists, roots: Sequence[int], pause: Callable[[], None] = _no_pause) -> array.array:
+    """The node array: a header node per root, then the lists in breadth-first order from the roots.
+
+    A list is written as the whole chain it is the tail of (found through one predecessor per
+    state, up to a state that is nobody's tail), so a tail already written is pointed into, not
+    written again; a chain whose tail is also another chain's is written in full, since a list
+    must be contiguous — the same node count as wolges' buildlex for the same states.
+    """
+    node, nxt = pool.node, pool.next
+    count = len(node)
+    prev = array.array("I", bytes(4 * count))
+    for state in range(1, count):
+        prev[nxt[state]] = state
+    position = array.array("I", bytes(4 * count))
+    seen = bytearray(count)
+    seen[0] = 1
+    tops: list[int] = []
+    size = len(roots)
+    queue = deque()
+    for root in roots:
+        if not seen[root]:
+            seen[root] = 1
+            queue.append(root)
+    steps = 0
+    while queue:
+        state = queue.popleft()
+        steps += 1
+        if not steps % _STEPS_PER_PAUSE:
+            pause()
+        if not position[state]:
+            top = state
+            while prev[top]:
+                top = prev[top]
+            tops.append(top)
+            while top:
+                if not position[top]:
+                    position[top] = size
+                size += 1
+                top = nxt[top]
+        while state:
+            child = node[state] & ARC_MASK
+            if not seen[child]:
+                seen[child] = 1
+                queue.append(child)
+            state = nxt[state]
+    if size > MAX_NODES:
+        raise ExportFormatError(f"the graph needs {size:,} nodes; a KWG holds at most {MAX_NODES:,}")
+    out = array.array("I", [IS_END | position[root] for root in roots])
+    keep = 0xFFFFFFFF & ~ARC_MASK
+    for steps, state in enumerate(tops, 1):
+        if not steps % _STEPS_PER_PAUSE:
+            pause()
+        while state:
+            value = node[state]
+            after = nxt[state]
+            out.append((value & keep) | position[value & ARC_MASK] | (0 if after else IS_END))
+            state = after
+    return out
+
+
+def _to_bytes(nodes: array.array) -> bytes:
+    if sys.byteorder == "big":
+        nodes = array.array("I", nodes)
+        nodes.byteswap()
+    return nodes.tobytes()
+
+
+def _lexicon_automaton(words_dawg: bytes, edition: Edition, pause: Pause = None) -> _Automaton:
+    """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
+    tiles = {}
+    for n, label in kwg_alphabet(edition).numbered():
+        raw = edition.by_label[label].code.encode("utf-8")
+        tiles[raw[0] if len(raw) == 1 else raw[0] << 8 | raw[1]] = n
+    return _Automaton(words_dawg, tiles, pause)
+
+
+def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False, pause: Pause = None) -> bytes:
+    """KWG of a lexicon from its words DAWG file: DAWG only, or with ``gaddag`` the combined file."""
+    return _encode(_lexicon_automaton(words_dawg, edition, pause), gaddag)
+
+
+def encode_lexicon_kad(words_dawg: bytes, edition: Edition, pause: Pause = None) -> bytes:
+    """KAD of a lexicon: the DAWG-only KWG of its alphagrams (each word's tiles sorted by number)."""
+    words = _lexicon_automaton(words_dawg, edition, pause).words()
+    return encode_tiles(("".join(sorted(w)) for w in words), pause=pause)
+
+
+def encode_tiles(words: Iterable[str], gaddag: bool = False, pause: Pause = None) -> bytes:
+    """KWG of words written as tile numbers (one character per tile, its code point the number)."""
+    ordered = sorted(set(words))
+    if any(not w or min(w) < "\x01" or max(w) >= _SEP_CHAR for w in ordered):
+        raise ExportFormatError("a KWG word is one or more tiles numbered 1 to 126")
+    return _encode(_Automaton.of(ordered, pause), gaddag)
+
+
+def tile_words(keys: Iterable[str], edition: Edition) -> Iterator[str]:
+    """Lexicon keys → words of tile-number characters (CH·A in es-fise is chr(4) + chr(1))."""
+    table = _key_to_tiles(edition)
+    return (k.translate(table) for k in keys)
+
+
+def encode(keys: Iterable[str], edition: Edition, gaddag: bool = False) -> bytes:
+    """KWG of lexicon keys (in any order): DAWG only, or with ``gaddag`` the combined file."""
+    return encode_tiles(tile_words(keys, edition), gaddag)
+
+
+# -- decoding -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kwg:
+    """A KWG file read into memory and checked: arcs in range, tiles ascending within each list."""
+
+    nodes: array.array
+
+    @property
+    def has_gaddag(self) -> bool:
+        """A combined file reserves node 1 for the GADDAG root: tile 0, alone in its list."""
+        return len(self.nodes) > 1 and self.nodes[1] >> 24 == SEPARATOR and bool(self.nodes[1] & IS_END)
+
+    @property
+    def dawg_root(self) -> int:
+        return self.nodes[0] & ARC_MASK
+
+    @property
+    def gaddag_root(self) -> int:
+        return self.nodes[1] & ARC_MASK if self.has_gaddag else 0
+
+    def siblings(self, arc: int) -> Iterator[int]:
+        """The nodes of the sibling list starting at ``arc`` (none for arc 0)."""
+        if not arc:
+            return
+        nodes = self.nodes
+        previous = -1
+        while True:
+            if arc >= len(nodes):
+                raise ExportFormatError(f"a sibling list runs past the last node ({len(nodes):,})")
+            node = nodes[arc]
+            if node >> 24 <= previous:
+                raise ExportFormatError(f"node {arc}: siblings are not in ascending tile order")
+            previous = node >> 24
+            yield node
+            if node & IS_END:
+                return
+            arc += 1
+
+    def words(self, arc: int, separator: bool = False) -> Iterator[str]:
+        """Every accepted path from ``arc``, as tile-number characters (the separator as chr(0))."""
+        stack = [(arc, "")]
+        while stack:
+            arc, prefix = stack.pop()
+            if len(prefix) >= MAX_DEPTH:
+                raise ExportFormatError(f"a path is longer than {MAX_DEPTH} tiles: the graph has a cycle")
+            for node in self.siblings(arc):
+                tile = node >> 24
+                if tile == SEPARATOR and not separator:
+                    raise ExportFormatError("tile 0 (the GADDAG separator) in a DAWG")
+                word = prefix + chr(tile)
+                if node & ACCEPTS:
+                    yield word
+                if node & ARC_MASK:
+                    stack.append((node & ARC_MASK, word))
+
+
+def read_kwg(data: bytes) -> Kwg:
+    """Check the framing of a KWG file and return its nodes; :class:`ExportFormatError` if it is none."""
+    if not data or len(data) % 4:
+        raise ExportFormatError(f"{len(data):,} bytes is not a whole number of 4-byte KWG nodes")
+    nodes = array.array("I")
+    nodes.frombytes(data)
+    if sys.byteorder == "big":
+        nodes.byteswap()
+    if len(nodes) > MAX_NODES:
+        raise ExportFormatError(f"{len(nodes):,} nodes: a KWG holds at most {MAX_NODES:,}")
+    if nodes[0] >> 24 != SEPARATOR or not nodes[0] & IS_END:
+        raise ExportFormatError("node 0 is not a KWG root node (tile 0, end of its list)")
+    return Kwg(nodes)
+
+
+def decode_keys(words: Iterable[str], edition: Edition) -> Iterator[str]:
+    """Tile-number words → lexicon keys; a number the edition's alphabet lacks is refused, named."""
+    table = _tiles_to_key(edition)
+    for w in words:
+        key = w.translate(table)
+        if "\0" in key:
+            bad = next(ord(t) for t, k in zip(w, key, strict=True) if k == "\0")
+            raise SourceError(
+                f"tile number {bad} is not in the {edition.name} KWG alphabet "
+                f"(it numbers {', '.join(f'{label}={n}' for n, label in kwg_alphabet(edition).numbered())})"
+            )
+        yield key
+
+
+def kwg_spellings(data: bytes, edition: Edition) -> Iterator[str]:
+    """Words of a KWG's DAWG half in plain spelling, for building a lexicon from a KWG file."""
+    kwg = read_kwg(data)
+    for key in decode_keys(kwg.words(kwg.dawg_root), edition):
+        yield edition.spelling(key)

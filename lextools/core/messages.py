@@ -1,0 +1,73 @@
+"""Messages people read — why a word cannot be played, what went wrong — in English, Spanish and French.
+
+One catalogue, ``messages.json`` beside this module, keyed by message code: ``{"code": {"en": ...,
+"es": ..., "fr": ...}}`` with ``{placeholders}``. The library's :class:`~lextools.core.errors.SpellingError`
+carries a :class:`Message` (its English text is the ``reason`` the CLI prints); the service renders
+the same message in the language the client asks for.
+
+A placeholder's value may itself be a :class:`Message` ("a hyphen", "un guion"): it is rendered in
+the same language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+#: The languages every message is written in; the first is the fallback.
+LANGUAGES = ("en", "es", "fr")
+
+
+@cache
+def catalogue() -> dict[str, dict[str, str]]:
+    table: dict[str, dict[str, str]] = json.loads(
+        resources.files("lextools.core").joinpath("messages.json").read_text(encoding="utf-8")
+    )
+    return table
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message code and its values, rendered in a language on demand."""
+
+    code: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str = "en") -> str:
+        texts = catalogue()[self.code]
+        template = texts.get(lang) or texts[LANGUAGES[0]]
+        return template.format(**{k: v.text(lang) if isinstance(v, Message) else v for k, v in self.values.items()})
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def message(code: str, **values: Any) -> Message:
+    return Message(code, values)
+
+
+def choose_language(asked: str | None, accept_language: str | None, default: str) -> str:
+    """``lang`` when it is one of ours, else the first of ours in ``Accept-Language`` (RFC 9110 §12.5.4,
+    by quality), else ``default`` (an edition's language), else English."""
+    if asked:
+        base = asked.strip().lower()[:2]
+        if base in LANGUAGES:
+            return base
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept_language or "").split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        base = tag.strip().lower()[:2]
+        if base in LANGUAGES and quality > 0:
+            ranked.append((-quality, i, base))
+    if ranked:
+        return min(ranked)[2]
+    return default if default in LANGUAGES else LANGUAGES[0]

@@ -1,0 +1,607 @@
+"""Searches that walk the DAWGs: words of N tiles, patterns, anagrams and subanagrams.
+
+The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
+table), one tile per step: every tile is one character of the key (see :mod:`lextools.core.lexicon`).
+
+Anagrams (every tile of the rack) first find the multisets of tiles that spell words in the
+alphagram index: an alphagram holding the rack and two blanks more is the rack's alphagram with two
+tiles put in, so each choice of the blanks' places is one pattern (``CD?EO?S``) that dawg2 fills in
+with its C++ similar-keys walk — 36 patterns for 7 tiles and 2 blanks. The words are then found from
+those multisets: their first two tiles placed while some key starts with them, the rest one
+similar-keys walk of the words DAWG over the tiles left. Subanagrams (any of the tiles) walk the
+words DAWG with the rack alone, reading dawgdic's units and guide directly: every node reached
+spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
+
+Every walk goes in the order of its answer and takes a :class:`~lextools.core.budget.Budget`; a walk
+that runs out of budget records where it stopped (``budget.resume``), and ``after=`` that position
+continues it — a position is a string only this module reads:
+
+- ``find`` in ``alpha`` order: the last key settled. The walk visits each node's children in the
+  edition's alphabet (es-fise: C, CH, D), so keys come out in that order and resuming skips every
+  subtree before the position without entering it.
+- ``find`` in ``probability`` order: an index into the lexicon's probability ranking (every key,
+  likeliest draw first; :mod:`lextools.core.ranking`), built once per loaded lexicon and then scanned.
+- ``anagrams``: ``"<length> <alphagram> <word>"`` (the alphagram in code order). Anagrams come
+  longest first, then by alphagram, then in the edition's alphabet. The walks above find them in
+  the DAWGs' order, not this one, so a query's answers are walked and sorted once, in the
+  background (:mod:`lextools.core.background`), and kept: a page waits for them at most its budget
+  (until then it answers nothing yet, and a position to ask again from) and a later page reads
+  the kept answers from its position, never walking the rack again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import operator
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Container, Iterator
+from typing import Any, NamedTuple
+
+from lextools.core import background
+from lextools.core.budget import Budget, Exhausted
+from lextools.core.errors import PositionError, QueryError, SpellingError
+from lextools.core.lexicon import Lexicon, _continuations, children, utf8_length
+from lextools.core.messages import message
+from lextools.core.normalize import MAX_INPUT_CHARS, too_long
+from lextools.core.ranking import probability_ranking
+from lextools.core.tokenize import spell
+
+#: Longest rack or pattern we search with.
+MAX_QUERY_TILES = 15
+BLANK = "?"
+#: The orders a search answers in.
+ORDERS = ("alpha", "probability")
+
+
+class Match(NamedTuple):
+    """A search answer. A named tuple, not a dataclass: an anagram query makes thousands of them."""
+
+    key: str  # lexicon key
+    blanks: tuple[str, ...] = ()  # tiles a blank stands for (anagrams)
+
+
+def words_of_length(lex: Lexicon, n: int) -> list[str]:
+    """Keys of exactly ``n`` tiles, in the edition's alphabet order."""
+    if not 1 <= n <= MAX_QUERY_TILES:
+        raise QueryError(message("length_range", max=MAX_QUERY_TILES))
+    return [m.key for m in match_pattern(lex, [None] * n)]
+
+
+def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
+    """``?`` is any one tile, ``*`` any run of tiles, the rest is spelled like a word (any notation).
+
+    Returns a list of keys characters, ``None`` for ``?`` and ``"*"`` for ``*``.
+    """
+    if not text or too_long(text):  # counted in NFC, as words are
+        raise QueryError(message("pattern_chars", max=MAX_INPUT_CHARS))
+    parts: list[str | None] = []
+    for piece in re.split(r"([?*])", text):
+        if piece == "?":
+            parts.append(None)
+        elif piece == "*":
+            if parts and parts[-1] == "*":
+                continue
+            parts.append("*")
+        elif piece:
+            try:
+                parts += list(spell(piece, lex.edition).key)
+            except SpellingError as e:
+                raise QueryError(message("bad_pattern", text=repr(text), reason=e.message or e.reason)) from None
+    if sum(1 for p in parts if p != "*") > MAX_QUERY_TILES:
+        raise QueryError(message("pattern_tiles", max=MAX_QUERY_TILES))
+    return parts
+
+
+def match_pattern(
+    lex: Lexicon, pattern: list[str | None], *, budget: Budget | None = None, after: str | None = None
+) -> Iterator[Match]:
+    """Every key matching a parsed pattern, in the edition's alphabet order (one guided walk of the
+    word DAWG); ``budget`` and ``after`` as for :func:`find` in ``alpha`` order."""
+    return (Match(key) for key in _walk_guided(lex, pattern, "", None, budget=budget, after=after))
+
+
+def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
+    """A rack → (known tile keys, number of blanks); ``?`` is a blank, tiles in any notation."""
+    blanks = text.count(BLANK)
+    key = ""
+    # Spell the pieces between blanks apart: C?H is C, H and a blank, never the CH tile.
+    for piece in text.split(BLANK):
+        if piece.strip():
+            try:
+                key += spell(piece, lex.edition, obligatory=False).key
+            except SpellingError as e:
+                raise QueryError(message("bad_rack", text=repr(text), reason=e.message or e.reason)) from None
+    if not key and not blanks:
+        raise QueryError(message("empty_rack"))
+    if len(key) + blanks > MAX_QUERY_TILES:
+        raise QueryError(message("rack_tiles", max=MAX_QUERY_TILES))
+    return key, blanks
+
+
+def anagrams(
+    lex: Lexicon,
+    rack: str,
+    blanks: int = 0,
+    sub: bool = False,
+    min_length: int = 2,
+    *,
+    budget: Budget | None = None,
+    after: str | None = None,
+) -> list[Match]:
+    """Words using every tile of the rack (or, with ``sub``, any of them, at least ``min_length``).
+
+    ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
+    letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
+    A match's ``blanks`` are the tiles its word needs beyond the rack, in code order. Longest first,
+    then by alphagram, then alphabetical; see the module docstring for ``after``.
+    """
+    budget = budget if budget is not None else Budget()
+    ed = lex.edition
+    start = _anagram_position(after, sorted(t.code for t in ed.tiles)) if after else None
+    rank = ed.collation_key
+
+    query = ("anagrams", rack, blanks, sub, min_length)
+    every = background.result(
+        lex, query, lambda: sorted_anagrams(lex, rack, blanks, sub, min_length), wait=budget.remaining()
+    )
+    if every is None:  # still being walked: nothing yet, ask again from the same position
+        budget.resume = after or ""
+        return []
+    first = 0
+    if start is not None:  # earlier pages skipped
+        length, alpha, word = start
+        first = bisect_right(every.order, _LONGEST_FIRST[length] + alpha + (rank(word) if word else "\U0010ffff"))
+    label, have = ed.by_code, Counter(rack)
+    found: list[Match] = []
+    with contextlib.suppress(Exhausted):  # budget.resume says where
+        for i in range(first, len(every.keys)):
+            # A rack tile is always spent before a blank: the blanks stand for the tiles the rack lacks.
+            lacking = sorted((Counter(every.keys[i]) - have).elements())
+            m = Match(every.keys[i], tuple(label[c].label for c in lacking))
+            found.append(m)
+            length = len(m.key)
+            settled = f"{length} {every.order[i][1 : 1 + length]} {m.key}"
+            budget.count(settled)
+            budget.step(settled)
+    return found
+
+
+class Anagrams(NamedTuple):
+    """Every answer of an anagram query, sorted: what :func:`anagrams` keeps and reads pages from."""
+
+    order: list[str]  # each answer's place in the order, as one string (see _LONGEST_FIRST)
+    keys: list[str]
+
+
+#: An answer's place in the order starts with a character for its length, longest first. The rest is
+#: its alphagram (code order), then its collation key (the edition's alphabet): answers of equal
+#: length have alphagrams of equal length, so comparing the strings compares those three in turn —
+#: and a sort of strings is several times quicker than a sort of tuples.
+_LONGEST_FIRST = [chr(0x40 - n) for n in range(MAX_QUERY_TILES + 1)]
+
+
+def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
+    """Every answer of an anagram query in the answer's order: the walk that :func:`anagrams` does
+    once per query (in the background) and then reads pages from.
+
+    Thousands of answers are sorted (subanagrams of 7 tiles and 2 blanks: about 7,000 in es-fise),
+    so their places are made by ``map`` over C functions, not by a Python function per answer.
+    """
+    keys = _matches(lex, rack, blanks, sub, min_length, Budget().pace)
+    lengths = map(_LONGEST_FIRST.__getitem__, map(len, keys))
+    alphagrams = map("".join, map(sorted, keys))
+    places = list(map(operator.add, map(operator.add, lengths, alphagrams), lex.edition.collation_keys(keys)))
+    order = sorted(range(len(keys)), key=places.__getitem__)
+    return Anagrams(list(map(places.__getitem__, order)), list(map(keys.__getitem__, order)))
+
+
+def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> list[str]:
+    """Every anagram (or subanagram) of the rack, as the walks find them; the walks call ``pace``
+    at every node (under gevent, a long walk must let the other requests run)."""
+    if not len(lex):  # an empty lexicon has no words to walk
+        return []
+    shortest = max(min_length, 1)
+    if sub:
+        return _spend_rack(lex, rack, blanks, shortest, pace)
+    if len(rack) + blanks < shortest:
+        return []
+    alphagrams = _alphagrams(lex, rack, blanks, pace)
+    if len(alphagrams) > _SPELLED_APART:
+        # Many multisets (a rack of common tiles): one walk of the words DAWG with the rack, its
+        # blanks standing only for tiles some multiset needs, costs less than spelling each apart
+        # (es-fise, 7 tiles + 2 blanks: 131 multisets, 20 ms instead of 49; 5 multisets, 2.3 ms
+        # instead of 1.1).
+        have = Counter(rack)
+        needs = {"".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
+        fills = {"".join(part) for need in needs for n in range(len(need) + 1)
+                 for part in itertools.combinations(need, n)}  # fmt: skip
+        return _spend_rack(lex, rack, blanks, len(rack) + blanks, pace, fills)
+    return _spend_exactly(lex, alphagrams, pace)
+
+
+#: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_matches`).
+_SPELLED_APART = 40
+
+
+def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
+    """The alphagrams in the index spending every tile of the rack and every blank, sorted.
+
+    An alphagram holding the rack's tiles and ``blanks`` more has the rack's alphagram in its other
+    places: one pattern per choice of the blanks' places (``C(size, blanks)`` of them), each filled
+    in by dawg2's similar-keys walk of the index. With many blanks there are too many patterns, and
+    one walk of the index spends rack tiles and blanks in order instead.
+    """
+    if any(c not in lex.alphagram_order for c in rack):  # a tile no word has: no anagram can spend it
+        return []
+    size = len(rack) + blanks
+    if math.comb(size, blanks) > _BLANK_PATTERNS:
+        return sorted(_walk_alphagrams(lex, rack, blanks, pace))
+    base, tiles = lex.alphagram(rack), lex.alphagram_order
+    found: set[str] = set()
+    for spots in itertools.combinations(range(size), blanks):
+        pace()
+        placed = iter(base)
+        pattern = "".join(BLANK if i in spots else next(placed) for i in range(size))
+        found.update(lex.blank_fills(pattern, tiles, alphagrams=True))
+    return sorted(found)
+
+
+#: Most patterns :func:`_alphagrams` fills in; past this a walk of the index is quicker.
+_BLANK_PATTERNS = 120
+
+
+def _walk_alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
+    """:func:`_alphagrams` by one walk of the index in its alphagram order, taking each next tile
+    from the rack or, failing that, from a blank: a rack tile skipped can never be placed later,
+    since an alphagram is sorted, which prunes the walk hard."""
+    dct = lex.alphagrams
+    order = lex.alphagram_order
+    encoded = [c.encode() for c in order]
+    rank = {c: i for i, c in enumerate(order)}
+    left = [0] * len(order)
+    for c in rack:
+        left[rank[c]] += 1
+    size = len(rack) + blanks
+    found: list[str] = []
+
+    def walk(index: int, pos: int, blanks_left: int, alpha: str) -> None:
+        pace()
+        if len(alpha) == size:
+            if dct.has_value(index):
+                found.append(alpha)
+            return
+        last = next((j for j in range(pos, len(order)) if left[j]), len(order) - 1)
+        for i in range(pos, last + 1):
+            if left[i]:
+                nxt = dct.follow_bytes(encoded[i], index)
+                if nxt is not None:
+                    left[i] -= 1
+                    walk(nxt, i, blanks_left, alpha + order[i])
+                    left[i] += 1
+            elif blanks_left:
+                nxt = dct.follow_bytes(encoded[i], index)
+                if nxt is not None:
+                    walk(nxt, i, blanks_left - 1, alpha + order[i])
+
+    walk(dct.ROOT, 0, blanks, "")
+    return found
+
+
+#: How many first tiles of an anagram are placed one by one, each a prefix test; the rest of it is
+#: one similar-keys walk of the words DAWG over the tiles left.
+_PLACED_FIRST = 2
+
+
+def _spend_exactly(lex: Lexicon, multisets: list[str], pace: Callable[[], None]) -> list[str]:
+    """Keys spelling exactly one of the multisets of tiles (strings of tiles, in any order).
+
+    The first ``_PLACED_FIRST`` tiles are placed one by one while some key starts with them; the
+    rest is one :meth:`~lextools.core.lexicon.Lexicon.blank_fills` walk over the tiles left, whose keys
+    are kept when they spend exactly those tiles (the walk only knows which tiles, not how many).
+    Placing more tiles first costs more prefix tests than it saves (measured on es-fise, 7 tiles + 2
+    blanks: 2.5 ms with two, 4.1 ms with three, 5.2 ms with one).
+    """
+    is_prefix = lex.is_prefix
+    found: list[str] = []
+    for multiset in multisets:
+        target = sorted(multiset)
+
+        def place(key: str, left: str) -> None:
+            pace()
+            if len(key) == _PLACED_FIRST or not left:
+                fills = lex.blank_fills(key + BLANK * len(left), "".join(sorted(set(left))))
+                found.extend(k for k in fills if sorted(k) == target)  # noqa: B023
+                return
+            for tile in dict.fromkeys(left):  # each tile once, in a repeatable order
+                if is_prefix(key + tile):
+                    place(key + tile, left.replace(tile, "", 1))
+
+        place("", multiset)
+    return found
+
+
+def _spend_rack(
+    lex: Lexicon,
+    rack: str,
+    blanks: int,
+    shortest: int,
+    pace: Callable[[], None],
+    fills: Container[str] | None = None,
+) -> list[str]:
+    """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks;
+    with ``fills``, blanks only stand for tiles whose sorted string (and each one before it) is in it.
+
+    A rack tile is always taken before a blank for the same tile, so a word is found once. The walk
+    reads dawgdic's units itself (see :func:`lextools.core.lexicon.children`): it visits every prefix the
+    rack can spell, tens of thousands for 7 tiles and 2 blanks, and a call per edge would double its
+    time.
+    """
+    graph = lex.graph
+    units, guide = graph.dct._units, graph.guide._units
+    left: dict[str, int] = {}  # a dict, not a Counter: Counter's lookup of a missing tile is a Python call
+    for tile in rack:
+        left[tile] = left.get(tile, 0) + 1
+    count = left.get
+    size = len(rack) + blanks
+    found: list[str] = []
+    if not len(guide):  # an empty lexicon has no guide
+        return found
+
+    def walk(index: int, key: str, blanks_left: int, used: str, depth: int) -> None:
+        pace()
+        unit = units[index]
+        offset = (unit >> 10) << ((unit & _EXTENSION_BIT) >> 6)
+        label = guide[index * 2]
+        while label:
+            child = index ^ offset ^ label
+            if label < 0x80:  # a tile of one byte: no list made, as in nearly every edge
+                more, tile, node = None, _ASCII[label], child
+            else:
+                more = _multibyte(graph, label, child)
+                tile, node = more.pop()
+            while True:
+                n = count(tile, 0)
+                if n:
+                    left[tile] = n - 1
+                    word = key + tile
+                    if depth >= shortest and units[node] & _HAS_LEAF_BIT:
+                        found.append(word)
+                    if depth < size and guide[node * 2]:  # a node with no children is not walked
+                        walk(node, word, blanks_left, used, depth + 1)
+                    left[tile] = n
+                elif blanks_left:
+                    now = ("".join(sorted(used + tile)) if used else tile) if fills is not None else ""
+                    if fills is None or now in fills:
+                        word = key + tile
+                        if depth >= shortest and units[node] & _HAS_LEAF_BIT:
+                            found.append(word)
+                        if depth < size and guide[node * 2]:
+                            walk(node, word, blanks_left - 1, now, depth + 1)
+                if not more:
+                    break
+                tile, node = more.pop()
+            label = guide[child * 2 + 1]
+
+    walk(graph.dct.ROOT, "", blanks, "", 1)
+    return found
+
+
+#: dawgdic's unit bits (DAWG-Python's ``units`` module): a word ends at this node; the offset is scaled.
+_HAS_LEAF_BIT, _EXTENSION_BIT = 1 << 8, 1 << 9
+_ASCII = [chr(i) for i in range(0x80)]
+
+
+def _multibyte(graph: Any, lead: int, child: int) -> list[tuple[str, int]]:
+    """The tiles starting with UTF-8 byte ``lead`` (Ñ) and the node after each one's last byte."""
+    return [
+        (bytes((lead, *rest)).decode(), end)
+        for rest, end in _continuations(graph.dct, graph.guide, child, utf8_length(lead) - 1)
+    ]
+
+
+def _anagram_position(after: str, codes: list[str]) -> tuple[int, str, str | None]:
+    """``"<length> <alphagram> <word>"`` → its parts (no word: the alphagram is done)."""
+    parts = after.split(" ")
+    known = set(codes)
+    if (
+        len(parts) != 3
+        or not (parts[0].isascii() and parts[0].isdigit() and 1 <= int(parts[0]) <= MAX_QUERY_TILES)
+        or not set(parts[1] + parts[2]) <= known
+        or len(parts[1]) > int(parts[0])
+        or "".join(sorted(parts[1])) != parts[1]
+    ):
+        raise PositionError("not a position an anagram search can resume from")
+    return int(parts[0]), parts[1], parts[2] or None
+
+
+def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
+    """``alpha`` (the edition's alphabet) or ``probability`` (likeliest draw first, where counts are known)."""
+    ed = lex.edition
+    if order == "alpha":
+        return ed.sort_keys(keys)
+    if order == "probability":
+        return sorted(keys, key=lambda k: (-ed.probability(ed.decode(k)), ed.collation_key(k)))
+    raise QueryError(f"unknown order {order!r}: use alpha or probability")
+
+
+def export_order(lex: Lexicon) -> Iterator[str]:
+    """Every key, in the edition's alphabetical order (es-fise: … CU…, CHA…, D…)."""
+    return iter(lex.edition.sort_keys(lex.keys()))
+
+
+def find(
+    lex: Lexicon,
+    pattern: str | None = None,
+    length: int | None = None,
+    contains: str | None = None,
+    starts: str | None = None,
+    ends: str | None = None,
+    *,
+    order: str = "alpha",
+    budget: Budget | None = None,
+    after: str | None = None,
+) -> Iterator[str]:
+    """Keys meeting every given constraint, in ``order``: the service's ``search``.
+
+    ``pattern`` is read by :func:`parse_pattern`; ``contains``, ``starts`` and ``ends`` are tiles in
+    any notation; ``length`` counts tiles. Constraints are tile-level, so in es-fise ``starts=C``
+    does not match CHICO (its first tile is CH). Bad constraints raise :class:`QueryError` at the
+    call. ``budget`` and ``after``: see the module docstring.
+
+    In ``alpha`` order the pattern, ``starts`` and ``length`` prune the walk; ``contains`` and
+    ``ends`` are checked on each key found (a prefix and a suffix may overlap: CASA starts with CA
+    and ends with AS). The walk follows only the DAWG's existing edges, through its guide, keeping
+    the set of pattern positions still alive at each node, so any pattern costs about one visit per
+    node it reaches (trying every tile code at every node instead was 5 to 15 times slower for
+    ``????????`` and ``CH?*O`` on 150,000 words).
+    """
+    if length is not None and not 1 <= length <= MAX_QUERY_TILES:
+        raise QueryError(message("length_range", max=MAX_QUERY_TILES))
+    if order not in ORDERS:
+        raise QueryError(f"unknown order {order!r}: use {' or '.join(ORDERS)}")
+
+    def tiles_of(name: str, text: str | None) -> str:
+        if not text:
+            return ""
+        try:
+            return spell(text, lex.edition).key
+        except SpellingError as e:
+            raise QueryError(message("bad_param", name=name, text=repr(text), reason=e.message or e.reason)) from None
+
+    prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
+    parts = parse_pattern(pattern, lex) if pattern else ["*"]
+    budget = budget if budget is not None else Budget()
+    if order == "probability":
+        return iter(_scan_ranking(lex, _matcher(parts, prefix, length, infix, suffix), budget, after))
+
+    def keep(k: str) -> bool:
+        return k.endswith(suffix) and infix in k
+
+    return iter(_walk_guided(lex, parts, prefix, length, keep=keep, budget=budget, after=after))
+
+
+def _matcher(
+    parts: list[str | None], prefix: str, length: int | None, infix: str, suffix: str
+) -> Callable[[str], bool]:
+    """The constraints of :func:`find` as one test of a key (one character per tile)."""
+    regex = re.compile("".join(".*" if p == "*" else "." if p is None else re.escape(p) for p in parts), re.DOTALL)
+
+    def matches(k: str) -> bool:
+        return (
+            (length is None or len(k) == length)
+            and k.startswith(prefix)
+            and k.endswith(suffix)
+            and infix in k
+            and regex.fullmatch(k) is not None
+        )
+
+    return matches
+
+
+def _scan_ranking(lex: Lexicon, matches: Callable[[str], bool], budget: Budget, after: str | None) -> list[str]:
+    """Keys of the probability ranking that ``matches`` accepts, from the one after index ``after``.
+
+    While the ranking is still being built (lextools.core.ranking), the page waits for it at most what is
+    left of its budget and then ends with nothing found and its position unchanged.
+    """
+    if after and not (after.isascii() and after.isdigit() and len(after) <= 9):
+        raise PositionError("not a position a probability search can resume from")
+    ranking = probability_ranking(lex, wait=budget.remaining())
+    if ranking is None:
+        budget.resume = after or ""
+        return []
+    start = int(after) + 1 if after else 0
+    if start > len(ranking):
+        raise PositionError("not a position a probability search can resume from")
+    found: list[str] = []
+    with contextlib.suppress(Exhausted):
+        for i in range(start, len(ranking)):
+            key = ranking[i]
+            if matches(key):
+                found.append(key)
+                budget.count(str(i))
+            budget.step(str(i))
+    return found
+
+
+def _walk_guided(
+    lex: Lexicon,
+    parts: list[str | None],
+    prefix: str,
+    length: int | None,
+    *,
+    keep: Callable[[str], bool] | None = None,
+    budget: Budget | None = None,
+    after: str | None = None,
+) -> list[str]:
+    """Keys matching a parsed pattern whose first tiles are ``prefix``, of ``length`` tiles if given,
+    that ``keep`` accepts, in the edition's alphabet order, after the key ``after``."""
+    if not len(lex):  # an empty DAWG has no guide units to walk: nothing matches
+        return []
+    graph, dct = lex.graph, lex.graph.dct
+    rank = lex.edition.collation_key
+    budget = budget if budget is not None else Budget()
+    end = len(parts)
+    longest = length if length is not None else MAX_QUERY_TILES
+    target = after or ""
+
+    def closure(positions: set[int]) -> frozenset[int]:  # a star may match no tile at all
+        out = set(positions)
+        for i in positions:
+            while i < end and parts[i] == "*":
+                i += 1
+                out.add(i)
+        return frozenset(out)
+
+    steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
+
+    def step(alive: frozenset[int], tile: str) -> frozenset[int]:
+        nxt = steps.get((alive, tile))
+        if nxt is None:
+            moved = set()
+            for i in alive:
+                if i == end:
+                    continue
+                if parts[i] == "*":
+                    moved.add(i)
+                elif parts[i] is None or parts[i] == tile:
+                    moved.add(i + 1)
+            nxt = steps[(alive, tile)] = closure(moved)
+        return nxt
+
+    found: list[str] = []
+
+    def visit(index: int, alive: frozenset[int], key: str, on_path: bool) -> None:
+        depth = len(key)
+        for tile, child in sorted(children(graph, index), key=lambda tc: rank(tc[0])):
+            if depth < len(prefix) and prefix[depth] != tile:
+                continue
+            settled = False  # the key is `after` or comes before it: done on an earlier page
+            if on_path and depth < len(target):
+                if rank(tile) < rank(target[depth]):
+                    continue
+                settled = tile == target[depth]
+            nxt = step(alive, tile)
+            if not nxt:
+                continue
+            word = key + tile
+            if (
+                not settled
+                and end in nxt
+                and dct.has_value(child)
+                and (length is None or len(word) == length)
+                and (keep is None or keep(word))
+            ):
+                found.append(word)
+                budget.count(word)
+            budget.step(target if settled else word)
+            if len(word) < longest:
+                visit(child, nxt, word, settled)
+
+    with contextlib.suppress(Exhausted):  # budget.resume says where
+        visit(dct.ROOT, closure({0}), "", bool(target))
+    return found

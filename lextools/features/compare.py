@@ -1,0 +1,133 @@
+"""Comparing word sets: a build against a reference list (precision, recall), and two lexicons.
+
+Both sides are read into one edition's lexicon keys, so ``canción`` in one list and ``CANCION``
+in the other are the same word, and lengths are counted in tiles (CHA is a two-tile word).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lextools.core.edition import Edition, edition_names
+from lextools.core.errors import QueryError, SpellingError
+from lextools.core.lexicon import load_lexicon
+from lextools.core.tokenize import spell
+from lextools.core.wordlist import read_words
+
+#: Unspellable words kept as examples per list.
+EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class WordSet:
+    label: str
+    edition: Edition
+    keys: frozenset[str]
+    unspellable: int = 0  # list words the edition cannot spell (not counted on either side)
+    unspellable_examples: tuple[str, ...] = ()
+
+
+def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordSet:
+    """An edition name (its built lexicon), a lexicon metadata file, or a word list file."""
+    path = Path(arg)
+    if arg in edition_names() and not path.exists():
+        lex = load_lexicon(arg, home)
+        return WordSet(arg, lex.edition, frozenset(lex.keys()))
+    if path.suffix == ".json" and path.exists():
+        lex = load_lexicon(path.stem, path.parent)
+        return WordSet(str(path), lex.edition, frozenset(lex.keys()))
+    if edition is None:
+        raise QueryError(f"{arg} is a word list: say which edition reads it (--edition)")
+    keys, bad, examples = set(), 0, []
+    for raw in read_words(path):
+        try:
+            keys.add(spell(raw, edition).key)
+        except SpellingError:
+            bad += 1
+            if len(examples) < EXAMPLES:
+                examples.append(raw)
+    return WordSet(str(path), edition, frozenset(keys), bad, tuple(examples))
+
+
+@dataclass(frozen=True)
+class LengthRow:
+    length: int
+    built: int
+    reference: int
+    common: int
+
+    @property
+    def precision(self) -> float | None:
+        return self.common / self.built if self.built else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.common / self.reference if self.reference else None
+
+
+def precision_recall(built: frozenset[str], reference: frozenset[str]) -> list[LengthRow]:
+    """Per length in tiles, plus a last row with length 0 for all lengths together."""
+    b, r, c = Counter(map(len, built)), Counter(map(len, reference)), Counter(map(len, built & reference))
+    rows = [LengthRow(n, b[n], r[n], c[n]) for n in sorted(set(b) | set(r))]
+    rows.append(LengthRow(0, len(built), len(reference), len(built & reference)))
+    return rows
+
+
+def comparison(built: WordSet, reference: WordSet, missing: int = 0, extra: int = 0) -> dict[str, Any]:
+    """What ``compare`` reports: the rows, the words neither side could spell, and examples on request.
+
+    Recall is computed over the reference words the edition can spell; how many it could not is
+    reported beside it, so a reference full of K words does not silently look smaller.
+    """
+    ed = built.edition
+    report: dict[str, Any] = {
+        "built": built.label,
+        "reference": reference.label,
+        "edition": ed.name,
+        "by_length": [
+            {
+                "length": r.length or "all",
+                "built": r.built,
+                "reference": r.reference,
+                "common": r.common,
+                "precision": r.precision,
+                "recall": r.recall,
+            }
+            for r in precision_recall(built.keys, reference.keys)
+        ],
+        "unspellable": {
+            "built": {"count": built.unspellable, "examples": list(built.unspellable_examples)},
+            "reference": {"count": reference.unspellable, "examples": list(reference.unspellable_examples)},
+        },
+    }
+    for name, keys, limit in (
+        ("missing", reference.keys - built.keys, missing),
+        ("extra", built.keys - reference.keys, extra),
+    ):
+        if limit:
+            report[name] = {"count": len(keys), "examples": [ed.spelling(k) for k in ed.sort_keys(keys)[:limit]]}
+    return report
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    length: int
+    added: int
+    removed: int
+
+
+def diff(a: WordSet, b: WordSet) -> tuple[list[DiffRow], list[str], list[str]]:
+    """Words in B not in A (added) and in A not in B (removed), compared by plain spelling.
+
+    Each list is in the alphabetical order of the edition it comes from.
+    """
+    tiles_a = {a.edition.spelling(k): len(k) for k in a.keys}
+    tiles_b = {b.edition.spelling(k): len(k) for k in b.keys}
+    added = [w for w in map(b.edition.spelling, b.edition.sort_keys(b.keys)) if w not in tiles_a]
+    removed = [w for w in map(a.edition.spelling, a.edition.sort_keys(a.keys)) if w not in tiles_b]
+    ca, cr = Counter(tiles_b[w] for w in added), Counter(tiles_a[w] for w in removed)
+    rows = [DiffRow(n, ca[n], cr[n]) for n in sorted(set(ca) | set(cr))]
+    return rows, added, removed

@@ -1,0 +1,185 @@
+"""Explanations: why a word is not valid (the rule, the source form), or which sources give it.
+
+Reads the provenance sidecar a build writes beside the lexicon (:mod:`lextools.core.sidecar`). The CLI's
+``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`, or
+:func:`explain_result` for a word already looked up, with a sidecar already read (a batch check reads
+it once; the service holds it per lexicon, service/lexicons.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lextools.core import reviewed
+from lextools.core.clitics import clitic_split
+from lextools.core.errors import SpellingError
+from lextools.core.lexicon import Lexicon, WordResult
+from lextools.core.messages import Message, catalogue, message
+from lextools.core.sidecar import (
+    CHECKSUM_KEY,
+    SOURCE_SETS_KEY,
+    USUAL_SOURCES_KEY,
+    Records,
+    read_sidecar,
+    sidecar_path,
+)
+from lextools.core.sources import load_source
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A look-up whose ``reason`` says which rule removed the word, or which sources give it."""
+
+    result: WordResult
+    reason: str | None  # why it is not valid, in one line
+    rule: str | None = None  # the rule that dropped it (``letter-without-tile`` for KILO in es-fise)
+    form: str | None = None  # the form as its source wrote it (dámelo)
+    source: str | None = None  # the source of that form
+    headword: str | None = None  # its dictionary headword, when the source has one (dar)
+    sources: tuple[str, ...] = ()  # for a valid word: the sources that list it
+    message: Message | None = None  # ``reason`` in every language, when the build's sidecar told it
+
+    @property
+    def input(self) -> str:
+        return self.result.input
+
+    @property
+    def word(self) -> str | None:
+        return self.result.word
+
+    @property
+    def valid(self) -> bool:
+        return self.result.valid
+
+    def as_dict(self) -> dict[str, Any]:
+        extra = {"rule": self.rule, "form": self.form, "source": self.source, "headword": self.headword}
+        return {**self.result.as_dict(), "reason": self.reason, **extra, "sources": list(self.sources)}
+
+
+@dataclass(frozen=True)
+class Sidecar:
+    usual_sources: tuple[str, ...]
+    records: Records
+    #: The numbered sets of sources of ``+`` records; None in a sidecar that names them on each line.
+    source_sets: tuple[tuple[str, ...], ...] | None = None
+
+    def listed(self, value: str) -> tuple[str, ...]:
+        """The sources of a ``+`` record."""
+        if self.source_sets is None:
+            return _names(value)
+        try:
+            return self.source_sets[int(value)]
+        except (ValueError, IndexError):
+            return ()  # a damaged record says nothing: no source is named rather than a wrong one
+
+
+@functools.lru_cache(maxsize=8)
+def _sidecar(path: str, stamp: tuple[int, int], checksum: str) -> Sidecar | None:
+    with open(path, "rb") as f:
+        header, records = read_sidecar(f.read())
+    if header.get(CHECKSUM_KEY[1:]) != checksum:
+        return None  # written for another build: not to be believed
+    sets = header.get(SOURCE_SETS_KEY[1:])
+    numbered = None if sets is None else tuple(_names(joined) for joined in sets.split("\t") if joined)
+    return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records, numbered)
+
+
+def _names(joined: str) -> tuple[str, ...]:
+    return tuple(s for s in joined.split(",") if s)
+
+
+@functools.lru_cache(maxsize=64)
+def _sidecar_file(home: Path, edition: str) -> str:
+    """The sidecar's path as a string: pathlib costs more than the ``os.stat`` done on every explanation."""
+    return str(sidecar_path(home, edition))
+
+
+def load_sidecar(lex: Lexicon, home: Path) -> Sidecar | None:
+    """The lexicon's sidecar, or None when there is none for this build (built before sidecars).
+
+    One ``os.stat`` per call: a sidecar rewritten in place (new mtime) or replaced (new inode) is
+    read again, the one in memory otherwise.
+    """
+    path = _sidecar_file(home, lex.edition.name)
+    try:
+        st = os.stat(path)
+        return _sidecar(path, (st.st_mtime_ns, st.st_ino), lex.checksum)
+    except (OSError, ValueError, EOFError):
+        return None  # missing or unreadable: explanations fall back to "not in the lexicon"
+
+
+def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
+    return explain_result(lex, lex.lookup(text), load_sidecar(lex, home))
+
+
+def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) -> Explanation:
+    """:func:`explain` of a word already looked up (``result`` is ``lex.lookup(result.input)``), with
+    the lexicon's sidecar (:func:`load_sidecar`): a batch reads it once, not once per word."""
+    if result.word is None:  # KILO in es-fise, 'a-b': the spelling error is the explanation
+        text = result.input
+        try:
+            lex.spell(text)
+        except SpellingError as e:
+            return Explanation(result, f"{text.strip().upper()}: {e.reason}", rule=e.rule)
+        return Explanation(result, result.reason)
+    if sidecar is None:
+        return Explanation(result, result.reason)
+    record = sidecar.records.get(result.key or "") or []  # a spelled word has its key
+    if result.valid:  # the usual case, built once: the service explains every word it is asked
+        listed = sidecar.listed(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
+        return Explanation(result, None, None, None, None, None, listed)  # (positional: cheaper to build)
+    if len(result.tiles) < 2:
+        return _told(result, "one-tile", message("explain_one_tile", word=result.word))
+    if record[:1] != ["-"] or len(record) != 5:
+        return _told(result, None, _not_found(lex, result.word))
+    rule, source, form, headword = record[1:]
+    why = _reason(lex, result.word, rule, source, form)
+    return _told(result, rule, why, form=form, source=source, headword=headword or None)
+
+
+def _told(
+    result: WordResult, rule: str | None, why: Message,
+    form: str | None = None, source: str | None = None, headword: str | None = None,
+) -> Explanation:  # fmt: skip
+    """An invalid word's explanation: ``why`` in every language, its English text as the reason, and
+    the form, source and headword of the record that says so."""
+    return Explanation(result, why.text("en"), rule, form, source, headword, message=why)
+
+
+def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> Message:
+    if rule == "enclitic":
+        split = _clitic_split(lex, word)
+        if split:
+            return message("explain_enclitic", word=word, base=split[0], clitic=split[1])
+    if rule == reviewed.RULE_NAME:
+        for described in lex.metadata.get("sources", []):
+            if described.get("format") == "reviewed":
+                why = reviewed.why_dropped(load_source(described["name"]), word)
+                if why:
+                    return message("explain_review", word=word, why=why)
+    description = message(f"rule_{rule}") if f"rule_{rule}" in catalogue() else rule  # every rule has its text
+    return message("explain_rule", word=word, rule=description, source=source, form=form)
+
+
+def _clitic_split(lex: Lexicon, word: str) -> tuple[str, str] | None:
+    """DAME → (DA, ME), AMAOS → (AMAD, OS), AMÉMONOS → (AMEMOS, NOS): a valid verb form plus clitics."""
+
+    def valid(form: str) -> bool:
+        return lex.lookup(form).valid
+
+    split = clitic_split(word.lower(), valid, valid)
+    return (split[0].upper(), split[1].upper()) if split else None
+
+
+def _not_found(lex: Lexicon, word: str) -> Message:
+    """COMETELA is in no source, but a player wants to hear that it could never be valid anyway."""
+    split = _clitic_split(lex, word) if "enclitic" in lex.metadata.get("filters", ()) else None
+    if split:
+        return message(
+            "explain_not_found_enclitic", word=word, edition=lex.edition.name, base=split[0], clitic=split[1]
+        )
+    return message("explain_not_found", word=word, edition=lex.edition.name)
