@@ -8,13 +8,11 @@ disk, permission, not a directory) with a one-line message naming the path and t
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -24,8 +22,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lextools.build.filters import SourceWord, rules_named
-from lextools.build.guard import BuildSource, build_lexicon
+from lextools.build.filters import rules_named
+from lextools.build.lists import DEFAULT_RULES, build_from_lists
 from lextools.core import search
 from lextools.core.budget import Budget
 from lextools.core.edition import edition_names, load_edition
@@ -150,17 +148,15 @@ def build(
     from lextools.build.recipes import SharedSources, build_default, load_recipe, read_recipe
 
     if source:
-        chosen = rules_named([r for r in (rules or "one-tile").split(",") if r])
+        chosen = [r for r in (rules or ",".join(DEFAULT_RULES)).split(",") if r]
+        rules_named(chosen)  # an unknown rule fails before any list is read
         # Every list is read and checked before any build, per edition: a KWG's tile numbers are the edition's.
         lists = {name: [read_list(p, encoding, load_edition(name)) for p in source] for name in editions or ()}
         for wl in next(iter(lists.values()), []):
             _report_encoding(wl)
         for name in editions or ():
-            described = [
-                BuildSource(f"{path_text(wl.path)}", _user_source(wl), partial(_user_words, wl)) for wl in lists[name]
-            ]
             with _progress(f"{name}: spelling and filtering") as tick:
-                meta = build_lexicon(home, load_edition(name), described, chosen, progress=tick, **guard)
+                meta = build_from_lists(home, load_edition(name), lists[name], chosen, progress=tick, **guard)
             _report_build(meta, home)
         return
     if recipe:
@@ -175,24 +171,6 @@ def build(
         with _progress(f"{name}: reading sources") as tick:
             meta = build_default(name, home, progress=tick, recipe=chosen_recipe, shared=shared, **guard)
         _report_build(meta, home)
-
-
-def _user_words(wl: WordList) -> Iterator[SourceWord]:
-    tags, name = frozenset({"user-list"}), wl.path.name  # not one Path.name per word
-    return (SourceWord(w, source=name, tags=tags) for w in wl.iter_words())
-
-
-def _user_source(wl: WordList) -> dict[str, Any]:
-    raw = wl.path.read_bytes()
-    return {
-        "name": path_text(Path(wl.path.name)),
-        "path": path_text(wl.path.resolve()),
-        "sha256": hashlib.sha256(raw).hexdigest(),
-        "bytes": len(raw),
-        "encoding": wl.encoding,
-        "licence": None,
-        "origin": "supplied by the user",
-    }
 
 
 def _report_encoding(wl: WordList) -> None:

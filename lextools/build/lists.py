@@ -1,0 +1,64 @@
+"""Building a lexicon from word lists a user supplies (``lextools build E --source LIST``).
+
+The CLI, the tests' fixtures and the benchmarks build through :func:`build_from_lists`, so every
+lexicon they make went through the guard, the build lock and the provenance sidecar, as a user's does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from lextools.build.filters import SourceWord, rules_named
+from lextools.build.guard import BuildSource, build_lexicon
+from lextools.core.edition import Edition
+from lextools.core.errors import path_text
+from lextools.core.wordlist import WordList
+
+#: The filter rules of a build from lists when none are named.
+DEFAULT_RULES = ("one-tile",)
+
+
+def build_from_lists(
+    home: Path,
+    edition: Edition,
+    lists: Sequence[WordList],
+    rules: Sequence[str] = DEFAULT_RULES,
+    *,
+    force: bool = False,
+    wait: bool = True,
+    on_wait: Callable[[str], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Build ``edition`` into ``home`` from lists already read (:func:`lextools.core.wordlist.read_list`,
+    or :meth:`WordList.of` for words in memory) under the named filter rules; returns the metadata.
+
+    Refused like every build (:mod:`lextools.build.guard`): a list with no words, a result with no
+    words, or one that loses over a fifth of the lexicon it replaces unless ``force``.
+    """
+    sources = [BuildSource(path_text(wl.path), user_source(wl), partial(_user_words, wl)) for wl in lists]
+    chosen = rules_named(list(rules))
+    return build_lexicon(home, edition, sources, chosen, force=force, wait=wait, on_wait=on_wait, progress=progress)
+
+
+def _user_words(wl: WordList) -> Iterator[SourceWord]:
+    tags, name = frozenset({"user-list"}), wl.path.name  # not one Path.name per word
+    return (SourceWord(w, source=name, tags=tags) for w in wl.iter_words())
+
+
+def user_source(wl: WordList) -> dict[str, Any]:
+    """What the lexicon's metadata records of a list: its name, path, checksum and encoding. A list
+    made in memory (no file at its path) is checksummed as its words."""
+    raw = wl.path.read_bytes() if wl.path.is_file() else wl.lines
+    return {
+        "name": path_text(Path(wl.path.name)),
+        "path": path_text(wl.path.resolve()),
+        "sha256": hashlib.sha256(raw).hexdigest(),
+        "bytes": len(raw),
+        "encoding": wl.encoding,
+        "licence": None,
+        "origin": "supplied by the user",
+    }
