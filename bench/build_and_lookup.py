@@ -2,16 +2,17 @@
 
 Run from the repository root with the project's venv::
 
-    python bench/build_and_lookup.py                     # 1,000,000 words, es-fise
-    python bench/build_and_lookup.py --words 100000 --json figures.json
+    python -m bench.build_and_lookup                     # 1,000,000 words, es-fise
+    python -m bench.build_and_lookup --words 100000 --json figures.json
 
 What is measured, all in one run, on a deterministic list of pseudo-Spanish words (syllables with
 CH, LL, RR, Ñ clusters, accents and diaeresis so normalisation is exercised, plus inflection-like
 suffixes so the DAWG shares suffixes the way a real lexicon does; no real word list is used):
 
-1. build time through the real pipeline — ``wordlist.read_words`` → ``compile.compile_words``
-   (spelling, normalisation and the ``one-tile`` rule) → ``compile.write_lexicon`` (words DAWG and
-   alphagram index written with dawg2, checksummed, written atomically);
+1. build time through the library, as ``lextools build --source`` builds — ``wordlist.read_list``
+   → ``lextools.build.build_from_lists`` (spelling, normalisation and the ``one-tile`` rule, then
+   the words DAWG and alphagram index written with dawg2, checksummed, the provenance sidecar, all
+   written atomically under the build lock);
 2. sizes — the list, the list gzipped at level 6, the keys gzipped, the two DAWGs, and their ratios;
 3. membership lookups on a sample (half present, half absent) — DAWG-Python (what lextools reads
    with), dawg2 loaded from the same file, and a Python ``set`` of the same keys — plus the full
@@ -57,12 +58,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lextools.build.compile import compile_words, write_lexicon
-from lextools.build.filters import SourceWord, rules_named
+from bench.harness import bench_command
+from lextools.build import build_from_lists
 from lextools.core.edition import Edition, load_edition
 from lextools.core.lexicon import Lexicon, load_lexicon, read_metadata
 from lextools.core.search import anagrams, match_pattern, parse_pattern, parse_rack
-from lextools.core.wordlist import read_words
+from lextools.core.wordlist import read_list
 
 console = Console(stderr=True)
 
@@ -281,28 +282,29 @@ def progress_bar() -> Progress:
 
 
 def phase_build(fig: Figures, edition: Edition, list_path: Path, home: Path) -> tuple[list[str], dict[str, Any]]:
-    t_read, raw = timed(lambda: [SourceWord(w, source="bench") for w in read_words(list_path)])
-    rules = rules_named(["one-tile"])
+    """Read the list and build it the way ``lextools build --source`` does (guard, lock, sidecar).
+
+    The library reports its progress only while it spells and filters the words, so what follows
+    the last report (sorting the keys, both DAWGs, the exclusions, the sidecar and the metadata) is
+    timed as the write.
+    """
+    t_read, wl = timed(lambda: read_list(list_path))
+    total = wl.lines.count(b"\n") + 1 if wl.lines else 0
+    marks: list[float] = []
     with progress_bar() as bar:
-        task = bar.add_task("spell + filter", total=len(raw))
-        t_compile, (keys, report) = timed(
-            lambda: compile_words(raw, edition, rules, progress=lambda n: bar.update(task, completed=n))
-        )
-        task = bar.add_task("write DAWGs", total=2)
-        marks: dict[str, float] = {}
+        task = bar.add_task("spell + filter", total=total)
 
-        def on_step(step: str) -> None:
-            marks[step] = time.perf_counter()
-            bar.update(task, description=f"write: {step}", advance=1 if step != "words DAWG" else 0)
+        def advance(n: int) -> None:
+            marks.append(time.perf_counter())
+            bar.update(task, completed=n, description="spell + filter" if n < total else "write DAWGs and sidecar")
 
-        t_write, metadata = timed(
-            lambda: write_lexicon(
-                home, edition, keys, report, sources=[{"name": "bench"}], rules=rules, progress=on_step
-            )
-        )
-        bar.update(task, completed=2, description="write DAWGs")
-    words_dawg_s = marks["anagram index"] - marks["words DAWG"]
-    counts = report.as_dict()
+        start = time.perf_counter()
+        metadata = build_from_lists(home, edition, [wl], ["one-tile"], force=True, progress=advance)
+        t_build = time.perf_counter() - start
+    t_compile = (marks[-1] - start) if marks else t_build
+    t_write = t_build - t_compile
+    keys = sorted(load_lexicon(edition.name, home).keys())
+    counts = metadata["counts"]
     fig.add("build", "words read", counts["read"])
     fig.add("build", "keys kept", counts["kept"])
     fig.add(
@@ -320,11 +322,11 @@ def phase_build(fig: Figures, edition: Edition, list_path: Path, home: Path) -> 
     )
     fig.add(
         "build",
-        "DAWG write (s)",
+        "sort + write (s)",
         round(t_write, 3),
-        f"{secs(t_write)} (words {secs(words_dawg_s)}, index+files {secs(t_write - words_dawg_s)})",
+        f"{secs(t_write)} (keys sorted, both DAWGs, exclusions, provenance sidecar, metadata)",
     )
-    fig.add("build", "total build (s)", round(t_read + t_compile + t_write, 3), secs(t_read + t_compile + t_write))
+    fig.add("build", "total build (s)", round(t_read + t_build, 3), secs(t_read + t_build))
     return keys, metadata
 
 
@@ -482,7 +484,7 @@ def phase_memory(fig: Figures, home: Path, edition: str, keys: list[str], workdi
     keys_path.write_text("\n".join(keys), encoding="utf-8")
     m: dict[str, dict[str, Any]] = {}
     for kind in PROBES:
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--memory-probe", kind, "--probe-home", str(home),
+        cmd = [*bench_command("build_and_lookup"), "--memory-probe", kind, "--probe-home", str(home),
                "--edition", edition, "--keys", str(keys_path)]  # fmt: skip
         m[kind] = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     keys_path.unlink()

@@ -2,15 +2,15 @@
 
 Run from the repository root with the project's venv::
 
-    python bench/concurrent_builds.py                  # 20 trials, es-fise
-    python bench/concurrent_builds.py --trials 50 --words 20000
+    python -m bench.concurrent_builds                  # 20 trials, es-fise
+    python -m bench.concurrent_builds --trials 50 --words 20000
 
 Each trial starts two ``lextools build es-fise --source LIST --out D`` processes at the same moment,
 on two different lists (so each commit names other DAWG files), waits for both, then loads the
-lexicon in ``D`` as a fresh service worker would. Before the build lock, 3 trials in 8 left an
+lexicon in ``D`` as a fresh service worker would: without the build lock, a trial could leave an
 ``es-fise.json`` naming DAWG files the other build had deleted. Reported per run: trials, builds
 that failed, trials whose lexicon did not load (both must be 0), and how many second builds said
-they were waiting. The lists are pseudo-Spanish words from bench/build_and_lookup.py's generator
+they were waiting. The lists are pseudo-Spanish words from ``bench.build_and_lookup``'s generator
 (seeded; no real word list). Exits 1 on any failure.
 """
 
@@ -22,19 +22,19 @@ import sys
 import tempfile
 from pathlib import Path
 
-from build_and_lookup import generate_words  # a sibling: `python bench/X.py` puts bench/ first on sys.path
-
+from bench.build_and_lookup import generate_words
+from bench.harness import lextools_command
 from lextools.core.errors import LexiconError
 from lextools.core.lexicon import load_lexicon
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--words", type=int, default=5000, help="words per list")
     parser.add_argument("--edition", default="es-fise")
-    args = parser.parse_args()
-    lextools = str(Path(sys.executable).with_name("lextools"))
+    args = parser.parse_args(argv)
+    lextools = lextools_command()
 
     with tempfile.TemporaryDirectory(prefix="concurrent-builds-") as tmp:
         work = Path(tmp)
@@ -49,7 +49,7 @@ def main() -> int:
         for trial in range(1, args.trials + 1):
             procs = [
                 subprocess.Popen(
-                    [lextools, "build", args.edition, "--source", str(p), "--out", str(out)],
+                    [*lextools, "build", args.edition, "--source", str(p), "--out", str(out)],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.PIPE,
                     text=True,

@@ -1,12 +1,13 @@
 """What the benchmarks share: a service started and stopped, its workers and their memory, wrk.
 
-Used by every script in bench/ and by tests/test_gunicorn.py (imported as ``bench.harness`` there,
-as ``harness`` by the scripts, which run with bench/ first on ``sys.path``). It imports only the
-standard library and ``lextools``, so importing it starts nothing.
+Used by every module of the package that starts a server (``python -m bench.NAME``) and by
+tests/test_gunicorn.py. It imports only the standard library and ``lextools``, so importing it
+starts nothing.
 
-- :func:`start_service` / :func:`running` — ``lextools serve --host 127.0.0.1 --port 0`` in its own
-  process group, its log in a file, the port it got read from gunicorn's "Listening at" line;
-  :func:`stop_service` stops it (SIGTERM, then SIGKILL to what is left of the group).
+- :func:`start_service` / :func:`running` — ``lextools serve --host 127.0.0.1 --port 0`` (or another
+  gunicorn server, :func:`bench_command`) in its own process group, its log in a file, the port it
+  got read from gunicorn's "Listening at" line; :func:`stop_service` stops it (SIGTERM, then SIGKILL
+  to what is left of the group).
 - :func:`workers_of`, :func:`rss_kb`, :func:`memory_kb` (``/proc/PID/smaps_rollup``: RSS, PSS and
   private bytes — what a worker costs the machine, where RSS counts shared pages in full in every
   process), :class:`RssSampler`, :func:`cpu_seconds`.
@@ -38,6 +39,7 @@ from typing import Any
 from lextools.core.lexicon import load_lexicon
 
 BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
 WRK_SCRIPT = BENCH / "wrk_paths.lua"
 
 
@@ -62,6 +64,12 @@ def require_lexicon(home: Path, edition: str) -> None:
             f"or only this one with `lextools build {edition} --out {home}`; scripts/reliability and scripts/run "
             "build the missing defaults."
         )
+
+
+def bench_command(name: str) -> list[str]:
+    """``python -m bench.NAME`` with this interpreter: how a benchmark runs one of its own modules in
+    a child process (a server, a fresh interpreter to measure), from the same working directory."""
+    return [sys.executable, "-m", f"bench.{name}"]
 
 
 def lextools_command() -> list[str]:
@@ -93,8 +101,8 @@ def start_service(home: Path, log: Path, *, port: int = 0, workers: int = 2, nam
     """Start ``lextools serve`` on 127.0.0.1 and wait until ``ready`` answers 200.
 
     ``options`` are more ``lextools serve`` options (``--kiosk es-fise``: then ``ready`` must be a
-    path the kiosk serves). ``command`` runs another gunicorn server instead (bench/service_load.py's
-    bare WSGI app), which must log gunicorn's "Listening at" line. The log goes to a file rather than
+    path the kiosk serves). ``command`` runs another gunicorn server instead (``bench.service_load``'s
+    Flask app or bare WSGI app), which must log gunicorn's "Listening at" line. The log goes to a file rather than
     a pipe: nothing has to drain it, and its tail explains a failure (a worker timeout, a traceback).
     """
     cmd = list(command) if command else [

@@ -2,13 +2,13 @@
 
 Run from the repository root with the project's venv::
 
-    python bench/hostile_clients.py                       # both checks, ./lexicons (or $LEXTOOLS_HOME)
-    python bench/hostile_clients.py slow --duration 15
-    python bench/hostile_clients.py expensive --json figures.json
+    python -m bench.hostile_clients                       # both checks, ./lexicons (or $LEXTOOLS_HOME)
+    python -m bench.hostile_clients slow --duration 15
+    python -m bench.hostile_clients expensive --json figures.json
 
 It starts the default ``lextools serve`` (gunicorn, 2 workers, ``service.server.DEFAULTS``) on
 127.0.0.1, port 0, and measures look-ups (``/healthz`` and the word, hooks and score mix of
-``bench/load.py``) on 4 keep-alive connections, each request timed by the client, first alone (the
+``bench.load``) on 4 keep-alive connections, each request timed by the client, first alone (the
 baseline of this run), then while hostile clients run:
 
 - ``slow``: 32 connections each sending one byte of a request's headers per second, then 32
@@ -42,10 +42,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from harness import Service, default_lexicons, require_lexicon, running, workers_of
-from load import request_mix, run_check, table
-from service_load import run_python
-
+from bench.harness import Service, default_lexicons, require_lexicon, running, workers_of
+from bench.load import request_mix, run_check, table
+from bench.service_load import run_python
 from lextools.core.edition import edition_names, load_edition
 
 #: 13 tiles, 2 of them blanks, of letters every edition has.
@@ -176,7 +175,7 @@ def attacking(threads: Sequence[threading.Thread]) -> Iterator[None]:
 
 
 def lookups(home: Path, edition: str, n: int, seed: int) -> list[str]:
-    """The look-up mix of bench/load.py, with /healthz as one request in five."""
+    """The look-up mix of ``bench.load``, with /healthz as one request in five."""
     mix = [p for kind, p in request_mix(home, edition, n, seed) if kind != "two-tile"]
     return [p if i % 5 else "/healthz" for i, p in enumerate(mix)]
 
@@ -232,10 +231,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def measure(port: int, paths: Sequence[str], duration: int, connections: int) -> dict[str, Any]:
     """Look-ups on ``connections`` keep-alive connections for ``duration`` s, each timed by the client.
 
-    Not wrk: its latency histogram does not add up here (a mean of 4.8 ms over 29,593 requests on 4
-    connections in 8 s, when 1.1 ms is all the time there was). ``service_load.run_python`` times
-    every request itself; it runs in a process of its own, so the attackers' threads in this one do
-    not hold its interpreter lock.
+    Not wrk: its latency histogram did not add up on the development machine (bench/README.md).
+    ``bench.service_load.run_python`` times every request itself; it runs in a process of its own,
+    so the attackers' threads in this one do not hold its interpreter lock.
     """
     args = argparse.Namespace(duration=duration, connections=connections)
     with multiprocessing.get_context("spawn").Pool(1) as pool:
@@ -247,7 +245,7 @@ def warm(svc: Service, paths: Sequence[str], costly: Sequence[str], seconds: flo
     """Every edition loaded, and ranked for probability order, in every worker before measuring.
 
     The first probability search of a lexicon starts its ranking in the background (seconds of
-    work, once per worker; lextools/ranking.py) and answers empty pages until it is ready. This asks
+    work, once per worker; lextools/core/ranking.py) and answers empty pages until it is ready. This asks
     on new connections (so of either worker) until the service log shows every ranking built.
     """
     for path in [*paths[:50], *costly]:

@@ -2,8 +2,8 @@
 
 Run from the repository root with the project's venv::
 
-    python bench/load.py                          # ./lexicons (or $LEXTOOLS_HOME), 64 connections, 30 s
-    python bench/load.py --duration 10 --json load.json
+    python -m bench.load                          # ./lexicons (or $LEXTOOLS_HOME), 64 connections, 30 s
+    python -m bench.load --duration 10 --json load.json
 
 It starts ``lextools serve --host 127.0.0.1 --port 0`` (gunicorn, 2 workers, the settings in
 ``service.server.DEFAULTS``) on the lexicon directory, checks that every request of the mix answers
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from harness import (
+from bench.harness import (
     RssSampler,
     Unavailable,
     default_lexicons,
@@ -50,11 +50,7 @@ from harness import (
     workers_of,
     wrk_load,
 )
-
 from service.server import DEFAULTS
-
-BENCH = Path(__file__).resolve().parent
-WRK_SCRIPT = BENCH / "wrk_paths.lua"
 
 #: Share of each kind of request in the mix (per 100 requests).
 MIX = {"word": 70, "hooks": 15, "score": 10, "two-tile": 5}
@@ -66,7 +62,7 @@ MIX = {"word": 70, "hooks": 15, "score": 10, "two-tile": 5}
 def request_mix(home: Path, edition: str, n: int, seed: int) -> list[tuple[str, str]]:
     """``n`` (kind, path) pairs in the proportions of ``MIX``, shuffled with ``seed``.
 
-    Words come from ``service_load.sample_words``: the lexicon's own words, one in ten altered with
+    Words come from ``bench.harness.sample_words``: the lexicon's own words, one in ten altered with
     the edition's letters (so the edition can still spell it and the answer is 200, mostly invalid).
     """
     rng = random.Random(seed)
@@ -187,7 +183,7 @@ def report(r: dict[str, Any]) -> str:
 
 
 def add_common_arguments(ap: argparse.ArgumentParser, connections: int) -> None:
-    """The options every wrk-driven check here shares (load.py, scale_out.py)."""
+    """The options every wrk-driven check here shares (``bench.load``, ``bench.scale_out``)."""
     ap.add_argument("--lexicons", type=Path, default=default_lexicons(),
                     help="lexicon directory (default: $LEXTOOLS_HOME, else ./lexicons)")  # fmt: skip
     ap.add_argument("--edition", default="es-fise", help="edition the requests ask about (default es-fise)")

@@ -3,10 +3,10 @@
 Run from the repository root with the project's venv, on a directory holding the default lexicons
 (``lextools build --out DIR``; es-fise is measured, every edition present is loaded by the service)::
 
-    python bench/perf.py --lexicons DIR                   # everything, about 3 minutes on 2 cores
-    python bench/perf.py --lexicons DIR --skip-build      # no build scaling (about 1 minute)
-    python bench/perf.py --lexicons DIR --json perf.json  # also the figures as JSON
-    python bench/perf.py --lexicons DIR --defaults        # also build the five defaults (under a minute)
+    python -m bench.perf --lexicons DIR                   # everything
+    python -m bench.perf --lexicons DIR --skip-build      # no build scaling
+    python -m bench.perf --lexicons DIR --json perf.json  # also the figures as JSON
+    python -m bench.perf --lexicons DIR --defaults        # also build the five defaults
 
 What each row measures (speeds are ratios against a baseline timed in the same process or the same
 wrk run, so the ratio is what to compare between machines):
@@ -20,9 +20,9 @@ wrk run, so the ratio is what to compare between machines):
 - the service (``lextools serve``, 2 workers, every lexicon of the directory loaded): the private
   memory (USS) and PSS of each worker from ``/proc/PID/smaps_rollup`` after each worker answered for
   every edition, and the PSS total of arbiter and workers; ``GET /v1/es-fise/words/W`` against a
-  bare WSGI app doing the same look-up under the same gunicorn settings (bench/service_load.py's),
+  bare WSGI app doing the same look-up under the same gunicorn settings (``bench.service_load``'s),
   and ``POST /v1/es-fise/check`` of 1000 words, with wrk;
-- builds of generated pseudo-Spanish lists (bench/build_and_lookup.py's generator; no real list) of
+- builds of generated pseudo-Spanish lists (``bench.build_and_lookup``'s generator; no real list) of
   100k, 300k, 639k and 1M words with ``lextools build --source``: wall time and peak RSS, and the
   membership time in each; the slope is d log(time) / d log(words), 1.0 being linear;
 - with ``--defaults``, ``lextools build`` of the five default lexicons: wall time and peak RSS.
@@ -46,7 +46,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from harness import (
+from bench.build_and_lookup import generate_words
+from bench.harness import (
     cpu_seconds,
     default_lexicons,
     memory_kb,
@@ -60,12 +61,11 @@ from harness import (
     workers_of,
     wrk_load,
 )
-
+from bench.service_load import serve_command
 from lextools.core import search
 from lextools.core.edition import edition_names
 from lextools.core.lexicon import Lexicon, load_lexicon
 
-BENCH = Path(__file__).resolve().parent
 EDITION = "es-fise"
 #: Rounds of GET /words, Flask and bare app in turn.
 ROUNDS = 3
@@ -207,8 +207,7 @@ def service_rows(home: Path, workdir: Path, duration: int, connections: int) -> 
         body = json.dumps({"words": (words * 2)[:1000]}).encode()
         out["check"] = wrk_load(wrk, svc.port, [f"/v1/{EDITION}/check"], connections=connections,
                                 duration=duration, body=body)  # fmt: skip
-        bare = [sys.executable, str(BENCH / "service_load.py"), "--serve", "bare", "--lexicons", str(home)]
-        other = start_service(home, workdir / "bare.log", command=bare)
+        other = start_service(home, workdir / "bare.log", command=serve_command("bare", home), name="bare")
         try:
             for p in paths[:200]:
                 request(other.port, "GET", p)
@@ -269,8 +268,6 @@ def timed_build(arguments: Sequence[str]) -> tuple[float, int]:
 
 
 def build_rows(workdir: Path, sizes: Sequence[int]) -> list[dict[str, Any]]:
-    from build_and_lookup import generate_words
-
     biggest = generate_words(max(sizes), 7, lambda _: None)
     rows = []
     for n in sizes:

@@ -2,8 +2,8 @@
 
 Run from the repository root with the project's venv, on built lexicons (``lextools build``)::
 
-    python bench/quiz.py --lexicons ~/.local/share/lextools            # es-fise, 7 tiles
-    python bench/quiz.py --lexicons D --edition en --length 8
+    python -m bench.quiz --lexicons ~/.local/share/lextools            # es-fise, 7 tiles
+    python -m bench.quiz --lexicons D --edition en --length 8
 
 What is measured, in one run:
 

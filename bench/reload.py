@@ -2,13 +2,13 @@
 
 Run from the repository root with the project's venv::
 
-    python bench/reload.py                               # 30 s of load, 16 connections, es-fise
-    python bench/reload.py --seconds 60 --words 200000 --json figures.json
+    python -m bench.reload                               # 30 s of load, 16 connections, es-fise
+    python -m bench.reload --seconds 60 --words 200000 --json figures.json
 
 What happens, in one run:
 
 1. a word list of ``--words`` es-fise words (a seeded sample of a built es-fise lexicon — the
-   repository's ``lexicons/``, else ``$LEXTOOLS_HOME`` — or, without one, bench/build_and_lookup.py's
+   repository's ``lexicons/``, else ``$LEXTOOLS_HOME`` — or, without one, ``bench.build_and_lookup``'s
    pseudo-Spanish generator) is built into a temporary lexicon directory with ``lextools build
    es-fise --source``;
 2. ``lextools serve --port 0 --workers 2`` serves that directory (the shipped settings, hot reload
@@ -46,14 +46,22 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from harness import Service, find_wrk, request, sample_words, start_service, stop_service, workers_of, wrk_load
-
+from bench.build_and_lookup import generate_words
+from bench.harness import (
+    ROOT,
+    Service,
+    find_wrk,
+    lextools_command,
+    request,
+    running,
+    sample_words,
+    workers_of,
+    wrk_load,
+)
 from lextools.core.lexicon import default_home, load_lexicon, metadata_path
 from service.lexicons import CHECKSUM_HEADER
 
 EDITION = "es-fise"
-REPO = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-c", "from lextools.cli.main import main; main()"]
 POLL_CONNECTIONS = 8  # enough that every worker holds some (checked, and reported)
 POLL_PERIOD = 0.02  # seconds between two polls of one connection
 SWAP_TIMEOUT = 10.0  # a worker that has not swapped by then counts as a failure
@@ -64,15 +72,13 @@ SWAP_TIMEOUT = 10.0  # a worker that has not swapped by then counts as a failure
 
 def base_words(n: int, seed: int, source: Path | None) -> tuple[list[str], str]:
     """``n`` es-fise words as lexicon keys (digit notation: a valid ``--source`` list), and whence."""
-    homes = [source] if source else [REPO / "lexicons", default_home()]
+    homes = [source] if source else [ROOT / "lexicons", default_home()]
     for home in homes:
         if metadata_path(home, EDITION).exists():
             keys = list(load_lexicon(EDITION, home).keys())
             return sorted(random.Random(seed).sample(keys, min(n, len(keys)))), f"sample of {home}"
     if source:
         raise SystemExit(f"no {EDITION} lexicon in {source}")
-    from build_and_lookup import generate_words
-
     return generate_words(n, seed, lambda _: None), "bench/build_and_lookup.py generator"
 
 
@@ -242,7 +248,7 @@ def build(home: Path, words: list[str], workdir: Path, k: int) -> dict[str, Any]
     listing = workdir / f"words-{k}.txt"
     listing.write_text("\n".join(words) + "\n", encoding="utf-8")
     start = time.monotonic()
-    subprocess.run([*CLI, "build", EDITION, "--source", str(listing), "--lexicons", str(home)],
+    subprocess.run([*lextools_command(), "build", EDITION, "--source", str(listing), "--lexicons", str(home)],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     seconds = time.monotonic() - start
     meta_file = metadata_path(home, EDITION)
@@ -254,6 +260,102 @@ def build(home: Path, words: list[str], workdir: Path, k: int) -> dict[str, Any]
 def generation(base: list[str], toggled: str, k: int) -> list[str]:
     """Even generations have ``toggled``, odd ones not; each has its own marker word."""
     return [*base, marker(k), *([toggled] if k % 2 == 0 else [])]
+
+
+@dataclass
+class Run:
+    """What the service, wrk and the poller saw during the load."""
+
+    load: dict[str, Any]
+    poller: Poller
+    before: set[str]
+    after: set[str]
+    builds: list[dict[str, Any]]
+    server_exit: int | None
+    log: str
+
+
+def watch(poller: Poller, b: dict[str, Any]) -> None:
+    """Wait until every probe has served build ``b`` (at most ``SWAP_TIMEOUT``); note when, after its commit."""
+    deadline = time.monotonic() + SWAP_TIMEOUT
+    while None in poller.first_seen(b["checksum"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    seen = poller.first_seen(b["checksum"])
+    b["first_worker_s"] = min((t for t in seen if t is not None), default=None)
+    b["all_workers_s"] = None if None in seen else max(t for t in seen if t is not None)
+    for key in ("first_worker_s", "all_workers_s"):
+        if b[key] is not None:
+            b[key] = max(0.0, b[key] - b["committed"])
+
+
+def rebuilds(poller: Poller, home: Path, workdir: Path, words: tuple[list[str], str], first_s: float,
+             end: float) -> list[dict[str, Any]]:  # fmt: skip
+    """Rebuild generation after generation while the load lasts, each watched until every worker serves it."""
+    base, toggled = words
+    builds: list[dict[str, Any]] = []
+    k = 0
+    estimate = first_s
+    while time.monotonic() + estimate * 1.2 + 1.5 < end:  # the build lands while wrk runs
+        k += 1
+        b = build(home, generation(base, toggled, k), workdir, k)
+        watch(poller, b)
+        builds.append(b)
+        estimate = max(estimate, b["build_s"])  # builds under load are the slower ones
+        print(f"  build {k}: {b['build_s']:.1f} s, served by all workers after "
+              + (f"{b['all_workers_s']:.2f} s" if b["all_workers_s"] is not None else "NEVER"),
+              file=sys.stderr)  # fmt: skip
+        time.sleep(0.5)
+    return builds
+
+
+def under_load(args: argparse.Namespace, wrk: str, workdir: Path, words: tuple[list[str], str],
+               first: dict[str, Any]) -> Run:  # fmt: skip
+    """Serve the first build, drive it with wrk, rebuild meanwhile; the service is stopped on the way out."""
+    home, toggled = workdir / "lexicons", words[1]
+    paths = [f"/v1/{EDITION}/words/{quote(w)}" for w in sample_words(home, EDITION, 2000, args.seed)]
+    poller: Poller | None = None
+    with running(home, workdir / "serve.log", workers=args.workers) as server:
+        try:
+            for p in paths[:100]:  # every worker loads the lexicon before the clock starts
+                request(server.port, "GET", p)
+            print(f"serving on port {server.port}, workers {workers_of(server.pid)}; "
+                  f"{args.seconds} s of load with {args.connections} connections", file=sys.stderr)  # fmt: skip
+            with wrk_running(wrk, server.port, paths, args.seconds, args.connections) as load:
+                end = time.monotonic() + args.seconds
+                # Probes connect under load, when either worker may be the one to accept.
+                poller = Poller(server, f"/v1/{EDITION}/words/{quote(toggled)}")
+                poller.start()
+                before = poller.current()
+                time.sleep(min(2.0, args.seconds / 10))  # a stretch of plain load first
+                builds = rebuilds(poller, home, workdir, words, first["build_s"], end)
+            after = poller.current()
+        finally:
+            if poller is not None:
+                poller.stop()
+    return Run(load, poller, before, after, builds, server.proc.returncode, server.log.read_text(errors="replace"))
+
+
+def problems(run: Run, first: dict[str, Any], workers: int, probe_workers: list[int], warnings: int) -> list[str]:
+    """What went wrong, if anything: each a sentence of the report."""
+    load, poller, before, after, builds = run.load, run.poller, run.before, run.after, run.builds
+    found = []
+    if load["non_2xx"] or load["socket_errors"]:
+        found.append(f"{load['non_2xx']} non-2xx responses and {load['socket_errors']} socket errors under load")
+    if poller.failures:
+        found.append(f"{len(poller.failures)} poller requests failed")
+    if len(before) != 1 or len(after) != 1 or before == after:
+        found.append(f"checksum before {sorted(before)} and after {sorted(after)}: not one each, or unchanged")
+    if not builds or any(b["all_workers_s"] is None for b in builds):
+        found.append("a build was never served by every worker")
+    expected = {first["checksum"]: True, **{b["checksum"]: b["generation"] % 2 == 0 for b in builds}}
+    wrong = [(c[:16], v) for c, v in poller.answers() if expected.get(c) != v]
+    if wrong:
+        found.append(f"answers that do not match the generation that gave them: {wrong}")
+    if len(probe_workers) < workers:
+        found.append(f"the poller reached {len(probe_workers)} of {workers} workers")
+    if warnings:
+        found.append(f"{warnings} warnings or tracebacks in the server log")
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -275,54 +377,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="lextools-reload-") as tmp:
         workdir = Path(tmp)
-        home = workdir / "lexicons"
-        first = build(home, generation(base, toggled, 0), workdir, 0)
+        first = build(workdir / "lexicons", generation(base, toggled, 0), workdir, 0)
         print(f"{len(words):,} words ({origin}); first build {first['build_s']:.1f} s", file=sys.stderr)
-        paths = [f"/v1/{EDITION}/words/{quote(w)}" for w in sample_words(home, EDITION, 2000, args.seed)]
-        server = start_service(home, workdir / "serve.log", workers=args.workers)
-        poller: Poller | None = None
-        builds: list[dict[str, Any]] = []
-        try:
-            for p in paths[:100]:  # every worker loads the lexicon before the clock starts
-                request(server.port, "GET", p)
-            print(f"serving on port {server.port}, workers {workers_of(server.pid)}; "
-                  f"{args.seconds} s of load with {args.connections} connections", file=sys.stderr)  # fmt: skip
-            with wrk_running(wrk, server.port, paths, args.seconds, args.connections) as load:
-                end = time.monotonic() + args.seconds
-                # Probes connect under load, when either worker may be the one to accept.
-                poller = Poller(server, f"/v1/{EDITION}/words/{quote(toggled)}")
-                poller.start()
-                before = poller.current()
-                time.sleep(min(2.0, args.seconds / 10))  # a stretch of plain load first
-                k = 0
-                estimate = first["build_s"]
-                while time.monotonic() + estimate * 1.2 + 1.5 < end:  # the build lands while wrk runs
-                    k += 1
-                    b = build(home, generation(base, toggled, k), workdir, k)
-                    deadline = time.monotonic() + SWAP_TIMEOUT
-                    while None in poller.first_seen(b["checksum"]) and time.monotonic() < deadline:
-                        time.sleep(0.05)
-                    seen = poller.first_seen(b["checksum"])
-                    b["first_worker_s"] = min((t for t in seen if t is not None), default=None)
-                    b["all_workers_s"] = None if None in seen else max(t for t in seen if t is not None)
-                    for key in ("first_worker_s", "all_workers_s"):
-                        if b[key] is not None:
-                            b[key] = max(0.0, b[key] - b["committed"])
-                    builds.append(b)
-                    estimate = max(estimate, b["build_s"])  # builds under load are the slower ones
-                    print(f"  build {k}: {b['build_s']:.1f} s, served by all workers after "
-                          + (f"{b['all_workers_s']:.2f} s" if b["all_workers_s"] is not None else "NEVER"),
-                          file=sys.stderr)  # fmt: skip
-                    time.sleep(0.5)
-            after = poller.current()
-        finally:
-            if poller is not None:
-                poller.stop()
-            stop_service(server)
-            status = server.proc.returncode
-            log = server.log.read_text(errors="replace")
+        run = under_load(args, wrk, workdir, (base, toggled), first)
 
-    probe_workers = sorted({p.worker for p in poller.probes if p.worker is not None}) if poller else []
+    poller = run.poller
+    probe_workers = sorted({p.worker for p in poller.probes if p.worker is not None})
     result: dict[str, Any] = {
         "edition": EDITION,
         "words": len(words),
@@ -330,39 +390,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seconds": args.seconds,
         "connections": args.connections,
         "workers": args.workers,
-        "load": load,
+        "load": run.load,
         "poller": {
-            "requests": poller.requests if poller else 0,
-            "failures": poller.failures if poller else [],
+            "requests": poller.requests,
+            "failures": poller.failures,
             "connections": POLL_CONNECTIONS,
             "workers_covered": len(probe_workers),
         },
-        "checksum_before": sorted(before),
-        "checksum_after": sorted(after),
-        "builds": builds,
-        "swaps_logged": len(re.findall(r"now serving lexicon", log)),
-        "log_warnings": len(re.findall(r"\[WARNING\]|Traceback", log)),
-        "server_exit": status,
+        "checksum_before": sorted(run.before),
+        "checksum_after": sorted(run.after),
+        "builds": run.builds,
+        "swaps_logged": len(re.findall(r"now serving lexicon", run.log)),
+        "log_warnings": len(re.findall(r"\[WARNING\]|Traceback", run.log)),
+        "server_exit": run.server_exit,
     }
-    problems = []
-    if load["non_2xx"] or load["socket_errors"]:
-        problems.append(f"{load['non_2xx']} non-2xx responses and {load['socket_errors']} socket errors under load")
-    if result["poller"]["failures"]:
-        problems.append(f"{len(result['poller']['failures'])} poller requests failed")
-    if len(before) != 1 or len(after) != 1 or before == after:
-        problems.append(f"checksum before {sorted(before)} and after {sorted(after)}: not one each, or unchanged")
-    if not builds or any(b["all_workers_s"] is None for b in builds):
-        problems.append("a build was never served by every worker")
-    expected = {first["checksum"]: True, **{b["checksum"]: b["generation"] % 2 == 0 for b in builds}}
-    wrong = [(c[:16], v) for c, v in poller.answers() if expected.get(c) != v] if poller else []
-    if wrong:
-        problems.append(f"answers that do not match the generation that gave them: {wrong}")
-    if len(probe_workers) < args.workers:
-        problems.append(f"the poller reached {len(probe_workers)} of {args.workers} workers")
-    if result["log_warnings"]:
-        problems.append(f"{result['log_warnings']} warnings or tracebacks in the server log")
-    result["problems"] = problems
-    result["ok"] = not problems
+    result["problems"] = problems(run, first, args.workers, probe_workers, result["log_warnings"])
+    result["ok"] = not result["problems"]
 
     print(summary(result))
     if args.json:

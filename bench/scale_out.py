@@ -2,8 +2,8 @@
 
 Run from the repository root with the project's venv (nginx from ``scripts/install-nginx``)::
 
-    python bench/scale_out.py                     # ./lexicons (or $LEXTOOLS_HOME), 32 connections, 30 s
-    python bench/scale_out.py --no-restart --json scale_out.json
+    python -m bench.scale_out                     # ./lexicons (or $LEXTOOLS_HOME), 32 connections, 30 s
+    python -m bench.scale_out --no-restart --json scale_out.json
 
 It starts two ``lextools serve`` replicas (gunicorn, 2 workers each) on two free loopback ports, and
 nginx with ``deploy/nginx.conf`` (its ``{{...}}`` fields filled: prefix, logs, pid and temp paths in
@@ -41,7 +41,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from harness import (
+from bench.harness import (
+    ROOT,
     Service,
     Unavailable,
     free_port,
@@ -54,9 +55,9 @@ from harness import (
     workers_of,
     wrk_load,
 )
-from load import add_common_arguments, preflight, request_mix, run_check, table
+from bench.load import add_common_arguments, preflight, request_mix, run_check, table
 
-TEMPLATE = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
+TEMPLATE = ROOT / "deploy" / "nginx.conf"
 FAIL_TIMEOUT_S = 5  # as deploy/nginx.conf advises: how long a failed replica is left out
 SERVER_OPTIONS = f"max_fails=2 fail_timeout={FAIL_TIMEOUT_S}s"
 

@@ -2,8 +2,8 @@
 
 Run from the repository root with the project's venv, against any built lexicon directory::
 
-    python bench/service_load.py --lexicons /tmp/big            # es-fise, 10 s per measurement
-    python bench/service_load.py --lexicons /tmp/big --duration 5 --rounds 1 --json figures.json
+    python -m bench.service_load --lexicons /tmp/big            # es-fise, 10 s per measurement
+    python -m bench.service_load --lexicons /tmp/big --duration 5 --rounds 1 --json figures.json
 
 What is measured, in one run, on one machine:
 
@@ -26,11 +26,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import re
-import signal
 import statistics
-import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -39,10 +37,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from harness import cpu_seconds, find_wrk, request, sample_words, wrk_load
-
+from bench.harness import Service, bench_command, cpu_seconds, find_wrk, request, running, sample_words, wrk_load
 from lextools.core.lexicon import default_home, load_lexicon
-from service.server import DEFAULTS
+from service import create_app
+from service.lexicons import LexiconCache
+from service.server import DEFAULTS, Server
 
 TARGET_RATIO = 0.70  # "the Flask route within 30% of the bare WSGI app"
 
@@ -52,8 +51,6 @@ TARGET_RATIO = 0.70  # "the Flask route within 30% of the bare WSGI app"
 
 def bare_app(home: Path, edition: str) -> Callable[..., Any]:
     """The same lookup as ``GET /v1/{edition}/words/{word}``, with nothing but WSGI around it."""
-    from service.lexicons import LexiconCache
-
     cache = LexiconCache(home)
     prefix = f"/v1/{edition}/words/"
 
@@ -81,63 +78,24 @@ def bare_app(home: Path, edition: str) -> Callable[..., Any]:
 
 def serve(kind: str, home: Path, edition: str, options: dict[str, Any]) -> None:
     """Child process: run one of the two apps under ``service.server.Server`` on a free port."""
-    from service import create_app
-    from service.server import Server
-
     factory = (lambda: create_app({"LEXICONS": home})) if kind == "flask" else (lambda: bare_app(home, edition))
     Server(factory, {"bind": "127.0.0.1:0", **options}).run()
 
 
+def serve_command(kind: str, home: Path, edition: str = "es-fise", workers: int = 2,
+                  threads: int = DEFAULTS.get("threads", 1),
+                  worker_class: str = DEFAULTS["worker_class"]) -> list[str]:  # fmt: skip
+    """The command that runs one of the two apps in a child process (for :func:`bench.harness.running`)."""
+    return [*bench_command("service_load"), "--serve", kind, "--lexicons", str(home), "--edition", edition,
+            "--workers", str(workers), "--threads", str(threads), "--worker-class", worker_class]  # fmt: skip
+
+
 @contextmanager
-def server(kind: str, args: argparse.Namespace) -> Iterator[tuple[int, int]]:
-    """Start a server in a child process, wait until it answers, yield (port, pid), stop it."""
-    cmd = [sys.executable, __file__, "--serve", kind, "--lexicons", str(args.lexicons), "--edition", args.edition,
-           "--workers", str(args.workers), "--threads", str(args.threads),
-           "--worker-class", args.worker_class]  # fmt: skip
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
-    try:
-        port = _port_of(proc)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                status, _ = request(port, "GET", "/healthz")
-                if status == 200:
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        yield port, proc.pid
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def _port_of(proc: subprocess.Popen[str]) -> int:
-    assert proc.stderr is not None
-    found: list[int] = []
-    seen: list[str] = []
-
-    def read() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            if not found and (m := re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", line)):
-                found.append(int(m.group(1)))
-            elif not found:
-                seen.append(line)
-            # keep draining so the child never blocks on a full pipe
-
-    threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + 30
-    while not found:
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("server did not start:\n" + "".join(seen))
-        time.sleep(0.05)
-    return found[0]
+def server(kind: str, args: argparse.Namespace, logs: Path) -> Iterator[Service]:
+    """One of the two apps started through the harness (its log in ``logs``), stopped on the way out."""
+    cmd = serve_command(kind, args.lexicons, args.edition, args.workers, args.threads, args.worker_class)
+    with running(args.lexicons, logs / f"{kind}.log", command=cmd, name=kind) as svc:
+        yield svc
 
 
 # -- load generators -------------------------------------------------------------------------------
@@ -188,7 +146,7 @@ def run_python(port: int, paths: Sequence[str], args: argparse.Namespace, body: 
 # -- the run ---------------------------------------------------------------------------------------
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lexicons", type=Path, default=None, help="lexicon directory [default: $LEXTOOLS_HOME ...]")
     ap.add_argument("--edition", default="es-fise", help="edition to query (default es-fise)")
@@ -205,38 +163,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7, help="random seed for the word sample (default 7)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     ap.add_argument("--serve", choices=("flask", "bare"), help=argparse.SUPPRESS)  # child process mode
-    args = ap.parse_args(argv)
-    args.lexicons = (args.lexicons or default_home()).resolve()
+    return ap
 
-    if args.serve:
-        serve(args.serve, args.lexicons, args.edition,
-              {"workers": args.workers, "threads": args.threads, "worker_class": args.worker_class})  # fmt: skip
-        return 0
 
-    wrk = None if args.client == "python" else find_wrk(install=not args.no_install)
-    if args.client == "wrk" and wrk is None:
-        ap.error("wrk is not installed")
+Load = Callable[..., dict]
 
-    def load(port: int, paths: Sequence[str], body: str | None = None) -> dict:
-        return run_wrk(wrk, port, paths, args, body) if wrk else run_python(port, paths, args, body)
 
-    words = sample_words(args.lexicons, args.edition, 2000, args.seed)
-    paths = [f"/v1/{args.edition}/words/{quote(w)}" for w in words]
-    setup = (
-        f"{len(words)} words of {args.edition} from {args.lexicons}; client {'wrk' if wrk else 'python'}, "
-        f"{args.connections} connections, {args.workers} workers x {args.threads} threads, {args.duration} s each"
-    )
-    print(setup, file=sys.stderr)
-
+def single_word_rounds(args: argparse.Namespace, load: Load, paths: Sequence[str], logs: Path) -> dict[str, list[dict]]:
+    """``--rounds`` rounds of GET /words, Flask and bare app in turn (alternating which goes first)."""
     single: dict[str, list[dict]] = {"flask": [], "bare": []}
     for r in range(args.rounds):
         for kind in ("flask", "bare") if r % 2 == 0 else ("bare", "flask"):
-            with server(kind, args) as (port, pid):
+            with server(kind, args, logs) as svc:
                 for p in paths[:200]:  # warm up: every worker loads the lexicon on its first request
-                    request(port, "GET", p)
-                before = cpu_seconds(pid)
-                figures = load(port, paths)
-                after = cpu_seconds(pid)
+                    request(svc.port, "GET", p)
+                before = cpu_seconds(svc.pid)
+                figures = load(svc.port, paths)
+                after = cpu_seconds(svc.pid)
             cpu = None if before is None or after is None else (after - before) / figures["requests"] * 1e6
             figures["server_cpu_us_per_request"] = cpu
             single[kind].append(figures)
@@ -245,22 +188,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 + (f"  server CPU {cpu:5.0f} us/request" if cpu is not None else ""),
                 file=sys.stderr,
             )
+    return single
 
-    batch_words = (words * (1000 // len(words) + 1))[:1000]  # a small lexicon's words repeat
+
+def batch_check(args: argparse.Namespace, load: Load, words: Sequence[str], logs: Path) -> dict:
+    """POST /check of 1000 words to the Flask app."""
+    batch_words = (list(words) * (1000 // len(words) + 1))[:1000]  # a small lexicon's words repeat
     batch_body = json.dumps({"words": batch_words})  # ASCII only: Lua 5.1 strings have no \\u escapes
-    with server("flask", args) as (port, _):
-        request(port, "POST", f"/v1/{args.edition}/check", batch_body.encode())
-        batch = load(port, [f"/v1/{args.edition}/check"], batch_body)
+    with server("flask", args, logs) as svc:
+        request(svc.port, "POST", f"/v1/{args.edition}/check", batch_body.encode())
+        return load(svc.port, [f"/v1/{args.edition}/check"], batch_body)
 
+
+def summarise(args: argparse.Namespace, client: str, single: dict[str, list[dict]], batch: dict) -> dict[str, Any]:
+    """The figures of the run: medians of the rounds, their ratios, the batch check."""
     flask_rps = statistics.median(f["rps"] for f in single["flask"])
     bare_rps = statistics.median(f["rps"] for f in single["bare"])
     cpu_known = all(f["server_cpu_us_per_request"] is not None for fs in single.values() for f in fs)
     flask_cpu = statistics.median(f["server_cpu_us_per_request"] for f in single["flask"]) if cpu_known else None
     bare_cpu = statistics.median(f["server_cpu_us_per_request"] for f in single["bare"]) if cpu_known else None
-    result = {
+    return {
         "edition": args.edition,
         "lexicon_words": load_lexicon(args.edition, args.lexicons).metadata["words"],
-        "client": "wrk" if wrk else "python",
+        "client": client,
         "connections": args.connections,
         "workers": args.workers,
         "threads": args.threads,
@@ -292,10 +242,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             "non_2xx": batch["non_2xx"],
         },
     }
-    s = result["single_word"]
+
+
+def report(result: dict[str, Any]) -> str:
+    """The figures as text."""
+    s, batch = result["single_word"], result["batch_check"]
+    flask_cpu, bare_cpu = s["flask"]["server_cpu_us_per_request"], s["bare_wsgi"]["server_cpu_us_per_request"]
     verdict = "met" if s["met"] else "NOT met"
     per_round = " ".join(f"{x:.2f}" for x in s["ratio_per_round"])
-    print(
+    return (
         f"\nsingle word  Flask {s['flask']['rps']:8.0f} req/s  p99 {s['flask']['p99_ms']:6.2f} ms\n"
         f"             bare  {s['bare_wsgi']['rps']:8.0f} req/s  p99 {s['bare_wsgi']['p99_ms']:6.2f} ms\n"
         f"             Flask/bare = {s['ratio']:.2f} (target >= {TARGET_RATIO:.2f}: {verdict}); by round: {per_round}\n"
@@ -305,9 +260,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             if flask_cpu and bare_cpu
             else ""
         )
-        + f"batch check  {result['batch_check']['words_per_s']:8.0f} words/s  "
+        + f"batch check  {batch['words_per_s']:8.0f} words/s  "
         f"({batch['rps']:.1f} req/s of 1000 words, p99 {batch['p99_ms']:.1f} ms)"
     )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = parser()
+    args = ap.parse_args(argv)
+    args.lexicons = (args.lexicons or default_home()).resolve()
+
+    if args.serve:
+        serve(args.serve, args.lexicons, args.edition,
+              {"workers": args.workers, "threads": args.threads, "worker_class": args.worker_class})  # fmt: skip
+        return 0
+
+    wrk = None if args.client == "python" else find_wrk(install=not args.no_install)
+    if args.client == "wrk" and wrk is None:
+        ap.error("wrk is not installed")
+
+    def load(port: int, paths: Sequence[str], body: str | None = None) -> dict:
+        return run_wrk(wrk, port, paths, args, body) if wrk else run_python(port, paths, args, body)
+
+    words = sample_words(args.lexicons, args.edition, 2000, args.seed)
+    paths = [f"/v1/{args.edition}/words/{quote(w)}" for w in words]
+    setup = (
+        f"{len(words)} words of {args.edition} from {args.lexicons}; client {'wrk' if wrk else 'python'}, "
+        f"{args.connections} connections, {args.workers} workers x {args.threads} threads, {args.duration} s each"
+    )
+    print(setup, file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="lextools-service-load-") as logs:
+        single = single_word_rounds(args, load, paths, Path(logs))
+        batch = batch_check(args, load, words, Path(logs))
+    result = summarise(args, "wrk" if wrk else "python", single, batch)
+    print(report(result))
     bad = sum(f["non_2xx"] for fs in single.values() for f in fs) + batch["non_2xx"]
     if bad:
         print(f"warning: {bad} responses were not 2xx", file=sys.stderr)
