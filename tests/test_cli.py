@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import typer
+from typer.core import TyperGroup
 from typer.testing import CliRunner
 
+import lextools
 from lextools.cli.main import app, main
+
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 @pytest.fixture
@@ -119,3 +128,63 @@ def test_compare_and_diff(runner: CliRunner, lexicon_home: Path, tmp_path: Path)
     assert {"KILO", "KIWI", "WIFI", "WHISKY", "KA"} == set(d["added"]) and d["removed"] == []
     table = run(runner, "diff", "es-fise", "es-na103", *L).stdout
     assert "KILO" in table
+
+
+# -- the layout: one module per command group, loaded when one of its commands runs ------------------
+
+GROUPS = ("editions", "build", "words", "study", "quiz", "files", "compare", "judge")
+
+
+def _root() -> TyperGroup:
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    return group
+
+
+def _commands() -> list[str]:
+    with typer.Context(_root()) as ctx:
+        return _root().list_commands(ctx)
+
+
+def test_help_lists_every_command_with_its_short_help(runner: CliRunner) -> None:
+    names = _commands()
+    assert names == [
+        *("editions", "build", "check", "explain", "hooks", "two-tile", "anagram", "pattern", "quiz", "score"),
+        *("export", "verify", "compare", "diff", "record", "receipt", "serve"),
+    ]
+    listed = run(runner, "--help").stdout
+    for name, first_words in [("check", "Check words."), ("serve", "Serve the lexicons"), ("receipt", "Receipts")]:
+        assert f"│ {name} " in listed and first_words in listed
+
+
+def test_serve_is_the_service_s_command_from_its_entry_point(runner: CliRunner) -> None:
+    """The service adds `serve` (pyproject.toml: lextools.commands); nothing under lextools/ imports service."""
+    with typer.Context(_root()) as ctx:
+        serve = _root().get_command(ctx, "serve")
+    assert serve is not None and serve.callback is not None and serve.callback.__module__ == "service.cli"
+    assert "--kiosk" in run(runner, "serve", "--help").stdout
+    package = Path(lextools.__file__).parent
+    for path in package.rglob("*.py"):
+        assert not re.search(r"^\s*(from|import) service\b", path.read_text("utf-8"), re.M), path
+
+
+def test_the_readme_names_the_commands_of_help_in_its_order() -> None:
+    section = README.read_text("utf-8").split("## The command line", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    named = [line.split()[1] for line in block.splitlines() if line.startswith("lextools ")]
+    assert list(dict.fromkeys(named)) == _commands()
+
+
+@pytest.mark.parametrize("argv", [["check", "es-fise", "casa"], ["explain", "es-fise", "casa"],
+                                  ["hooks", "es-fise", "casa"], ["score", "es-fise", "casa"],
+                                  ["anagram", "es-fise", "casa"]])  # fmt: skip
+def test_a_one_word_command_imports_only_its_group(lexicon_home: Path, argv: list[str]) -> None:
+    """No build machinery, no service, no progress bars, no other command group: a quick start."""
+    code = "import sys; from lextools.cli.main import main\ntry: main()\nexcept SystemExit: print(*sys.modules)"
+    env = {**os.environ, "LEXTOOLS_HOME": str(lexicon_home)}
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, check=True)
+    loaded = set(done.stdout.split())
+    group = "lextools.cli.study" if argv[0] == "anagram" else "lextools.cli.words"
+    assert group in loaded
+    assert not {m for m in loaded if m.startswith(("lextools.build", "service", "rich.progress", "gunicorn", "flask"))}
+    assert not {f"lextools.cli.{g}" for g in GROUPS} & loaded - {group}

@@ -1,0 +1,155 @@
+"""``lextools build``: lexicons from your own word lists, a recipe, or the default open sources.
+
+The only command group that imports the build machinery (:mod:`lextools.build`) and rich's progress bars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from lextools.build.filters import rules_named
+from lextools.build.lists import DEFAULT_RULES, build_from_lists
+from lextools.build.recipes import Recipe, SharedSources, build_default, load_recipe, read_recipe
+from lextools.cli.common import LexiconsOpt, err, home
+from lextools.core.edition import edition_names, load_edition
+from lextools.core.errors import LexiconError, path_text
+from lextools.core.wordlist import WordList, read_list
+
+app = typer.Typer()
+
+
+@app.command()
+def build(
+    editions: Annotated[list[str] | None, typer.Argument(help="Editions to build [default: all]")] = None,
+    source: Annotated[
+        list[Path] | None, typer.Option("--source", "-s", help="A word list to build from (repeatable).")
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option(help="Comma-separated filter rules for --source builds [default: one-tile].")
+    ] = None,
+    recipe: Annotated[
+        Path | None, typer.Option(help="Build from a recipe file (a copy of build/E.toml with your rules).")
+    ] = None,
+    encoding: Annotated[
+        str | None, typer.Option(help="Read the --source lists in this encoding instead of deciding per file.")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the lexicon even if the new one loses over 20% of its words.")
+    ] = False,
+    no_wait: Annotated[
+        bool, typer.Option("--no-wait", help="Fail at once if another build of the edition is writing there.")
+    ] = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """Build lexicons: from your own word lists (--source), a recipe (--recipe), or the default open sources.
+
+    A build that would leave no words, or lose more than 20% of the words of the lexicon it
+    replaces (unless --force), is refused and the lexicon in place is left as it was.
+    """
+    if rules is not None and not source:
+        raise LexiconError("--rules applies to --source builds; a recipe names its rules (see --recipe)")
+    if encoding is not None and not source:
+        raise LexiconError("--encoding applies to the --source lists")
+    if source and recipe:
+        raise LexiconError("give --source or --recipe, not both")
+    if source and not editions:
+        raise LexiconError("--source needs the edition to build, e.g. `lextools build es-fise --source words.txt`")
+    for name in editions or ():
+        load_edition(name)  # fail on an unknown edition before any work
+    to = home(lexicons)
+    if source:
+        _build_lists(editions or [], source, rules, encoding, to, force=force, wait=not no_wait)
+    else:
+        _build_recipes(_recipes(editions or [], recipe), to, force=force, wait=not no_wait)
+
+
+def _build_lists(
+    editions: list[str],
+    source: list[Path],
+    rules: str | None,
+    encoding: str | None,
+    to: Path,
+    *,
+    force: bool,
+    wait: bool,
+) -> None:
+    chosen = [r for r in (rules or ",".join(DEFAULT_RULES)).split(",") if r]
+    rules_named(chosen)  # an unknown rule fails before any list is read
+    # Every list is read and checked before any build, per edition: a KWG's tile numbers are the edition's.
+    lists = {name: [read_list(p, encoding, load_edition(name)) for p in source] for name in editions}
+    for wl in next(iter(lists.values()), []):
+        _report_encoding(wl)
+    for name in editions:
+        with _progress(f"{name}: spelling and filtering") as tick:
+            meta = build_from_lists(
+                to, load_edition(name), lists[name], chosen, progress=tick, force=force, wait=wait, on_wait=_waiting
+            )
+        _report_build(meta, to)
+
+
+def _recipes(editions: list[str], recipe: Path | None) -> list[tuple[str, Recipe]]:
+    """The recipes to build: the one of --recipe (for its own edition), else the default of each edition."""
+    if recipe is None:
+        return [(name, load_recipe(name)) for name in editions or edition_names()]
+    house = read_recipe(recipe)
+    if editions and editions != [house.edition]:
+        raise LexiconError(f"{path_text(recipe)} is a recipe for {house.edition}, not {' '.join(editions)}")
+    return [(house.edition, house)]
+
+
+def _build_recipes(todo: list[tuple[str, Recipe]], to: Path, *, force: bool, wait: bool) -> None:
+    shared = SharedSources(r for _, r in todo)  # the Spanish editions read their sources once
+    for name, chosen_recipe in todo:
+        with _progress(f"{name}: reading sources") as tick:
+            meta = build_default(
+                name, to, progress=tick, recipe=chosen_recipe, shared=shared, force=force, wait=wait, on_wait=_waiting
+            )
+        _report_build(meta, to)
+
+
+def _waiting(msg: str) -> None:
+    err.print(f"[yellow]waiting:[/] {msg}")
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[int], None]]:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("words"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda n: bar.update(task, completed=n)
+
+
+def _report_encoding(wl: WordList) -> None:
+    if wl.guessed:
+        err.print(
+            f"[yellow]note:[/] {path_text(wl.path)} read as {wl.encoding}: it has no UTF-8 sequence "
+            "(use --encoding to read it otherwise)",
+            highlight=False,
+        )
+
+
+def _report_build(meta: dict[str, Any], to: Path) -> None:
+    counts = meta["counts"]
+    dropped = ", ".join(f"{k} {v}" for k, v in counts["dropped"].items() if v) or "none"
+    err.print(
+        f"[green]built[/] {meta['edition']}: {meta['words']:,} words from {counts['read']:,} read "
+        f"({counts['duplicates']:,} duplicates; dropped: {dropped}) → {to}"
+    )
+    for s in meta["sources"]:
+        if "only_here" in s:  # a default build: what each source contributed and lost
+            alone, removed = s["only_here"], s["removed"]
+            err.print(f"  {s['name']}: {s['words']:,} words, {alone:,} from it alone, {removed:,} excluded")

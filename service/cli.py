@@ -1,0 +1,46 @@
+"""``lextools serve``: the service's command, added to the ``lextools`` CLI by the entry point
+``serve`` of the group ``lextools.commands`` (pyproject.toml), so that the library never imports the
+service. It takes the CLI's own ``--lexicons`` and ``--record`` options (:mod:`lextools.cli.common`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from lextools.cli.common import LexiconsOpt, RecordOpt, home
+from lextools.core.edition import load_edition
+from lextools.features.record import default_record
+
+app = typer.Typer()
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port (0: any free port, logged at start).")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, help="gunicorn worker processes; each loads the lexicons once.")] = 2,
+    lexicons: LexiconsOpt = None,
+    kiosk: Annotated[
+        str | None, typer.Option(help="Serve only the word judge for this edition (a table kiosk); all else 404.")
+    ] = None,
+    judge_clear: Annotated[
+        float, typer.Option(min=1, max=600, help="Seconds a verdict stays on the judge (Esc clears it sooner).")
+    ] = 10.0,
+    record: RecordOpt = None,
+) -> None:
+    """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted."""
+    # Imported here, when the server starts: service.server brings in gunicorn (and gevent), which
+    # `lextools --help` and `lextools serve --help` (they import this module) need not load.
+    from service.server import serve as run_server
+
+    if kiosk is not None:
+        load_edition(kiosk)  # an unknown edition: one line, exit 2
+    where = home(lexicons)
+    config = {
+        "KIOSK": kiosk,
+        "JUDGE_CLEAR_SECONDS": judge_clear,
+        "RECORD": record if record is not None else default_record(where),
+    }
+    run_server(host=host, port=port, workers=workers, lexicons=where, app_config=config)
