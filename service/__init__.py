@@ -13,10 +13,24 @@ The library (``lextools``) never imports this package.
 
 The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
 (``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`.
+
+The package itself imports nothing: ``lextools serve`` (service/server.py) must monkey-patch with
+gevent before the app's modules load, since some make a lock or semaphore when imported
+(``lextools.core.background``), and a lock made before the patching blocks a whole gevent worker.
 """
 
 from __future__ import annotations
 
-from service.app import create_app
+from typing import Any
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``from service import create_app``: the factory of service/app.py, loaded on first use — a
+    documented lazy load, for the gevent patching above."""
+    if name == "create_app":
+        from service.app import create_app
+
+        return create_app
+    raise AttributeError(f"module 'service' has no attribute {name!r}")

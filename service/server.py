@@ -22,8 +22,7 @@ from lextools.core.edition import edition_names
 from lextools.core.errors import LexiconError
 from lextools.core.lexicon import default_home, read_metadata
 from lextools.features.receipts import load_secret
-from service.app import create_app
-from service.challenge import record
+from lextools.features.record import ChallengeRecord
 from service.lexicons import EXTENSION
 
 WSGIApp = Callable[..., Any]
@@ -137,11 +136,10 @@ def lexicon_summary(home: Path) -> str:
     return f"lexicons in {home}: " + ", ".join(parts)
 
 
-def prepare_record(app: Any) -> None:
+def prepare_record(record: ChallengeRecord) -> None:
     """Create the challenge record and the server secret in the arbiter, before the workers fork."""
-    with app.app_context():
-        record().create()
-        load_secret(record().path)
+    record.create()
+    load_secret(record.path)
 
 
 def serve(
@@ -158,17 +156,21 @@ def serve(
     if DEFAULTS["worker_class"] == "gevent":
         # preload_app: the app is built here, in the arbiter, and gunicorn patches a worker only after
         # the fork. Patched first, the app's locks and semaphores are gevent's; a real one would block
-        # a worker's every greenlet while the one holding it pauses (create_app makes them all: no
-        # module of the service makes one when imported). Imported here, a lazy load: gevent is only
-        # for the server, and the tests import this module without patching their process.
+        # a worker's every greenlet while the one holding it pauses. Imported here, a lazy load:
+        # gevent is only for the server, and the tests import this module without patching.
         from gevent import monkey
 
         monkey.patch_all()
+    # The app's modules load only now, after the patching: some make a lock or semaphore when
+    # imported (lextools.core.background), which must be gevent's. A documented lazy load.
+    from service import app as factory
+    from service import challenge
 
     home = Path(lexicons) if lexicons is not None else default_home()
     config = {"LEXICONS": home, **(app_config or {})}
-    app = create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
-    prepare_record(app)  # so does an unwritable record; and the workers share one secret
+    app = factory.create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
+    with app.app_context():
+        prepare_record(challenge.record())  # so does an unwritable record; and the workers share one secret
     summary = lexicon_summary(home)
     if config.get("KIOSK"):
         summary += f"; kiosk: the word judge for {config['KIOSK']} only"
