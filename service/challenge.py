@@ -34,12 +34,15 @@ from lextools.features.answers import localized
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
 from service import kiosk
-from service.errors import ServiceError, bad_request
+from service.api import EditionQuery, operation
+from service.errors import ServiceError
 from service.inputs import flag, json_body, words_of
 from service.language import request_language
 from service.lexicons import lexicon
 from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_TILES_PER_WORD, MAX_WORD_CHARS, MAX_WORDS
+from service.params import Choice, Query, Text, load
 from service.rulings import ruling
+from service.shapes import errors, json_response, obj, ref
 
 bp = Blueprint("challenge", __name__)
 
@@ -95,7 +98,48 @@ def _play(lex: Lexicon, body: dict[str, Any]) -> list[str]:
     return words
 
 
-@bp.post("/v1/<edition>/challenge")
+_PLAY = {
+    "required": True,
+    "description": "Content-Type: application/json only.",
+    "content": {
+        "application/json": {
+            "schema": obj(
+                ["words"],
+                # a challenge is of a play, so of one word at least (check takes an empty list)
+                words={
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1, "maxLength": MAX_WORD_CHARS},
+                    "minItems": 1,
+                    "maxItems": MAX_WORDS,
+                },
+                reveal={"type": "boolean", "default": False, "description": "include per-word results"},
+            )
+        }
+    },
+}
+
+_JUDGEMENT = obj(
+    ["edition", "words", "acceptable", "ruling"],
+    edition={"type": "string"},
+    words={"type": "integer"},
+    acceptable={"type": "boolean"},
+    ruling=ref("Ruling"),
+    receipt=ref("Receipt"),
+    results={"type": "array", "items": ref("WordResult")},
+)
+
+
+@operation(
+    bp,
+    "/v1/<edition>/challenge",
+    "POST",
+    query=EditionQuery,
+    summary="Judge a challenged play, record it, answer with a signed receipt; per-word "
+    "results only with reveal. Only from this server's own pages (Origin) or from non-browsers.",
+    operationId="challenge",
+    requestBody=_PLAY,
+    responses={"200": json_response(_JUDGEMENT, "The judgement"), **errors(400, 403, 404, 413, 415, 429, 503)},
+)
 def challenge(edition: str) -> dict[str, Any]:
     """Judge a play. Blind by default: a word judge must not tell which word failed (the record keeps the words)."""
     require_own_origin()
@@ -129,7 +173,32 @@ def challenge(edition: str) -> dict[str, Any]:
     return reply
 
 
-@bp.get("/v1/record")
+class RecordQuery(Query):
+    since = Text(metadata={"description": "only challenges from this time on (ISO 8601; UTC if no zone)"})
+    format = Choice(("json", "csv"), load_default="json", metadata={"description": "json or csv"})
+
+
+@operation(
+    bp,
+    "/v1/record",
+    query=RecordQuery,
+    summary="The challenge record, for the tournament director (Authorization: Bearer "
+    "$LEXTOOLS_DIRECTOR_TOKEN; 404 when the server has no token)",
+    operationId="getRecord",
+    security=[{"director": []}],
+    responses={
+        "200": {
+            "description": "The challenges, oldest first",
+            "content": {
+                "application/json": {
+                    "schema": obj(["challenges"], challenges={"type": "array", "items": ref("RecordEntry")})
+                },
+                "text/csv": {"schema": {"type": "string"}},
+            },
+        },
+        **errors(400, 401, 404),
+    },
+)
 def read_record() -> Any:
     """The challenge record, for the director only; ``?since=`` a time, ``?format=csv``."""
     token = current_app.config.get("DIRECTOR_TOKEN")
@@ -138,10 +207,8 @@ def read_record() -> Any:
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not hmac.compare_digest(given.encode(), token.encode()):
         raise ServiceError(401, "unauthorized", message("director_token"))
-    since = request.args.get("since")
-    fmt = request.args.get("format") or "json"
-    if fmt not in ("json", "csv"):
-        raise bad_request(message("one_of", name="format", choices="json, csv"))
+    params = load(RecordQuery)
+    fmt, since = params["format"], params.get("since")
     start = parse_since(since) if since else None
     try:
         entries = record().entries(start)

@@ -21,6 +21,7 @@ import logging
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from lextools.core.errors import (
     CorruptLexiconError,
@@ -35,6 +36,7 @@ from lextools.core.errors import (
 )
 from lextools.core.messages import Message, message
 from service.language import request_language
+from service.pages import PAGE_PATHS, error_page
 
 log = logging.getLogger("lextools.service")
 
@@ -128,17 +130,15 @@ def _on_service_error(e: ServiceError) -> tuple[Response, int]:
     return error_response(e.status, e.code, text)
 
 
-def _on_http_error(e: HTTPException) -> Response | HTTPException:
+def _on_http_error(e: HTTPException) -> WerkzeugResponse | HTTPException:
     """Werkzeug's own errors (404 no such route, 405, 413 body too large) in our shape.
 
     The response werkzeug built is kept for its headers (``Allow`` on a 405); only the body changes.
     """
     if e.code is None:
         return e
-    from service import pages  # pages import the routes' input helpers, which import this module
-
-    if e.code == 404 and request.path in pages.PAGE_PATHS:  # a page (kiosk mode) answers with a page
-        html, status = pages.error_page(message("not_found"))
+    if e.code == 404 and request.path in PAGE_PATHS:  # a page (kiosk mode) answers with a page
+        html, status = error_page(message("not_found"))
         return Response(html, status, content_type="text/html; charset=utf-8")
     response = e.get_response()
     code = _HTTP_CODES.get(e.code) or (e.name or "error").lower().replace(" ", "_")

@@ -4,9 +4,8 @@ A client keeps the ETag and sends it back in ``If-None-Match``; while the lexico
 gets a 304 and no body, so re-fetching only happens after a rebuild.
 
 KWG and KAD files (``format=kwg|kwg-gaddag|kad``) are made on the first request for them and kept
-per worker for the lexicon that answered (a few MB each; seconds to make for a large lexicon, during
-which the encoder pauses every millisecond or so, as the text export does, for the worker's other
-requests);
+per worker for the lexicon that answered (a large lexicon's take a while to make, during which the
+encoder pauses often, as the text export does, for the worker's other requests);
 ``/manifest`` describes any export (see lextools.features.export).
 """
 
@@ -18,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
 from lextools.core import search
 from lextools.core.budget import pause
@@ -26,20 +25,64 @@ from lextools.core.errors import CorruptLexiconError
 from lextools.core.lexicon import Lexicon
 from lextools.core.tokenize import NOTATIONS, Notation, write
 from lextools.features.export import export_bytes, export_name, manifest
-from service.inputs import choice_arg
+from service.api import EditionQuery, operation
 from service.lexicons import lexicon, lexicons
 from service.limits import EXPORT_FORMATS
+from service.params import Choice, load
+from service.shapes import errors, json_response, obj
 
 bp = Blueprint("export", __name__, url_prefix="/v1/<edition>")
 
 LINES_PER_CHUNK = 4096
 
 
-@bp.get("/export")
+class ExportQuery(EditionQuery):
+    format = Choice(
+        EXPORT_FORMATS,
+        load_default=EXPORT_FORMATS[0],
+        metadata={
+            "description": "txt: one word per line; dawg: the words DAWG as built (digit-notation keys); "
+            "kwg: wolges' KWG (DAWG only); kwg-gaddag: GADDAG + DAWG KWG; kad: alphagram KWG"
+        },
+    )
+    notation = Choice(
+        NOTATIONS, load_default=NOTATIONS[0], metadata={"description": "txt only: CHIQUILLO, 1IQUI2O or [CH]IQUI[LL]O"}
+    )
+
+
+class ManifestQuery(EditionQuery):
+    format = Choice(EXPORT_FORMATS, load_default="kwg", metadata={"description": "the export it describes"})
+    notation = Choice(NOTATIONS, load_default=NOTATIONS[0], metadata={"description": "txt only"})
+
+
+_ETAG = {"ETag": {"schema": {"type": "string"}}}
+
+
+@operation(
+    bp,
+    "/export",
+    query=ExportQuery,
+    parameters=({"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}},),
+    summary="The whole word list, streamed; ETag is the lexicon checksum",
+    operationId="export",
+    responses={
+        "200": {
+            "description": "The list",
+            "headers": _ETAG,
+            "content": {
+                "text/plain": {"schema": {"type": "string"}},
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+            },
+        },
+        "304": {"description": "Unchanged since the ETag sent in If-None-Match", "headers": _ETAG},
+        **errors(400, 404, 503),
+    },
+)
 def export(edition: str) -> Response:
     lex = lexicon(edition)
-    fmt = choice_arg("format", EXPORT_FORMATS, "txt")
-    notation: Notation = choice_arg("notation", NOTATIONS, "plain")  # type: ignore[assignment]
+    params = load(ExportQuery)
+    fmt: str = params["format"]
+    notation: Notation = params["notation"]
     if request.if_none_match.contains_weak(lex.checksum):
         response = Response(status=304)
     elif fmt == "dawg":
@@ -55,35 +98,75 @@ def export(edition: str) -> Response:
     return response
 
 
-@bp.get("/manifest")
+_MANIFEST = obj(
+    ["manifest_version", "format", "layout", "edition", "alphabet", "words", "files", "lexicon"],
+    manifest_version={"type": "integer"},
+    format={"type": "string", "enum": list(EXPORT_FORMATS)},
+    layout={"type": "object"},
+    edition={"type": "string"},
+    alphabet={"type": "object"},
+    words={"type": "integer"},
+    files={"type": "array", "items": {"type": "object"}},
+    lexicon={"type": "object"},
+)
+
+
+@operation(
+    bp,
+    "/manifest",
+    query=ManifestQuery,
+    summary="How to load an export: format, layout, alphabet with tile numbers, sha256, provenance",
+    operationId="manifest",
+    responses={
+        "200": json_response(_MANIFEST, "The manifest (the same as FILE.manifest.json beside a CLI export)"),
+        **errors(400, 404, 503),
+    },
+)
 def export_manifest(edition: str) -> dict[str, Any]:
     """What a program needs to load ``export`` in a format: alphabet, layout, sha256, provenance."""
     lex = lexicon(edition)
-    fmt = choice_arg("format", EXPORT_FORMATS, "kwg")
-    notation: Notation = choice_arg("notation", NOTATIONS, "plain")  # type: ignore[assignment]
-    return _made(lex, fmt, notation)[1]
+    params = load(ManifestQuery)
+    return _made(lex, params["format"], params["notation"])[1]
 
 
-#: (lexicon directory, checksum, build time, format, notation) → (bytes, manifest) of the exports
-#: made last in this worker; the manifest names the build, so a rebuild of the same words is new.
-_MADE: OrderedDict[tuple[str, ...], tuple[bytes, dict[str, Any]]] = OrderedDict()
-_MADE_KEEP = 4
-_MADE_LOCK = threading.Lock()
+#: Where :func:`service.app.create_app` keeps the app's :class:`MadeExports`.
+MADE = "lextools.exports"
+
+
+class MadeExports:
+    """(lexicon directory, checksum, build time, format, notation) → (bytes, manifest) of the exports
+    made last in this worker; the manifest names the build, so a rebuild of the same words is new.
+    Made by ``create_app``, after gevent's monkey-patching (service/server.py): its lock is gevent's."""
+
+    KEEP = 4
+
+    def __init__(self) -> None:
+        self._made: OrderedDict[tuple[str, ...], tuple[bytes, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> tuple[bytes, dict[str, Any]] | None:
+        with self._lock:
+            if key not in self._made:
+                return None
+            self._made.move_to_end(key)
+            return self._made[key]
+
+    def put(self, key: tuple[str, ...], made: tuple[bytes, dict[str, Any]]) -> None:
+        with self._lock:
+            self._made[key] = made
+            while len(self._made) > self.KEEP:
+                self._made.popitem(last=False)
 
 
 def _made(lex: Lexicon, fmt: str, notation: Notation) -> tuple[bytes, dict[str, Any]]:
     home = lexicons().home
     key = (str(home), lex.checksum, str(lex.metadata.get("built")), fmt, notation)
-    with _MADE_LOCK:
-        if key in _MADE:
-            _MADE.move_to_end(key)
-            return _MADE[key]
-    data = export_bytes(lex, fmt, notation, home, pause=pause)  # a KWG takes seconds: let others run
-    made = data, manifest(lex, fmt, data, export_name(lex.edition.name, fmt, notation), notation)
-    with _MADE_LOCK:
-        _MADE[key] = made
-        while len(_MADE) > _MADE_KEEP:
-            _MADE.popitem(last=False)
+    exports: MadeExports = current_app.extensions[MADE]
+    made = exports.get(key)
+    if made is None:
+        data = export_bytes(lex, fmt, notation, home, pause=pause)  # a KWG takes seconds: let others run
+        made = data, manifest(lex, fmt, data, export_name(lex.edition.name, fmt, notation), notation)
+        exports.put(key, made)
     return made
 
 
@@ -92,7 +175,7 @@ def _dawg(edition: str, lex: Lexicon) -> Response:
 
     The file is read whole and its sha256 checked against the lexicon's checksum before a byte is
     sent: the ETag promises those bytes, and a file altered or replaced on disk since the lexicon was
-    loaded must not go out under it (a few MB per export; the DAWG is what a client asked for).
+    loaded must not go out under it (the DAWG is what a client asked for).
     """
     path = lexicons().words_file(lex)
     try:

@@ -1,13 +1,13 @@
 """The two hot routes — ``GET /v1/{edition}/words/{word}`` and ``POST /v1/{edition}/check`` — answered
-in front of Flask, by a WSGI middleware that :func:`service.create_app` installs as ``app.wsgi_app``.
+in front of Flask, by a WSGI middleware that :func:`service.app.create_app` installs as ``app.wsgi_app``.
 
-Why: under gunicorn's gevent workers a word look-up cost about 345 µs of CPU through Flask against
-127 µs for a bare WSGI app doing the same look-up (bench/perf.py), and a minimal Flask route alone
-costs ~50 µs on the 2-core development machine — more than the whole answer (look-up, explanation,
-hooks, JSON: ~25 µs). Request and response objects, context locals, routing and the hooks are the
-price of every other route's features (query parameters, errors, pages); these two routes do not
-need them for their usual answer. With this module the look-up costs ~130 µs against the bare app's
-~110 µs (the difference: its explanation, and the four headers more that gunicorn writes).
+Why: through Flask a word look-up costs several times the CPU of a bare WSGI app doing the same
+look-up, and a minimal Flask route alone costs more than the whole answer (look-up, explanation,
+hooks, JSON); bench/perf.py measures both (figures in bench/README.md). Request and response
+objects, context locals, routing and the hooks are the price of every other route's features (query
+parameters, errors, pages); these two routes do not need them for their usual answer. With this
+module the look-up costs little more than the bare app's (the difference: its explanation, and the
+headers more that gunicorn writes).
 
 What :class:`HotRoutes` answers itself: exactly those two routes in their plain form — GET or HEAD
 of a word whose path is UTF-8 and holds no ``/`` or control character, and POST of a batch with a
@@ -23,8 +23,8 @@ No fact is written twice: the answers are built by the views' own functions
 (:func:`service.words.word_answer`, :func:`lextools.features.answers.check`), the language by
 :func:`service.language.language`, the lexicon — and so hot reload — comes from the app's
 :class:`~service.lexicons.LexiconCache`, the body checks are :func:`service.inputs.words_of`, the
-body text is the app's JSON provider's (:class:`service.AnswerJSON`) and the added headers are
-:func:`service.answer_headers`. tests/test_hot_routes.py compares status, headers and body, byte for
+body text is the app's JSON provider's (:class:`service.answer.AnswerJSON`) and the added headers are
+:func:`service.answer.answer_headers`. tests/test_hot_routes.py compares status, headers and body, byte for
 byte, with the Flask app's (``HOT_ROUTES=False``) over many requests, and checks that the app's
 hooks are still the ones this module stands in for.
 """
@@ -39,7 +39,7 @@ from typing import Any
 from flask import Flask
 
 from lextools.features import answers
-from service import answer_headers
+from service.answer import answer_headers
 from service.inputs import words_of
 from service.language import language
 from service.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
@@ -68,7 +68,7 @@ class HotRoutes:
         }
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        method = environ.get("REQUEST_METHOD")
+        method: str = environ.get("REQUEST_METHOD", "")
         answer = None
         if method in ("GET", "HEAD", "POST") and self._plain(environ):
             try:

@@ -1,4 +1,5 @@
-"""Reading what a client sends — path, query string, JSON body — into checked values.
+"""Reading what a client sends — path, query string names, JSON body — into checked values (the
+query parameters' values are read by each operation's schema, service/params.py).
 
 Every helper raises :class:`~service.errors.ServiceError` (400 or 413) for input it cannot use, so
 a view never meets a value of the wrong type and no odd input can reach the last-resort 500.
@@ -6,17 +7,14 @@ a view never meets a value of the wrong type and no odd input can reach the last
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from lextools.core.messages import message
+from service.api import query_parameters
 from service.errors import ServiceError, bad_request
-
-_TRUE = {"true", "1", "yes"}
-_FALSE = {"false", "0", "no"}
 
 
 def require_utf8_path() -> None:
@@ -40,16 +38,15 @@ def require_utf8_path() -> None:
 def refuse_unknown_parameters() -> None:
     """A query parameter the route does not take is a 400 naming it, never silently ignored.
 
-    The parameters a route takes are those its operation declares in the OpenAPI document, so the
-    document is the one list. A parameter sent twice is refused unless it is an array (``blank``).
+    The parameters a route takes are those of its operation's query schema (service/api.py), the
+    one list: the view reads them with it and the OpenAPI document describes it. A parameter sent
+    twice is refused unless it is repeatable (``blank``).
     The usual cause of an unknown one is a ``?`` meant as a blank in a path (``/anagrams/ARBOL??``):
     in a URL, ``?`` starts the query string, so the blanks never reach the route; the message says so.
     """
-    from service.openapi import query_parameters  # the document needs the app; imported when one runs
-
     if request.url_rule is None:
         return  # no route: the 404 says so
-    takes = query_parameters(request.url_rule.rule, request.method)
+    takes = query_parameters(request.endpoint, request.method)
     if takes is None:
         return  # an HTML page: not part of the API
     unknown = [name for name in request.args if name not in takes]
@@ -120,48 +117,4 @@ def flag(body: dict[str, Any], name: str, default: bool) -> bool:
     value = body.get(name, default)
     if not isinstance(value, bool):
         raise bad_request(message("not_true_false", name=f'"{name}"'))
-    return value
-
-
-def text_arg(name: str) -> str | None:
-    """A query parameter, None when absent or empty."""
-    value = request.args.get(name, "")
-    return value or None
-
-
-def bool_arg(name: str, default: bool = False) -> bool:
-    value = request.args.get(name, "").lower()
-    if not value:
-        return default
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise bad_request(message("not_true_false", name=name))
-
-
-#: A whole number as a client writes it: ASCII digits only. ``int()`` also takes "５0", "5_0",
-#: " 50" and "+50", and ``str.isdigit`` takes "²", which ``int()`` then refuses.
-_DIGITS = re.compile(r"[0-9]{1,12}")  # enough for any limit here (a quiz seed is < 2**31), never a huge int()
-
-
-def whole_number(name: str, text: str, low: int, high: int) -> int:
-    """``text`` as a whole number in ``[low, high]``, or a 400 that says which are allowed."""
-    if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
-        raise bad_request(message("whole_number", name=name, low=low, high=high, text=repr(text[:20])))
-    return int(text)
-
-
-def int_arg(name: str, low: int, high: int) -> int | None:
-    """A whole number in ``[low, high]``, None when absent (callers give the default)."""
-    value = request.args.get(name, "")
-    if not value:
-        return None
-    return whole_number(name, value, low, high)
-
-
-def choice_arg(name: str, choices: tuple[str, ...], default: str) -> str:
-    value = request.args.get(name, "") or default
-    if value not in choices:
-        raise bad_request(message("one_of", name=name, choices=", ".join(choices)))
     return value

@@ -226,7 +226,7 @@ class LexiconCache:
         return self.home / str(lex.metadata["files"]["words"]["name"])
 
 
-#: Where :func:`service.create_app` keeps the app's :class:`LexiconCache`.
+#: Where :func:`service.app.create_app` keeps the app's :class:`LexiconCache`.
 EXTENSION = "lextools.lexicons"
 
 

@@ -10,29 +10,58 @@ from lextools import __version__
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconNotFoundError
 from lextools.core.lexicon import Lexicon
+from service.api import EditionQuery, operation
 from service.errors import public_message
 from service.lexicons import lexicon
 from service.openapi import document
+from service.shapes import errors, json_response, obj, ref
 
 bp = Blueprint("meta", __name__)
 
 
-@bp.get("/healthz")
+@operation(
+    bp,
+    "/healthz",
+    summary="Liveness",
+    operationId="healthz",
+    responses={"200": json_response(obj(["status"], status={"type": "string"}), "Alive")},
+)
 def healthz() -> dict[str, Any]:
     return {"status": "ok", "version": __version__}
 
 
-@bp.get("/v1/openapi.json")
+@operation(
+    bp,
+    "/v1/openapi.json",
+    summary="This document",
+    operationId="openapi",
+    responses={"200": json_response({"type": "object"}, "OpenAPI 3 document")},
+)
 def openapi() -> dict[str, Any]:
     return document()
 
 
-@bp.get("/v1/editions")
+@operation(
+    bp,
+    "/v1/editions",
+    summary="Every edition: tile table and lexicon metadata",
+    operationId="listEditions",
+    responses={
+        "200": json_response(obj(["editions"], editions={"type": "array", "items": ref("Edition")}), "Editions")
+    },
+)
 def editions() -> dict[str, Any]:
     return {"editions": [describe(name) for name in edition_names()]}
 
 
-@bp.get("/v1/editions/<edition>")
+@operation(
+    bp,
+    "/v1/editions/<edition>",
+    query=EditionQuery,
+    summary="One edition: tile table and lexicon metadata (word count, sources, build date, checksum)",
+    operationId="getEdition",
+    responses={"200": json_response(ref("Edition"), "The edition"), **errors(400, 404)},
+)
 def edition(edition: str) -> dict[str, Any]:
     return describe(edition)
 

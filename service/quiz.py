@@ -1,4 +1,9 @@
-"""``GET /v1/{edition}/quiz``: word-study quizzes (:mod:`lextools.features.quiz`)."""
+"""``GET /v1/{edition}/quiz``: word-study quizzes (:mod:`lextools.features.quiz`).
+
+The parameters' limits are the library's constants and their defaults those of
+:class:`~lextools.features.quiz.QuizRequest`; the library checks what depends on the edition
+(named lists, probability order).
+"""
 
 from __future__ import annotations
 
@@ -7,30 +12,105 @@ from typing import Any
 from flask import Blueprint
 
 from lextools.features import quiz
-from service.inputs import choice_arg, int_arg, text_arg
+from service.api import EditionQuery, operation
 from service.lexicons import lexicon
+from service.params import Choice, Text, WholeNumber, load
+from service.shapes import errors, json_response, nullable, obj, ref
 
 bp = Blueprint("quiz", __name__, url_prefix="/v1/<edition>")
 
+_DEFAULT = quiz.QuizRequest()
 
-def request_from_args() -> quiz.QuizRequest:
-    """The query string as a :class:`~lextools.features.quiz.QuizRequest` (service/openapi.py describes it).
 
-    The library checks what depends on the edition (named lists, probability order)."""
-    return quiz.QuizRequest(
-        type=choice_arg("type", quiz.QUIZ_TYPES, "anagram"),
-        length=int_arg("length", quiz.MIN_LENGTH, quiz.MAX_LENGTH),
-        blanks=int_arg("blanks", 0, quiz.MAX_BLANKS) or 0,
-        order=choice_arg("order", quiz.ORDERS, "probability"),
-        rank_from=int_arg("from", 1, quiz.MAX_RANK) or 1,
-        rank_to=int_arg("to", 1, quiz.MAX_RANK),
-        count=int_arg("count", 1, quiz.MAX_COUNT) or quiz.DEFAULT_COUNT,
-        seed=int_arg("seed", 0, quiz.MAX_SEED),
-        min_length=int_arg("min_length", quiz.MIN_LENGTH, quiz.MAX_LENGTH) or quiz.DEFAULT_BUILD_MIN,
-        list_name=text_arg("list"),
+def _about(description: str) -> dict[str, str]:
+    return {"description": description}
+
+
+class QuizQuery(EditionQuery):
+    """A :class:`~lextools.features.quiz.QuizRequest` (attribute names) as query parameters (data keys)."""
+
+    type = Choice(quiz.QUIZ_TYPES, load_default=_DEFAULT.type, metadata=_about("quiz type"))
+    length = WholeNumber(
+        quiz.MIN_LENGTH,
+        quiz.MAX_LENGTH,
+        metadata=_about(
+            "tiles per word or rack; default " + ", ".join(f"{k} {v}" for k, v in quiz.DEFAULT_LENGTH.items())
+        ),
+    )
+    blanks = WholeNumber(
+        0,
+        quiz.MAX_BLANKS,
+        load_default=_DEFAULT.blanks,
+        metadata=_about(
+            "blanks on an anagram or build rack, and blanks a draw may use in the probability count (as Zyzzyva)"
+        ),
+    )
+    order = Choice(quiz.ORDERS, load_default=_DEFAULT.order, metadata=_about("question order"))
+    rank_from = WholeNumber(
+        1, quiz.MAX_RANK, data_key="from", load_default=_DEFAULT.rank_from,
+        metadata=_about("first probability rank within the length"),
+    )  # fmt: skip
+    rank_to = WholeNumber(1, quiz.MAX_RANK, data_key="to", metadata=_about("last probability rank (default: the last)"))
+    count = WholeNumber(1, quiz.MAX_COUNT, load_default=_DEFAULT.count, metadata=_about("questions"))
+    seed = WholeNumber(
+        0,
+        quiz.MAX_SEED,
+        metadata=_about(
+            "draw the questions at random from the range, the same for the same seed (default: the first ones)"
+        ),
+    )
+    min_length = WholeNumber(
+        quiz.MIN_LENGTH,
+        quiz.MAX_LENGTH,
+        load_default=_DEFAULT.min_length,
+        metadata=_about(
+            f"build: shortest word, in tiles (a build rack has at most {quiz.MAX_BUILD_LENGTH} tiles, "
+            f"and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)"
+        ),
+    )
+    list_name = Text(
+        data_key="list",
+        metadata={
+            "pattern": "^(two-tile|three-tile|high-value|with-.+)$",
+            "description": f"type=list: two-tile, three-tile, high-value (tiles worth {quiz.HIGH_VALUE} or more), "
+            "with-T for Ñ and each digraph tile (with-CH)",
+        },
     )
 
 
-@bp.get("/quiz")
+_ANSWER = obj(
+    ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"],
+    edition={"type": "string"},
+    type={"type": "string", "enum": list(quiz.QUIZ_TYPES)},
+    list=nullable("string"),
+    length={"type": "integer"},
+    blanks={"type": "integer"},
+    min_length=nullable("integer"),
+    order={"type": "string", "enum": list(quiz.ORDERS)},
+    ranked_by={"type": "string", "enum": list(quiz.ORDERS)},
+    to={"type": "integer"},
+    in_range={"type": "integer", "description": "items ranked from..to"},
+    seed=nullable("integer"),
+    count={"type": "integer"},
+    questions={"type": "array", "items": ref("QuizQuestion")},
+    **{"from": {"type": "integer"}},
+)
+
+
+def request_from_args() -> quiz.QuizRequest:
+    """The query string as a :class:`~lextools.features.quiz.QuizRequest`."""
+    params = load(QuizQuery)
+    params.pop("lang", None)
+    return quiz.QuizRequest(**params)
+
+
+@operation(
+    bp,
+    "/quiz",
+    query=QuizQuery,
+    summary="A word-study quiz (anagram, build, hooks, word-or-phony, word list); same seed, same quiz",
+    operationId="quiz",
+    responses={"200": json_response(_ANSWER, "The questions with their answers"), **errors(400, 404, 503)},
+)
 def get_quiz(edition: str) -> dict[str, Any]:
     return quiz.quiz(lexicon(edition), request_from_args())

@@ -21,6 +21,9 @@ from gunicorn.http import wsgi as gunicorn_wsgi
 from lextools.core.edition import edition_names
 from lextools.core.errors import LexiconError
 from lextools.core.lexicon import default_home, read_metadata
+from lextools.features.receipts import load_secret
+from lextools.features.record import ChallengeRecord
+from service.lexicons import EXTENSION
 
 WSGIApp = Callable[..., Any]
 
@@ -35,17 +38,19 @@ class _Collect:
         self.parts.append(bytes(data))
 
 
-class OneWriteResponse(gunicorn_wsgi.Response):  # type: ignore[misc]
+class OneWriteResponse(gunicorn_wsgi.Response):
     """gunicorn's response, but the head goes out in the same ``sendall`` as the first body bytes.
 
     gunicorn writes the status line and headers, then the body, in two system calls. A replica that
     dies between them (a crash, a SIGKILL, the OOM killer) leaves its load balancer holding a head
     without its body: nginx has already passed the head on and can no longer retry the request
-    elsewhere, so the client sees a broken response (``bench/scale_out.py`` saw one or two per kill).
+    elsewhere, so the client sees a broken response (``bench/scale_out.py`` provokes it).
     Sent as one write, a small answer — every look-up — reaches the balancer whole or not at all,
     and "not at all" is retried on another replica. Responses without a body, sendfile and later
     chunks are left to gunicorn.
     """
+
+    sock: Any  # set by gunicorn's Response
 
     def write(self, arg: bytes) -> None:
         if self.headers_sent or not arg:
@@ -67,8 +72,8 @@ def _use_one_write_responses(worker: Any) -> None:
 
 #: gevent workers: each connection is a greenlet, and reading a request waits in the event loop, so
 #: clients that send their headers or body a byte a second (slowloris) hold nothing but a greenlet
-#: each. gthread reads the whole request in one of its few threads once the first byte is in: four
-#: such clients stalled 2 workers x 2 threads (bench/hostile_clients.py). The service answers from
+#: each. gthread reads the whole request in one of its few threads once the first byte is in: a
+#: handful of such clients stall all its threads (bench/hostile_clients.py). The service answers from
 #: memory and never waits on anything but its clients, so one thread per worker is enough as long
 #: as no request keeps the CPU long: searches and anagrams stop after SEARCH_BUDGET_MS and pause
 #: every few milliseconds (lextools.core.budget), which under gevent lets the look-ups waiting in the
@@ -88,7 +93,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hints
+class Server(BaseApplication):
     """gunicorn with our settings, serving whatever ``factory()`` returns (called once, in the arbiter)."""
 
     def __init__(self, factory: Callable[[], WSGIApp], options: dict[str, Any]) -> None:
@@ -131,14 +136,10 @@ def lexicon_summary(home: Path) -> str:
     return f"lexicons in {home}: " + ", ".join(parts)
 
 
-def prepare_record(app: Any) -> None:
+def prepare_record(record: ChallengeRecord) -> None:
     """Create the challenge record and the server secret in the arbiter, before the workers fork."""
-    from lextools.features.receipts import load_secret
-    from service.challenge import record
-
-    with app.app_context():
-        record().create()
-        load_secret(record().path)
+    record.create()
+    load_secret(record.path)
 
 
 def serve(
@@ -150,22 +151,26 @@ def serve(
 ) -> None:
     """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully).
 
-    ``app_config`` goes to :func:`service.create_app` (``KIOSK``, ``JUDGE_CLEAR_SECONDS``, ``RECORD``).
+    ``app_config`` goes to :func:`service.app.create_app` (``KIOSK``, ``JUDGE_CLEAR_SECONDS``, ``RECORD``).
     """
     if DEFAULTS["worker_class"] == "gevent":
         # preload_app: the app is built here, in the arbiter, and gunicorn patches a worker only after
         # the fork. Patched first, the app's locks and semaphores are gevent's; a real one would block
-        # a worker's every greenlet while the one holding it pauses.
+        # a worker's every greenlet while the one holding it pauses. Imported here, a lazy load:
+        # gevent is only for the server, and the tests import this module without patching.
         from gevent import monkey
 
         monkey.patch_all()
-    from service import create_app
-    from service.lexicons import EXTENSION
+    # The app's modules load only now, after the patching: some make a lock or semaphore when
+    # imported (lextools.core.background), which must be gevent's. A documented lazy load.
+    from service import app as factory
+    from service import challenge
 
     home = Path(lexicons) if lexicons is not None else default_home()
     config = {"LEXICONS": home, **(app_config or {})}
-    app = create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
-    prepare_record(app)  # so does an unwritable record; and the workers share one secret
+    app = factory.create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
+    with app.app_context():
+        prepare_record(challenge.record())  # so does an unwritable record; and the workers share one secret
     summary = lexicon_summary(home)
     if config.get("KIOSK"):
         summary += f"; kiosk: the word judge for {config['KIOSK']} only"

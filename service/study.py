@@ -16,26 +16,122 @@ from lextools.core.budget import Budget
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
+from lextools.core.normalize import MAX_INPUT_CHARS
 from lextools.features import answers
+from service.api import EditionQuery, operation
 from service.errors import ServiceError, bad_request
-from service.inputs import bool_arg, choice_arg, int_arg, text_arg
 from service.lexicons import lexicon
+from service.params import Choice, ConfigValue, Flag, Text, WholeNumber, load
+from service.shapes import Limit, Limited, errors, json_response, obj, page_fields, ref, strings
 
 bp = Blueprint("study", __name__, url_prefix="/v1/<edition>")
 
 
-@bp.get("/two-tile-words")
+def _limit() -> WholeNumber:
+    """How many words a page of a budgeted walk (search, anagrams) holds."""
+    return WholeNumber(
+        1, "SEARCH_MAX_LIMIT", load_default=ConfigValue("SEARCH_LIMIT"),
+        metadata={"description": Limited("words per page; a page also stops after {SEARCH_BUDGET_MS} ms of work")},
+    )  # fmt: skip
+
+
+def _cursor() -> Text:
+    """Where a page of a budgeted walk resumes."""
+    return Text(metadata={"description": "next_cursor of the previous page: resumes where its work stopped"})
+
+
+class AnagramsQuery(EditionQuery):
+    sub = Flag(load_default=False, metadata={"description": "subanagrams too"})
+    min_length = WholeNumber(
+        1, search.MAX_QUERY_TILES, load_default=2, metadata={"description": "shortest word, in tiles"}
+    )
+    limit = _limit()
+    cursor = _cursor()
+
+
+class SearchQuery(EditionQuery):
+    """In the order the service has always checked them (the first refused one is answered): the
+    page's parameters, then, once the cursor is read, the filters."""
+
+    order = Choice(search.ORDERS, load_default=search.ORDERS[0], metadata={"description": "result order"})
+    limit = _limit()
+    cursor = _cursor()
+    pattern = Text(
+        metadata={
+            "maxLength": MAX_INPUT_CHARS,
+            "description": "? is one tile, * any run of tiles; tiles in any notation",
+        }
+    )
+    length = WholeNumber(1, search.MAX_QUERY_TILES, metadata={"description": "length in tiles"})
+    contains = Text(metadata={"description": "tiles the word contains"})
+    starts = Text(metadata={"description": "tiles the word starts with"})
+    ends = Text(metadata={"description": "tiles the word ends with"})
+
+
+_ENTRIES_WITH_BLANKS = {"type": "array", "items": {"allOf": [ref("Entry"), obj(["blanks"], blanks=strings())]}}
+
+
+@operation(
+    bp,
+    "/two-tile-words",
+    query=EditionQuery,
+    summary="Words of two tiles (es-fise: includes CHA, CHE, CHO, LLE)",
+    operationId="twoTileWords",
+    responses={
+        "200": json_response(
+            obj(
+                ["edition", "count", "words"],
+                edition={"type": "string"},
+                count={"type": "integer"},
+                words={"type": "array", "items": ref("Entry")},
+            ),
+            "Words",
+        ),
+        **errors(400, 404, 503),
+    },
+)
 def two_tile_words(edition: str) -> dict[str, Any]:
     return answers.two_tile(lexicon(edition))
 
 
-@bp.get("/anagrams/<path:rack>")
+@operation(
+    bp,
+    "/anagrams/<path:rack>",
+    query=AnagramsQuery,
+    parameters=(
+        {
+            "name": "rack",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string"},
+            "description": "tiles in any notation, ? for a blank",
+        },
+    ),
+    summary="Anagrams of a rack; ? (sent as %3F) is a blank",
+    operationId="anagrams",
+    responses={
+        "200": json_response(
+            obj(
+                ["edition", "rack", "blanks", "sub", "min_length", "count", "truncated", "words", "next_cursor"],
+                edition={"type": "string"},
+                rack={"type": "string"},
+                blanks={"type": "integer", "maximum": Limit("MAX_RACK_BLANKS")},
+                sub={"type": "boolean"},
+                min_length={"type": "integer"},
+                words=_ENTRIES_WITH_BLANKS,
+                **page_fields(),
+            ),
+            "Anagrams, longest first, then by alphagram, then alphabetical",
+        ),
+        **errors(400, 404, 503),
+    },
+)
 def anagrams(edition: str, rack: str) -> dict[str, Any]:
     """``?`` in the rack is a blank — send it as ``%3F``, or the URL's query string starts there."""
     lex = lexicon(edition)
-    sub = bool_arg("sub")
-    min_length = int_arg("min_length", 1, search.MAX_QUERY_TILES) or 2
-    limit, after = _page(lex, "r")
+    params = load(AnagramsQuery)
+    sub, min_length = params["sub"], params["min_length"]
+    limit, after = _page(lex, "r", params)
     key, blanks = search.parse_rack(rack, lex)
     most = current_app.config["MAX_RACK_BLANKS"]
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
@@ -45,21 +141,42 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     return answers.anagrams(lex, rack, blanks, sub, min_length, matches, _page_answer(lex, "r", budget, len(matches)))
 
 
-@bp.get("/search")
+@operation(
+    bp,
+    "/search",
+    query=SearchQuery,
+    summary="Words by pattern, length, contained tiles, start and end; paged",
+    operationId="search",
+    responses={
+        "200": json_response(
+            obj(
+                ["edition", "order", "count", "truncated", "words", "next_cursor"],
+                edition={"type": "string"},
+                order={"type": "string", "enum": list(search.ORDERS)},
+                words={"type": "array", "items": ref("Entry")},
+                **page_fields(),
+            ),
+            "A page",
+        ),
+        **errors(400, 404, 503),
+    },
+)
 def search_words(edition: str) -> dict[str, Any]:
     """Words meeting every constraint given, a page at a time; ``next_cursor`` fetches the next page."""
     lex = lexicon(edition)
-    order = choice_arg("order", search.ORDERS, search.ORDERS[0])
-    limit, after = _page(lex, order[0])
+    page = load(SearchQuery, "order", "limit", "cursor")  # a bad cursor is refused before the filters
+    order = page["order"]
+    limit, after = _page(lex, order[0], page)
+    params = load(SearchQuery, "pattern", "length", "contains", "starts", "ends")
     with walking(limit) as budget:
         keys = list(
             search.find(
                 lex,
-                pattern=text_arg("pattern"),
-                length=int_arg("length", 1, search.MAX_QUERY_TILES),
-                contains=text_arg("contains"),
-                starts=text_arg("starts"),
-                ends=text_arg("ends"),
+                pattern=params.get("pattern"),
+                length=params.get("length"),
+                contains=params.get("contains"),
+                starts=params.get("starts"),
+                ends=params.get("ends"),
                 order=order,
                 budget=budget,
                 after=after,
@@ -78,11 +195,10 @@ def search_words(edition: str) -> dict[str, Any]:
 _CURSOR = re.compile(r"([apr])([A-Za-z0-9_-]{0,400})\.([0-9a-f]{16})")
 
 
-def _page(lex: Lexicon, kind: str) -> tuple[int, str | None]:
-    """The words this page may hold, and the position it resumes from."""
-    config = current_app.config
-    limit = int_arg("limit", 1, config["SEARCH_MAX_LIMIT"]) or config["SEARCH_LIMIT"]
-    cursor = text_arg("cursor")
+def _page(lex: Lexicon, kind: str, params: dict[str, Any]) -> tuple[int, str | None]:
+    """The words this page may hold, and the position it resumes from (``params``: those of its query)."""
+    limit: int = params["limit"]
+    cursor = params.get("cursor")
     if cursor is None:
         return limit, None
     match = _CURSOR.fullmatch(cursor)
@@ -97,7 +213,7 @@ def _page(lex: Lexicon, kind: str) -> tuple[int, str | None]:
     return limit, position
 
 
-#: Where :func:`service.create_app` keeps the semaphore of budgeted walks.
+#: Where :func:`service.app.create_app` keeps the semaphore of budgeted walks.
 WALKS = "lextools.walks"
 
 

@@ -9,22 +9,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 
 from lextools.core.edition import load_edition
-from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon
-from lextools.core.messages import message
 from lextools.features import answers
 from lextools.features.explain import Sidecar, explain_result
+from service.api import EditionQuery, operation
 from service.inputs import json_body, words_of
 from service.language import request_language
 from service.lexicons import lexicon, lexicons
+from service.params import Positions, load
+from service.shapes import Limit, Limited, errors, json_response, nullable, obj, ref
 
 bp = Blueprint("words", __name__, url_prefix="/v1/<edition>")
 
 
-@bp.get("/words/<path:word>")
+class ScoreQuery(EditionQuery):
+    blank = Positions(metadata={"description": "1-based position of a tile played with a blank (repeatable)"})
+
+
+_SCORE = obj(
+    ["input", "word", "tiles", "score", "verified"],
+    input={"type": "string"},
+    word={"type": "string"},
+    tiles={
+        "type": "array",
+        "items": obj(
+            ["tile", "blank", "value"], tile={"type": "string"}, blank={"type": "boolean"}, value=nullable("integer")
+        ),
+    },
+    score=nullable("integer"),
+    verified={"type": "boolean"},
+)
+
+
+@operation(
+    bp,
+    "/words/<path:word>",
+    query=EditionQuery,
+    summary="Validity, tiles, score and hooks of one word",
+    operationId="getWord",
+    responses={"200": json_response(ref("WordAnswer"), "The word"), **errors(400, 404, 422, 503)},
+)
 def word(edition: str, word: str) -> dict[str, Any]:
     lex = lexicon(edition)
     return word_answer(lex, word, request_language(), lexicons().sidecar(lex))
@@ -43,7 +70,36 @@ def word_answer(lex: Lexicon, word: str, lang: str, sidecar: Sidecar | None) -> 
     return out
 
 
-@bp.post("/check")
+@operation(
+    bp,
+    "/check",
+    "POST",
+    query=EditionQuery,
+    summary=Limited("Validity of up to {MAX_BATCH} words, one result per word in order"),
+    operationId="check",
+    requestBody={
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": obj(
+                    ["words"], words={"type": "array", "items": {"type": "string"}, "maxItems": Limit("MAX_BATCH")}
+                )
+            }
+        },
+        "description": "Read as JSON whatever the Content-Type.",
+    },
+    responses={
+        "200": json_response(
+            obj(
+                ["edition", "results"],
+                edition={"type": "string"},
+                results={"type": "array", "items": ref("WordResult")},
+            ),
+            "Results",
+        ),
+        **errors(400, 404, 413, 503),
+    },
+)
 def check(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
     return answers.check(
@@ -51,20 +107,30 @@ def check(edition: str) -> dict[str, Any]:
     )
 
 
-@bp.get("/hooks/<path:word>")
+@operation(
+    bp,
+    "/hooks/<path:word>",
+    query=EditionQuery,
+    summary="Front and back hook tiles, and inner-hook flags",
+    operationId="getHooks",
+    responses={"200": json_response(ref("HooksAnswer"), "Hooks"), **errors(400, 404, 422, 503)},
+)
 def hooks(edition: str, word: str) -> dict[str, Any]:
     return answers.hooks(lexicon(edition), word)
 
 
-@bp.get("/score/<path:word>")
+@operation(
+    bp,
+    "/score/<path:word>",
+    query=ScoreQuery,
+    summary="Score tile by tile (no board premiums)",
+    operationId="getScore",
+    responses={"200": json_response(_SCORE, "The score"), **errors(400, 404, 422)},
+)
 def score(edition: str, word: str) -> dict[str, Any]:
     """Tile by tile, no board premiums; ``?blank=2`` (1-based, repeatable) marks a tile played by a blank.
 
     Needs only the edition's tile table, not a built lexicon.
     """
-    blanks = []
-    for text in request.args.getlist("blank"):
-        if not (text.isascii() and text.isdigit() and len(text) <= 2):
-            raise QueryError(message("blank_position_number", text=repr(text)))
-        blanks.append(int(text))
+    blanks = load(ScoreQuery).get("blank", [])  # refused before an unknown edition, as always
     return answers.score(load_edition(edition), word, blanks)

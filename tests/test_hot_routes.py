@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from lextools.cli.main import app as cli
-from service import _cors, _nosniff, create_app
+from service import create_app
+from service.answer import _cors, _nosniff
 from service.hot import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
 from service.inputs import refuse_unknown_parameters, require_utf8_path
 from service.kiosk import gate

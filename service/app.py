@@ -1,0 +1,61 @@
+"""The app factory: :func:`create_app` builds the Flask app from config and wires its parts."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from lextools.core.lexicon import default_home
+from service import challenge, errors, export, meta, pages, quiz, study, words
+from service.answer import AnswerJSON, _cors, _nosniff
+from service.hot import HotRoutes
+from service.inputs import refuse_unknown_parameters, require_utf8_path
+from service.lexicons import EXTENSION, LexiconCache
+from service.limits import limit_defaults
+from service.study import WALKS
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``), the
+    limits of ``service.limits.LIMITS`` (batch size, body size, search pages and budget, blanks),
+    ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
+    None never; see service/lexicons.py), ``HOT_ROUTES`` (False: Flask answers the word look-ups and
+    batch checks too, instead of service/hot.py)."""
+    app = Flask("service", static_folder=None)
+    # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
+    # path with an HTML body: an API client would follow it, and "..//" would become "../".
+    app.url_map.merge_slashes = False
+    app.config.from_mapping(
+        LEXICONS=None,
+        RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
+        HOT_ROUTES=True,
+        **limit_defaults(),
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.config["LEXICONS"] = Path(app.config["LEXICONS"] or default_home())
+    app.json = AnswerJSON(app)
+    app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
+    app.extensions[WALKS] = threading.BoundedSemaphore(app.config["SEARCH_CONCURRENCY"])
+    app.extensions[export.MADE] = export.MadeExports()
+
+    service_log = logging.getLogger("lextools.service")
+    if service_log.level == logging.NOTSET:
+        service_log.setLevel(logging.INFO)  # reloads are INFO
+
+    errors.register(app)
+    app.before_request(require_utf8_path)
+    app.before_request(refuse_unknown_parameters)
+    app.after_request(_cors)
+    app.after_request(_nosniff)
+    for module in (meta, words, study, quiz, export):
+        app.register_blueprint(module.bp)
+    app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
+    challenge.init_app(app)  # the word judge's config and routes, kept apart
+    if app.config["HOT_ROUTES"]:
+        app.wsgi_app = HotRoutes(app, app.wsgi_app)  # type: ignore[method-assign]
+    return app
