@@ -20,7 +20,7 @@ from flask import Flask, current_app
 from lextools import __version__
 from lextools.core.edition import edition_names
 from lextools.core.messages import LANGUAGES
-from lextools.core.normalize import MAX_INPUT_CHARS
+from lextools.core.spelling import MAX_INPUT_CHARS
 from lextools.features import quiz
 from lextools.features.receipts import RECEIPT_FIELDS
 from service.errors import ERRORS
