@@ -300,8 +300,7 @@ def _spend_exactly(lex: Lexicon, multisets: list[str], pace: Callable[[], None])
     The first ``_PLACED_FIRST`` tiles are placed one by one while some key starts with them; the
     rest is one :meth:`~lextools.core.lexicon.Lexicon.blank_fills` walk over the tiles left, whose keys
     are kept when they spend exactly those tiles (the walk only knows which tiles, not how many).
-    Placing more tiles first costs more prefix tests than it saves; placing one leaves the
-    similar-keys walk too wide.
+    Placing more tiles first costs more prefix tests than it saves, and placing one costs more too.
     """
     is_prefix = lex.is_prefix
     found: list[str] = []
@@ -361,7 +360,7 @@ def _rack_walk(
     to ``found``; ``used`` is the tiles blanks stand for so far, sorted, when ``fills`` is given.
 
     It reads dawgdic's units itself (see :func:`lextools.core.lexicon.children`): it visits every
-    prefix the rack can spell, so it makes no call per edge.
+    prefix the rack can spell, so an edge of a one-byte tile costs it no function call.
     """
     units, guide = graph.dct._units, graph.guide._units
     count = left.get
