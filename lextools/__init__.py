@@ -20,7 +20,7 @@ from lextools.core.errors import (
     SpellingError,
     UnknownEditionError,
 )
-from lextools.core.tokenize import Spelling, spell
+from lextools.core.spelling import Spelling, spell
 
 __version__ = "0.1.0"
 

@@ -29,7 +29,7 @@ from lextools.core.edition import load_edition
 from lextools.core.errors import RecordError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from lextools.features.answers import localized
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since

@@ -23,7 +23,7 @@ from lextools.core import search
 from lextools.core.budget import pause
 from lextools.core.errors import CorruptLexiconError
 from lextools.core.lexicon import Lexicon
-from lextools.core.tokenize import NOTATIONS, Notation, write
+from lextools.core.spelling import NOTATIONS, Notation, write
 from lextools.features.export import export_bytes, export_name, manifest
 from service.api import EditionQuery, operation
 from service.lexicons import lexicon, lexicons

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from lextools.core.search import MAX_QUERY_TILES, ORDERS
-from lextools.core.tokenize import MAX_TILES, NOTATIONS
+from lextools.core.spelling import MAX_TILES, NOTATIONS
 from lextools.features.export import FORMATS
 
 #: Words a play can form (the judge box's count is one digit, 1–8).

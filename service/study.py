@@ -16,7 +16,7 @@ from lextools.core.budget import Budget
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
-from lextools.core.normalize import MAX_INPUT_CHARS
+from lextools.core.spelling import MAX_INPUT_CHARS
 from lextools.features import answers
 from service.api import EditionQuery, operation
 from service.errors import ServiceError, bad_request

@@ -17,7 +17,7 @@ from lextools.build.compile import compile_words, sorted_alphagrams, write_lexic
 from lextools.build.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
 from lextools.build.provenance import Provenance
 from lextools.core.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from lextools.core.wordlist import read_words
 
 

@@ -28,8 +28,19 @@ from lextools.cli.main import app as cli
 from lextools.core.edition import Edition, edition_names, load_edition
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.lexicon import Lexicon, load_lexicon
-from lextools.core.normalize import MAX_INPUT_CHARS, fold, fold_lines, normalize
-from lextools.core.tokenize import FISE_DIGITS, MAX_TILES, NOTATIONS, Spelling, spell, spell_lines, write
+from lextools.core.spelling import (
+    FISE_DIGITS,
+    MAX_INPUT_CHARS,
+    MAX_TILES,
+    NOTATIONS,
+    Spelling,
+    fold,
+    fold_lines,
+    normalize,
+    spell,
+    spell_lines,
+    write,
+)
 
 EDITIONS = edition_names()
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

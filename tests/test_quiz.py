@@ -20,7 +20,7 @@ from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.probability import draw_count
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from lextools.features.quiz import QuizRequest, list_names, quiz, ranked_alphagrams
 
 

@@ -9,8 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lextools import SpellingError, load_edition, spell
-from lextools.core.normalize import normalize
-from lextools.core.tokenize import write
+from lextools.core.spelling import normalize, write
 
 FISE = load_edition("es-fise")
 

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import SpellingError
 from lextools.core.messages import LANGUAGES, catalogue, choose_language
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from service import create_app
 
 ROOT = Path(__file__).parent.parent

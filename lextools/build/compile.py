@@ -6,8 +6,8 @@ temporary file and ``os.replace``, the metadata last, so a build that is interru
 leaves the previous lexicon whole.
 
 Where a build's time goes (``bench/perf.py``): :func:`compile_words` reads the words a batch of
-10,000 at a time and spells each batch as one text (:func:`lextools.core.tokenize.spell_lines`), calling
-:func:`lextools.core.tokenize.spell` only for the words the batch flags, so per word it only looks the
+10,000 at a time and spells each batch as one text (:func:`lextools.core.spelling.spell_lines`), calling
+:func:`lextools.core.spelling.spell` only for the words the batch flags, so per word it only looks the
 key up, asks the rules (:func:`lextools.build.filters.judge`) and records the provenance. Spelling word by
 word in Python had been most of a build's time.
 """
@@ -36,7 +36,7 @@ from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.files import atomic_write, tool_versions
 from lextools.core.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
 from lextools.core.sidecar import sidecar_path
-from lextools.core.tokenize import Spelling, spell, spell_lines
+from lextools.core.spelling import Spelling, spell, spell_lines
 
 #: Examples kept per rule in the exclusion report.
 EXAMPLES_PER_RULE = 25
@@ -112,7 +112,7 @@ def compile_words(
     example_of: dict[str, str] = {}
     unspellable: dict[str, RuleReport] = {}
 
-    # Spelled a batch at a time (lextools.core.tokenize.spell_lines); spell() only for the words it flags.
+    # Spelled a batch at a time (lextools.core.spelling.spell_lines); spell() only for the words it flags.
     with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
             keys = spell_lines([sw.raw for sw in batch], edition)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from lextools.core.edition import Edition
 from lextools.core.errors import SourceError
-from lextools.core.tokenize import Spelling
+from lextools.core.spelling import Spelling
 
 
 @dataclass(slots=True)
@@ -40,7 +40,7 @@ class Candidate:
     """A source word once spelled in an edition: what the rules judge.
 
     ``key`` is the lexicon key (one character per tile). A build spells its words in batches
-    (:func:`lextools.core.tokenize.spell_lines`), which give the key; the :class:`Spelling` is made from
+    (:func:`lextools.core.spelling.spell_lines`), which give the key; the :class:`Spelling` is made from
     it only for a rule that reads it (:meth:`from_key`).
     """
 

@@ -24,7 +24,7 @@ from lextools.core.edition import Edition
 from lextools.core.errors import SpellingError
 from lextools.core.reviewed import RULE_NAME, read_review
 from lextools.core.sources import Source, verify
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 
 RULE_DESCRIPTION = "a short word the review of short words does not keep"
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, err, home, open_lexicon, out, print_json
 from lextools.core.errors import LexiconError, path_text
 from lextools.core.lexicon import Lexicon
-from lextools.core.tokenize import Notation
+from lextools.core.spelling import Notation
 from lextools.features.export import KWG_FORMATS, check_format, export_bytes, text_lines, write_export
 from lextools.features.verify import verify as verify_file
 

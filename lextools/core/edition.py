@@ -75,6 +75,12 @@ class Edition:
     letters: frozenset[str] = field(init=False, repr=False)
     #: Letters in the longest tile (2 where there are digraph tiles).
     longest_tile: int = field(init=False, repr=False)
+    #: The labels longest first, as one alternation (see ``__post_init__``).
+    tile_pattern: re.Pattern[str] = field(init=False, repr=False)
+    _code_of: dict[str, str] = field(init=False, repr=False)
+    _value_of: dict[str, int | None] = field(init=False, repr=False)
+    _label_of: dict[str, str] = field(init=False, repr=False)
+    _collation: dict[int, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Derived once: normalisation and tokenisation read these for every character.
@@ -86,7 +92,7 @@ class Edition:
         object.__setattr__(self, "_value_of", {t.label: t.value for t in self.tiles})
         object.__setattr__(self, "_label_of", {t.code: t.label for t in self.tiles})
         # The labels longest first: at each position the alternation takes the first label that
-        # matches, the longest, so ``findall`` splits letters into tiles greedily (lextools.core.tokenize).
+        # matches, the longest, so ``findall`` splits letters into tiles greedily (lextools.core.spelling).
         labels = sorted((t.label for t in self.tiles), key=len, reverse=True)
         object.__setattr__(self, "tile_pattern", re.compile("|".join(map(re.escape, labels))))
         # Key code → a character whose code point is the tile's rank in the alphabet: a key
@@ -98,12 +104,12 @@ class Edition:
     # -- alphabetical order -----------------------------------------------------------------------
     def collation_key(self, key: str) -> str:
         """Sort key of a lexicon key in the edition's alphabet: es-fise puts CHA after CU, ÑU after NU."""
-        return key.translate(self._collation)  # type: ignore[attr-defined]
+        return key.translate(self._collation)
 
     def collation_keys(self, keys: Iterable[str]) -> Iterator[str]:
         """:meth:`collation_key` of each key, mapped with ``str.translate`` itself: no Python call per
         key, for the thousands of answers an anagram query sorts."""
-        return map(str.translate, keys, itertools.repeat(self._collation))  # type: ignore[attr-defined]
+        return map(str.translate, keys, itertools.repeat(self._collation))
 
     def sort_keys(self, keys: Iterable[str]) -> list[str]:
         """Lexicon keys in the edition's alphabetical order."""
@@ -130,11 +136,11 @@ class Edition:
     # -- conversions between tile labels and lexicon keys ------------------------------------------
     def encode(self, tiles: Iterable[str]) -> str:
         """Tile labels → lexicon key (one character per tile)."""
-        return "".join(map(self._code_of.__getitem__, tiles))  # type: ignore[attr-defined]
+        return "".join(map(self._code_of.__getitem__, tiles))
 
     def decode(self, key: str) -> tuple[str, ...]:
         """Lexicon key → tile labels (mapped, not a Python loop: a batch check decodes every word)."""
-        return tuple(map(self._label_of.__getitem__, key))  # type: ignore[attr-defined]
+        return tuple(map(self._label_of.__getitem__, key))
 
     def spelling(self, key: str) -> str:
         """Lexicon key → plain spelling (CHIQUILLO)."""
@@ -147,8 +153,8 @@ class Edition:
         None when a needed value is unverified (es-mattel2021).
         """
         if not blanks:
-            values = list(map(self._value_of.__getitem__, tiles))  # type: ignore[attr-defined]
-            return None if None in values else sum(values)
+            values = list(map(self._value_of.__getitem__, tiles))
+            return None if None in values else sum(values)  # type: ignore[arg-type]  # no None left
         blank_positions = set(blanks)
         total = 0
         for i, label in enumerate(tiles):

@@ -255,9 +255,8 @@ class _Automaton:
                     if not guide[2 * child]:
                         below = 0  # no children
                     else:  # a state seen before costs no call
-                        below = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
-                        if below is None:
-                            below = self.intern(pool, child)
+                        seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
+                        below = seen if seen is not None else self.intern(pool, child)
                     nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
                 label = guide[2 * child + 1]
         if len(nodes) > 1:
@@ -339,17 +338,26 @@ def _layout(pool: _Lists, roots: Sequence[int], pause: Callable[[], None] = _no_
     written again; a chain whose tail is also another chain's is written in full, since a list
     must be contiguous — the same node count as wolges' buildlex for the same states.
     """
+    tops, position, size = _place_chains(pool, roots, pause)
+    if size > MAX_NODES:
+        raise ExportFormatError(f"the graph needs {size:,} nodes; a KWG holds at most {MAX_NODES:,}")
+    return _write_chains(pool, roots, tops, position, pause)
+
+
+def _place_chains(pool: _Lists, roots: Sequence[int], pause: Callable[[], None]) -> tuple[list[int], array.array, int]:
+    """Where each state's node goes: the chains to write (by their first state), in breadth-first
+    order from the roots, each state's position in the node array, and the array's size."""
     node, nxt = pool.node, pool.next
     count = len(node)
-    prev = array.array("I", bytes(4 * count))
+    prev = array.array("I", bytes(4 * count))  # the state whose tail each state is (0: none)
     for state in range(1, count):
         prev[nxt[state]] = state
     position = array.array("I", bytes(4 * count))
     seen = bytearray(count)
     seen[0] = 1
     tops: list[int] = []
-    size = len(roots)
-    queue = deque()
+    size = len(roots)  # the header nodes come first
+    queue: deque[int] = deque()
     for root in roots:
         if not seen[root]:
             seen[root] = 1
@@ -360,7 +368,7 @@ def _layout(pool: _Lists, roots: Sequence[int], pause: Callable[[], None] = _no_
         steps += 1
         if not steps % _STEPS_PER_PAUSE:
             pause()
-        if not position[state]:
+        if not position[state]:  # not yet in a chain written: write the whole chain it ends
             top = state
             while prev[top]:
                 top = prev[top]
@@ -376,8 +384,14 @@ def _layout(pool: _Lists, roots: Sequence[int], pause: Callable[[], None] = _no_
                 seen[child] = 1
                 queue.append(child)
             state = nxt[state]
-    if size > MAX_NODES:
-        raise ExportFormatError(f"the graph needs {size:,} nodes; a KWG holds at most {MAX_NODES:,}")
+    return tops, position, size
+
+
+def _write_chains(
+    pool: _Lists, roots: Sequence[int], tops: list[int], position: array.array, pause: Callable[[], None]
+) -> array.array:
+    """The header nodes, then each chain's nodes with their arcs pointing at the positions placed."""
+    node, nxt = pool.node, pool.next
     out = array.array("I", [IS_END | position[root] for root in roots])
     keep = 0xFFFFFFFF & ~ARC_MASK
     for steps, state in enumerate(tops, 1):

@@ -14,16 +14,16 @@ multi-letter tile (FISE's digits: 1 = CH, 2 = LL, 3 = RR). So CHIQUILLO is store
 a DAWG walk goes tile by tile, and a front hook on CH is one more step, not two. The alphagram of a
 key is its characters sorted in the lexicon's *alphagram order*, rarest tile first (the order is
 in the metadata): sorted that way the alphagrams share more prefixes and suffixes, and their DAWG
-is under twice the size of the words DAWG (es-fise: 1.1 MB beside 0.6 MB, where "ALPHAGRAM KEY"
-pairs took 16.6 MB). The index only says which multisets of tiles spell a word; the words
+stays close to the size of the words DAWG, far smaller than "ALPHAGRAM KEY" pairs (bench/README.md
+has the figures). The index only says which multisets of tiles spell a word; the words
 themselves are found from those multisets in the words DAWG (lextools.core.search).
 
 Reading. Both files are memory-mapped, so every process serving a lexicon shares one copy of its
 bytes through the page cache: DAWG-Python's ``Dictionary`` and ``Guide`` index a ``memoryview`` of
 the map as they would their own arrays, for the walks (search, anagrams). Membership, completion
 and :meth:`Lexicon.blank_fills` (dawgdic's similar-keys walk: hooks, anagrams), the hot path, go to
-dawg2's C++ ``CompletionDAWG`` and ``DAWG`` built from the same bytes (their own copies: 0.7 and
-1.2 MB for es-fise, shared by forked workers that did not write to them); when dawg2 cannot be
+dawg2's C++ ``CompletionDAWG`` and ``DAWG`` built from the same bytes (their own copies, shared
+by forked workers that did not write to them); when dawg2 cannot be
 imported, or ``LEXTOOLS_READER=python``, DAWG-Python answers those too. Both readers give the same
 answers (the tests run on both).
 
@@ -63,7 +63,7 @@ import dawg_python
 
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError, SpellingError
-from lextools.core.tokenize import Spelling, spell, spell_lines
+from lextools.core.spelling import Spelling, spell, spell_lines
 
 FORMAT = "lextools-lexicon"
 FORMAT_VERSION = 2
@@ -236,8 +236,8 @@ class Lexicon:
         return self._result(text, s.word, s.tiles, s.key)
 
     def lookup_many(self, texts: Sequence[str]) -> list[WordResult]:
-        """:meth:`lookup` of each word, the batch spelled at once (:func:`lextools.core.tokenize.spell_lines`):
-        half the time per word of a batch check. A word the batch cannot vouch for is looked up alone."""
+        """:meth:`lookup` of each word, the batch spelled at once (:func:`lextools.core.spelling.spell_lines`),
+        which costs less per word than spelling each alone. A word the batch cannot vouch for is looked up alone."""
         decode, results = self.edition.decode, []
         for text, key in zip(texts, spell_lines(texts, self.edition), strict=True):
             if key is None:
@@ -257,8 +257,8 @@ class Lexicon:
     def hooks(self, key: str) -> Hooks:
         """Hooks at tile level: in es-fise the CH tile hooks ARRO into CHARRO, one tile, not two.
 
-        Each side is one :meth:`blank_fills` walk, ``?ARRO`` and ``ARRO?`` (dawg2's C++ with it: a
-        membership test per tile was 60 of them, ten times the time).
+        Each side is one :meth:`blank_fills` walk, ``?ARRO`` and ``ARRO?`` (dawg2's C++ with it), not a
+        membership test per tile of the alphabet.
         """
         words, label, alphabet = self.words, self._label, self._alphabet
         return Hooks(
@@ -434,14 +434,14 @@ def _array(view: memoryview, start: int, item: int, per_count: int = 1) -> tuple
 def cpp_lexicon() -> type[Lexicon]:
     """The :class:`Lexicon` that is also dawg2's ``CompletionDAWG`` of its keys (the C++ reader).
 
-    ``key in lexicon`` is the hot path. As a method in Python it would cost a Python call around
-    dawg2's: three times a ``set``'s time instead of under twice. Here ``__contains__`` is dawg2's
+    ``key in lexicon`` is the hot path. As a method in Python it would add a Python call around
+    dawg2's, which would cost more than the test itself. Here ``__contains__`` is dawg2's
     own slot, and ``lexicon.words`` is the lexicon itself. Built on first use, so that importing
     this module does not need dawg2 (without it, :func:`reader_name` picks DAWG-Python).
     """
     import dawg
 
-    class CppLexicon(Lexicon, dawg.CompletionDAWG):  # type: ignore[misc]  # dawg2 has no type hints
+    class CppLexicon(Lexicon, dawg.CompletionDAWG):  # dawg2 has no type hints: its classes are Any
         reader = "dawg2"
         __contains__ = dawg.CompletionDAWG.__contains__  # the C slot itself, not a Python method
 
@@ -450,7 +450,7 @@ def cpp_lexicon() -> type[Lexicon]:
             self.frombytes(
                 b"".join((struct.pack("=I", len(units)), units.cast("B"), struct.pack("=I", len(guide) // 2), guide))
             )
-            # The anagram index too, for blank_fills (1.1 MB for es-fise, shared by forked workers).
+            # The anagram index too, for blank_fills (shared by forked workers).
             self._alphagram_dawg = dawg.DAWG().frombytes(
                 b"".join((struct.pack("=I", len(self.alphagrams._units)), self.alphagrams._units.cast("B")))
             )

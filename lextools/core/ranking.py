@@ -5,7 +5,7 @@ The probability of a word is the number of ways to draw its tiles from a full ba
 yields keys in that order, so the ranking is computed whole, once per loaded lexicon, and kept with
 the lexicon it belongs to (it goes when a rebuilt lexicon replaces it).
 
-Computing it takes seconds on half a million words, longer than any request may work. So it is built
+Computing it on a large lexicon takes longer than any request may work. So it is built
 in the background (:mod:`lextools.core.background`), pausing every few milliseconds (``pause()``) so
 that the requests of its process keep being served; a search asks with a deadline and, while the
 ranking is not ready, answers that it found nothing yet and may be asked again. Chunks of keys are
@@ -44,7 +44,7 @@ def probability_ranking(lex: Lexicon, wait: float | None = None) -> tuple[str, .
 def _build(lex: Lexicon) -> tuple[str, ...]:
     started = time.monotonic()
     # A tuple of strings, which the garbage collector stops tracking: as a list it was walked item by
-    # item by every full collection, 0.1 s with four rankings in a worker.
+    # item by every full collection.
     keys = tuple(_ranked_keys(lex))
     log.info("%s: probability ranking of %s words in %.1f s", lex.edition.name, len(keys), time.monotonic() - started)
     return keys

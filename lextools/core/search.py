@@ -46,9 +46,8 @@ from lextools.core.budget import Budget, Exhausted
 from lextools.core.errors import PositionError, QueryError, SpellingError
 from lextools.core.lexicon import Lexicon, _continuations, children, utf8_length
 from lextools.core.messages import message
-from lextools.core.normalize import MAX_INPUT_CHARS, too_long
 from lextools.core.ranking import probability_ranking
-from lextools.core.tokenize import spell
+from lextools.core.spelling import MAX_INPUT_CHARS, spell, too_long
 
 #: Longest rack or pattern we search with.
 MAX_QUERY_TILES = 15
@@ -180,7 +179,7 @@ class Anagrams(NamedTuple):
 #: An answer's place in the order starts with a character for its length, longest first. The rest is
 #: its alphagram (code order), then its collation key (the edition's alphabet): answers of equal
 #: length have alphagrams of equal length, so comparing the strings compares those three in turn —
-#: and a sort of strings is several times quicker than a sort of tuples.
+#: and a sort of strings is quicker than a sort of tuples.
 _LONGEST_FIRST = [chr(0x40 - n) for n in range(MAX_QUERY_TILES + 1)]
 
 
@@ -188,8 +187,8 @@ def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length:
     """Every answer of an anagram query in the answer's order: the walk that :func:`anagrams` does
     once per query (in the background) and then reads pages from.
 
-    Thousands of answers are sorted (subanagrams of 7 tiles and 2 blanks: about 7,000 in es-fise),
-    so their places are made by ``map`` over C functions, not by a Python function per answer.
+    Thousands of answers may be sorted, so their places are made by ``map`` over C functions, not by a
+    Python function per answer.
     """
     keys = _matches(lex, rack, blanks, sub, min_length, Budget().pace)
     lengths = map(_LONGEST_FIRST.__getitem__, map(len, keys))
@@ -213,8 +212,7 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     if len(alphagrams) > _SPELLED_APART:
         # Many multisets (a rack of common tiles): one walk of the words DAWG with the rack, its
         # blanks standing only for tiles some multiset needs, costs less than spelling each apart
-        # (es-fise, 7 tiles + 2 blanks: 131 multisets, 20 ms instead of 49; 5 multisets, 2.3 ms
-        # instead of 1.1).
+        # (with few multisets, spelling each apart costs less).
         have = Counter(rack)
         needs = {"".join(sorted((Counter(a) - have).elements())) for a in alphagrams}
         fills = {"".join(part) for need in needs for n in range(len(need) + 1)
@@ -302,8 +300,7 @@ def _spend_exactly(lex: Lexicon, multisets: list[str], pace: Callable[[], None])
     The first ``_PLACED_FIRST`` tiles are placed one by one while some key starts with them; the
     rest is one :meth:`~lextools.core.lexicon.Lexicon.blank_fills` walk over the tiles left, whose keys
     are kept when they spend exactly those tiles (the walk only knows which tiles, not how many).
-    Placing more tiles first costs more prefix tests than it saves (measured on es-fise, 7 tiles + 2
-    blanks: 2.5 ms with two, 4.1 ms with three, 5.2 ms with one).
+    Placing more tiles first costs more prefix tests than it saves, and placing one costs more too.
     """
     is_prefix = lex.is_prefix
     found: list[str] = []
@@ -335,21 +332,38 @@ def _spend_rack(
     """Keys of at least ``shortest`` tiles spelled with tiles of the rack and up to ``blanks`` blanks;
     with ``fills``, blanks only stand for tiles whose sorted string (and each one before it) is in it.
 
-    A rack tile is always taken before a blank for the same tile, so a word is found once. The walk
-    reads dawgdic's units itself (see :func:`lextools.core.lexicon.children`): it visits every prefix the
-    rack can spell, tens of thousands for 7 tiles and 2 blanks, and a call per edge would double its
-    time.
+    A rack tile is always taken before a blank for the same tile, so a word is found once.
     """
     graph = lex.graph
-    units, guide = graph.dct._units, graph.guide._units
+    found: list[str] = []
+    if not len(graph.guide._units):  # an empty lexicon has no guide
+        return found
     left: dict[str, int] = {}  # a dict, not a Counter: Counter's lookup of a missing tile is a Python call
     for tile in rack:
         left[tile] = left.get(tile, 0) + 1
+    walk = _rack_walk(graph, left, shortest, len(rack) + blanks, pace, fills, found)
+    walk(graph.dct.ROOT, "", blanks, "", 1)
+    return found
+
+
+def _rack_walk(
+    graph: Any,
+    left: dict[str, int],
+    shortest: int,
+    size: int,
+    pace: Callable[[], None],
+    fills: Container[str] | None,
+    found: list[str],
+) -> Callable[[int, str, int, str, int], None]:
+    """The walk of :func:`_spend_rack` from a node: ``walk(index, key, blanks_left, used, depth)``
+    spends ``left`` (the rack's tiles not yet placed) and blanks on the words DAWG's edges, adding
+    to ``found``; ``used`` is the tiles blanks stand for so far, sorted, when ``fills`` is given.
+
+    It reads dawgdic's units itself (see :func:`lextools.core.lexicon.children`): it visits every
+    prefix the rack can spell, so an edge of a one-byte tile costs it no function call.
+    """
+    units, guide = graph.dct._units, graph.guide._units
     count = left.get
-    size = len(rack) + blanks
-    found: list[str] = []
-    if not len(guide):  # an empty lexicon has no guide
-        return found
 
     def walk(index: int, key: str, blanks_left: int, used: str, depth: int) -> None:
         pace()
@@ -386,8 +400,7 @@ def _spend_rack(
                 tile, node = more.pop()
             label = guide[child * 2 + 1]
 
-    walk(graph.dct.ROOT, "", blanks, "", 1)
-    return found
+    return walk
 
 
 #: dawgdic's unit bits (DAWG-Python's ``units`` module): a word ends at this node; the offset is scaled.
@@ -456,8 +469,7 @@ def find(
     ``ends`` are checked on each key found (a prefix and a suffix may overlap: CASA starts with CA
     and ends with AS). The walk follows only the DAWG's existing edges, through its guide, keeping
     the set of pattern positions still alive at each node, so any pattern costs about one visit per
-    node it reaches (trying every tile code at every node instead was 5 to 15 times slower for
-    ``????????`` and ``CH?*O`` on 150,000 words).
+    node it reaches, rather than trying every tile code at every node.
     """
     if length is not None and not 1 <= length <= MAX_QUERY_TILES:
         raise QueryError(message("length_range", max=MAX_QUERY_TILES))
@@ -473,7 +485,7 @@ def find(
             raise QueryError(message("bad_param", name=name, text=repr(text), reason=e.message or e.reason)) from None
 
     prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
-    parts = parse_pattern(pattern, lex) if pattern else ["*"]
+    parts: list[str | None] = parse_pattern(pattern, lex) if pattern else ["*"]
     budget = budget if budget is not None else Budget()
     if order == "probability":
         return iter(_scan_ranking(lex, _matcher(parts, prefix, length, infix, suffix), budget, after))
@@ -528,6 +540,43 @@ def _scan_ranking(lex: Lexicon, matches: Callable[[str], bool], budget: Budget, 
     return found
 
 
+class _Positions:
+    """The places of a parsed pattern a key's tiles so far may have reached, as a set per key.
+
+    A ``*`` may match no tile at all, so a set holds every place after a run of stars too
+    (:meth:`closure`). The set after a tile depends only on the set before it and the tile, and
+    the walk meets the same few sets at every node: each move is worked out once and kept.
+    """
+
+    def __init__(self, parts: list[str | None]) -> None:
+        self.parts = parts
+        self.end = len(parts)  # a key matches when this place is in its set
+        self.start = self.closure({0})
+        self.moves: dict[tuple[frozenset[int], str], frozenset[int]] = {}
+
+    def closure(self, positions: set[int]) -> frozenset[int]:
+        parts, end = self.parts, self.end
+        out = set(positions)
+        for i in positions:
+            while i < end and parts[i] == "*":
+                i += 1
+                out.add(i)
+        return frozenset(out)
+
+    def move(self, alive: frozenset[int], tile: str) -> frozenset[int]:
+        """The set after ``tile`` (empty: no key through here matches), kept in :attr:`moves`."""
+        moved = set()
+        for i in alive:
+            if i == self.end:
+                continue
+            if self.parts[i] == "*":
+                moved.add(i)
+            elif self.parts[i] is None or self.parts[i] == tile:
+                moved.add(i + 1)
+        nxt = self.moves[(alive, tile)] = self.closure(moved)
+        return nxt
+
+
 def _walk_guided(
     lex: Lexicon,
     parts: list[str | None],
@@ -545,34 +594,10 @@ def _walk_guided(
     graph, dct = lex.graph, lex.graph.dct
     rank = lex.edition.collation_key
     budget = budget if budget is not None else Budget()
-    end = len(parts)
     longest = length if length is not None else MAX_QUERY_TILES
     target = after or ""
-
-    def closure(positions: set[int]) -> frozenset[int]:  # a star may match no tile at all
-        out = set(positions)
-        for i in positions:
-            while i < end and parts[i] == "*":
-                i += 1
-                out.add(i)
-        return frozenset(out)
-
-    steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
-
-    def step(alive: frozenset[int], tile: str) -> frozenset[int]:
-        nxt = steps.get((alive, tile))
-        if nxt is None:
-            moved = set()
-            for i in alive:
-                if i == end:
-                    continue
-                if parts[i] == "*":
-                    moved.add(i)
-                elif parts[i] is None or parts[i] == tile:
-                    moved.add(i + 1)
-            nxt = steps[(alive, tile)] = closure(moved)
-        return nxt
-
+    positions = _Positions(parts)
+    moves, move, end = positions.moves, positions.move, positions.end
     found: list[str] = []
 
     def visit(index: int, alive: frozenset[int], key: str, on_path: bool) -> None:
@@ -585,7 +610,9 @@ def _walk_guided(
                 if rank(tile) < rank(target[depth]):
                     continue
                 settled = tile == target[depth]
-            nxt = step(alive, tile)
+            nxt = moves.get((alive, tile))
+            if nxt is None:
+                nxt = move(alive, tile)
             if not nxt:
                 continue
             word = key + tile
@@ -603,5 +630,5 @@ def _walk_guided(
                 visit(child, nxt, word, settled)
 
     with contextlib.suppress(Exhausted):  # budget.resume says where
-        visit(dct.ROOT, closure({0}), "", bool(target))
+        visit(dct.ROOT, positions.start, "", bool(target))
     return found

@@ -13,8 +13,8 @@ separated by tabs, written atomically like every built file::
 
 Keys are lexicon keys (one character per tile, see :mod:`lextools.core.lexicon`); ``form`` is the word
 as its source wrote it (dámelo), ``headword`` the dictionary entry it comes from, when the source has
-one. Only the exceptions are written, so the file stays small (about 290,000 lines for es-fise,
-10 MB once read: the service keeps it in memory, hence the numbered sets of sources). A sidecar
+one. Only the exceptions are written, so the file stays small (the service keeps it in memory,
+hence the numbered sets of sources). A sidecar
 without ``#sourcesets`` (written before it existed) names the sources on each ``+`` line. A
 sidecar whose checksum is not its lexicon's (a build interrupted between the two files) is ignored
 rather than believed.
@@ -45,7 +45,7 @@ def sidecar_path(home: Path, edition: str) -> Path:
 class Records:
     """The records of a sidecar by key, kept as its sorted lines in one byte string.
 
-    Half a million keys as a dict of lists cost about 60 MB a process; one ``bytes`` object costs the
+    A dict of lists costs many times the file's size in every process; one ``bytes`` object costs the
     file's size, and a process that loads it before gunicorn forks its workers shares it with every
     worker (nothing ever writes to those pages again). Only every ``STRIDE``-th line's offset and key
     are kept beside it (an offset for every line would cost another quarter of the text).
@@ -71,14 +71,13 @@ class Records:
                 self._block_starts.append(total)
         self._blob = b"".join(lines)
         lines.clear()
-        # Each with its tab, so they sort as their lines do (es-fise: 9,000 of them, 0.5 MB).
+        # Each with its tab, so they sort as their lines do.
         self._every = [self._key_at(start) for start in self._block_starts[:-1]]
 
     @staticmethod
     def _key_index(lines: list[bytes]) -> Any | None:
-        """Every key as dawg2's DAWG (es-fise: 286,000 keys, 0.5 MB, 0.1 s to build): most words the
-        service is asked about have no record, which it tells in 0.1 µs where the search below takes
-        about 1 µs. None where lexicons are read without dawg2 (``LEXTOOLS_READER``)."""
+        """Every key as dawg2's DAWG: most words the service is asked about have no record, which the
+        DAWG tells sooner than the search below. None where lexicons are read without dawg2 (``LEXTOOLS_READER``)."""
         if reader_name() != "dawg2":
             return None
         import dawg  # dawg2 is optional where lexicons are read with DAWG-Python

@@ -60,8 +60,8 @@ class WordList:
     """The words of one list file and the encoding it was read in.
 
     The words are kept as one UTF-8 byte string, joined by LF (no word holds one): a build holds its
-    lists to its end, and 640,000 words cost about 45 MB as a list of strings, 8 MB this way (as one
-    ``str``, 15 MB when a single word needs two bytes a character).
+    lists to its end, and a list of strings costs several times the bytes (as does one ``str`` when
+    a single word needs two bytes a character).
     """
 
     path: Path

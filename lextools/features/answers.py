@@ -17,7 +17,7 @@ from lextools.core.edition import Edition
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon, WordResult
 from lextools.core.messages import message
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from lextools.features.explain import Explanation, Sidecar, explain_result, load_sidecar
 
 

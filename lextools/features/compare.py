@@ -14,7 +14,7 @@ from typing import Any
 from lextools.core.edition import Edition, edition_names
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import load_lexicon
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from lextools.core.wordlist import read_words
 
 #: Unspellable words kept as examples per list.
@@ -41,7 +41,9 @@ def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordS
         return WordSet(str(path), lex.edition, frozenset(lex.keys()))
     if edition is None:
         raise QueryError(f"{arg} is a word list: say which edition reads it (--edition)")
-    keys, bad, examples = set(), 0, []
+    keys: set[str] = set()
+    examples: list[str] = []
+    bad = 0
     for raw in read_words(path):
         try:
             keys.add(spell(raw, edition).key)

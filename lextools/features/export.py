@@ -27,7 +27,7 @@ from lextools.core import kwg, search
 from lextools.core.errors import CorruptLexiconError, ExportFormatError
 from lextools.core.files import atomic_write, tool_versions
 from lextools.core.lexicon import Lexicon
-from lextools.core.tokenize import NOTATIONS, Notation, write
+from lextools.core.spelling import NOTATIONS, Notation, write
 
 FORMATS = ("txt", "dawg", "kwg", "kwg-gaddag", "kad")
 BINARY_FORMATS = ("dawg", "kwg", "kwg-gaddag", "kad")

@@ -36,7 +36,7 @@ from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.core.probability import MAX_BLANKS, draw_count
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from lextools.features import answers
 
 T = TypeVar("T")
@@ -53,7 +53,7 @@ MIN_LENGTH, MAX_LENGTH = 2, search.MAX_QUERY_TILES
 #: Tiles per question when the request names no length: a bingo for anagrams, as the drills go.
 DEFAULT_LENGTH = {"anagram": 7, "build": 6, "hooks": 4, "word-or-phony": 5, "list": 4}
 DEFAULT_BUILD_MIN = 3
-#: A build rack of 8 tiles and 2 blanks makes about 5,000 words: racks stay this short, quizzes this long.
+#: A build rack of 8 tiles and 2 blanks makes thousands of words: racks stay this short, quizzes this long.
 MAX_BUILD_LENGTH, MAX_BUILD_COUNT = 8, 20
 #: A tile worth this much or more is a "high-value" tile (es-fise: J LL Ñ RR X Z).
 HIGH_VALUE = 8
@@ -77,14 +77,22 @@ class QuizRequest:
     list_name: str | None = None
 
     def checked(self, edition: Edition) -> QuizRequest:
+        """This request with its length and list name settled, or a :class:`QueryError` naming the
+        first thing found out of range."""
         if self.type not in QUIZ_TYPES:
             raise QueryError(message("quiz_choice", name="type", choices=", ".join(QUIZ_TYPES)))
         if self.order not in ORDERS:
             raise QueryError(message("quiz_choice", name="order", choices=", ".join(ORDERS)))
         if self.order == "probability" and not edition.has_counts:
             raise QueryError(message("unverified_counts", edition=edition.name))
-        length = self.length
         list_name = _list_name(edition, self.list_name)
+        length = self._length(edition, list_name)
+        self._check_numbers(length)
+        return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name})
+
+    def _length(self, edition: Edition, list_name: str | None) -> int:
+        """Tiles per question: the list's own length, else the one asked for, else the type's default."""
+        length = self.length
         if self.type == "list":
             if list_name not in list_names(edition):
                 raise QueryError(message("quiz_choice", name="list", choices=", ".join(list_names(edition))))
@@ -97,6 +105,10 @@ class QuizRequest:
         length = length or DEFAULT_LENGTH[self.type]
         if not MIN_LENGTH <= length <= MAX_LENGTH:
             raise QueryError(message("quiz_range", name="length", low=MIN_LENGTH, high=MAX_LENGTH))
+        return length
+
+    def _check_numbers(self, length: int) -> None:
+        """Blanks, ranks, count, seed and a build's limits, against the settled ``length``."""
         if not 0 <= self.blanks <= MAX_BLANKS or self.blanks >= length:
             raise QueryError(message("quiz_blanks", max=MAX_BLANKS))
         if self.rank_from < 1 or (self.rank_to is not None and self.rank_to < self.rank_from):
@@ -110,7 +122,6 @@ class QuizRequest:
                 raise QueryError(message("quiz_build", tiles=MAX_BUILD_LENGTH, count=MAX_BUILD_COUNT))
             if not MIN_LENGTH <= self.min_length <= length:
                 raise QueryError(message("quiz_range", name="min_length", low=MIN_LENGTH, high=length))
-        return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name})
 
 
 def choices() -> dict[str, Any]:
@@ -142,8 +153,8 @@ class Ranked:
     ways: int | None  # draws from a full bag that give these tiles (None where counts are unverified)
 
 
-#: Ranked lists kept per loaded lexicon, the most recently used ones: an 8-tile list of es-fise is
-#: 67,000 keys (about 4 MB), and a rebuilt lexicon is a new object whose old lists go with it.
+#: Ranked lists kept per loaded lexicon, the most recently used ones: a list is every key of its
+#: length, and a rebuilt lexicon is a new object whose old lists go with it.
 CACHED_LISTS = 6
 _LISTS: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 

@@ -25,7 +25,7 @@ from typing import Any
 from lextools.core import kwg
 from lextools.core.errors import ExportFormatError, SourceError, SpellingError
 from lextools.core.lexicon import Lexicon, dawg_from_bytes
-from lextools.core.tokenize import spell
+from lextools.core.spelling import spell
 from lextools.core.wordlist import decode, words_of
 from lextools.features.export import FORMATS, manifest_path
 
