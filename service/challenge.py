@@ -1,6 +1,6 @@
 """Challenges: judge a play, write it to the challenge record, answer with a signed receipt.
 
-A challenge is the one route that writes (to the record, lextools/record.py), so it is the one a
+A challenge is the one route that writes (to the record, lextools/features/record.py), so it is the one a
 web page elsewhere must not be able to call: it takes ``Content-Type: application/json`` only —
 which a cross-site form or a "simple" fetch cannot send without a CORS preflight that this service
 never grants — and refuses any ``Origin`` other than its own (403, nothing recorded). A program that
@@ -12,7 +12,7 @@ challenges a second (429 beyond, not recorded). Those bound how fast the record 
 
 The director reads the record with ``lextools record`` or ``GET /v1/record``, which needs
 ``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``; without a token on the server the route is off
-(404). The answers' receipts are explained in lextools/receipts.py.
+(404). The answers' receipts are explained in lextools/features/receipts.py.
 """
 
 from __future__ import annotations

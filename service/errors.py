@@ -4,7 +4,7 @@ The mapping from library errors to HTTP statuses lives here and nowhere else (``
 can only ever produce a 4xx: a malformed request is 400, a challenge from another site's page 403,
 an unknown edition 404, a body or batch that is too large 413, a challenge not sent as JSON 415, a
 word that the edition cannot spell 422, too many challenges a second 429. Messages people read come
-from the catalogue (lextools/messages.py) in the language the request asks for (service/language.py).
+from the catalogue (lextools/core/messages.py) in the language the request asks for (service/language.py).
 A 404 at a page's address (a kiosk's /study) is a page, not JSON. A missing or corrupt lexicon is
 the server's problem, not the client's, and says so with 503; anything else that escapes a view is a
 bug, logged with its traceback and answered with a bare 500 that leaks nothing.

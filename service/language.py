@@ -1,8 +1,8 @@
 """The language of what a person reads in an answer: ``lang`` parameter, else ``Accept-Language``,
 else the edition's language (English when there is no edition in the path).
 
-Reasons and errors come from the one message catalogue (lextools/messages.py; a word's reason is
-worded in lextools/answers.py); the pages send ``Accept-Language`` in their own interface language,
+Reasons and errors come from the one message catalogue (lextools/core/messages.py; a word's reason is
+worded in lextools/features/answers.py); the pages send ``Accept-Language`` in their own interface language,
 so a Spanish page gets Spanish reasons whatever the browser's settings.
 """
 

@@ -1,6 +1,6 @@
 """Editions: a tile set plus the rules that turn spelling into tiles.
 
-Each edition is one JSON file in ``lextools/editions/`` (read with :mod:`importlib.resources`).
+Each edition is one JSON file in ``lextools/core/editions/`` (read with :mod:`importlib.resources`).
 The facts come from the public rule texts (FISE/FILE tournament rules, Mattel's instructions, the
 Hasbro rules, the FISF rules) named in each file's ``sources``; a fact they do not give
 (every count and most values of es-mattel2021) is ``null`` in the file, never guessed, and features
