@@ -509,7 +509,8 @@ class _AffReader:
     Block directives (``PFX``/``SFX`` headers, ``AF``/``AM`` tables) move the cursor past
     their lines.  A reader in :data:`_DIRECTIVE_READERS` returns False when its line is not
     the directive's form (a header without a count, a flag directive without a flag): such a
-    line is then only counted, and reported unknown if hunspell does not know the name.
+    line is then only counted, and reported unknown unless the name is in
+    :data:`IGNORED_DIRECTIVES` or :data:`USED_DIRECTIVES` (a NEEDAFFIX without its flag is).
     """
 
     def __init__(self, lines: list[str], flag_mode: FlagMode, codec: str, warnings: list[str]) -> None:
@@ -664,9 +665,9 @@ class _AffReader:
 
 
 #: .aff directive → its reader (False: the line is not in the directive's form).  A name not
-#: here is counted and, unless hunspell knows it, reported in :attr:`AffixFile.unknown_directives`.
-#: A line of an ignored directive's table (``REP a b`` after ``REP 2``) reads as one more
-#: ``REP`` line, as before: hunspell's tables repeat the directive name on every line.
+#: here is counted and reported in :attr:`AffixFile.unknown_directives`.
+#: A line of an ignored directive's table (``REP a b`` after ``REP 2``) is one more ``REP``
+#: line: hunspell's tables repeat the directive name on every line.
 _DIRECTIVE_READERS: Mapping[str, Callable[[_AffReader, list[str], int], bool]] = MappingProxyType(
     {
         **{key: _AffReader.ignored for key in IGNORED_DIRECTIVES},
