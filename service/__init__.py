@@ -30,7 +30,7 @@ def __getattr__(name: str) -> Any:
     """``from service import create_app``: the factory of service/app.py, loaded on first use — a
     documented lazy load, for the gevent patching above."""
     if name == "create_app":
-        from service.app import create_app
+        from service.app import create_app  # noqa: PLC0415
 
         return create_app
     raise AttributeError(f"module 'service' has no attribute {name!r}")

@@ -33,7 +33,7 @@ def serve(
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted."""
     # Imported here, when the server starts: service.server brings in gunicorn (and gevent), which
     # `lextools --help` and `lextools serve --help` (they import this module) need not load.
-    from service.server import serve as run_server
+    from service.server import serve as run_server  # noqa: PLC0415
 
     if kiosk is not None:
         load_edition(kiosk)  # an unknown edition: one line, exit 2

@@ -158,13 +158,13 @@ def serve(
         # the fork. Patched first, the app's locks and semaphores are gevent's; a real one would block
         # a worker's every greenlet while the one holding it pauses. Imported here, a lazy load:
         # gevent is only for the server, and the tests import this module without patching.
-        from gevent import monkey
+        from gevent import monkey  # noqa: PLC0415
 
         monkey.patch_all()
     # The app's modules load only now, after the patching: some make a lock or semaphore when
     # imported (lextools.core.background), which must be gevent's. A documented lazy load.
-    from service import app as factory
-    from service import challenge
+    from service import app as factory  # noqa: PLC0415
+    from service import challenge  # noqa: PLC0415
 
     home = Path(lexicons) if lexicons is not None else default_home()
     config = {"LEXICONS": home, **(app_config or {})}

@@ -5,11 +5,11 @@
 temporary file and ``os.replace``, the metadata last, so a build that is interrupted at any point
 leaves the previous lexicon whole.
 
-Where a build's time goes (``bench/perf.py``): :func:`compile_words` reads the words a batch of
-10,000 at a time and spells each batch as one text (:func:`lextools.core.spelling.spell_lines`), calling
-:func:`lextools.core.spelling.spell` only for the words the batch flags, so per word it only looks the
-key up, asks the rules (:func:`lextools.build.filters.judge`) and records the provenance. Spelling word by
-word in Python had been most of a build's time.
+:func:`compile_words` reads the words a batch at a time (``PROGRESS_EVERY``) and spells each batch as one
+text (:func:`lextools.core.spelling.spell_lines`), calling :func:`lextools.core.spelling.spell` only for the
+words the batch flags, so per word it only looks the key up, asks the rules
+(:func:`lextools.build.filters.judge`) and records the provenance: spelling word by word in Python is
+slow (``bench/perf.py`` measures a build).
 """
 
 from __future__ import annotations
@@ -96,88 +96,125 @@ def compile_words(
     ``provenance``, when given (a fresh one), records which sources listed each word and which rule
     dropped each excluded form (see :mod:`lextools.build.provenance`).
     """
-    report = BuildReport()
-    for rule in rules:
-        report.dropped[rule.name] = RuleReport(rule.description)
-    rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
-    first_dropping, from_key = judge(rules), Candidate.from_key
-    # A source lists a word only with a form its tags do not rule out: spaCy's table writes most of
-    # RLA-ES's words again, tagged "outside-paradigm", and is not one of their sources.
-    tag_tests = [rule.by_tags for rule in rules if rule.by_tags is not None]
-    listing: dict[frozenset[str], bool] = {}
-    # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
-    kept_here: set[str] = set()
-    kept: Collection[str] = kept_here if provenance is None else provenance.sources
-    dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
-    example_of: dict[str, str] = {}
-    unspellable: dict[str, RuleReport] = {}
-
+    judging = _Judging(edition, rules, provenance)
+    report = judging.report
     # Spelled a batch at a time (lextools.core.spelling.spell_lines); spell() only for the words it flags.
     with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
-            keys = spell_lines([sw.raw for sw in batch], edition)
-            for sw, key in zip(batch, keys, strict=True):
-                if key is None:
-                    try:
-                        spelling = _spell_source_word(sw.raw, edition)
-                    except SpellingError as e:
-                        r = unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
-                        r.count += 1
-                        if len(r.examples) < EXAMPLES_PER_RULE:
-                            r.examples.append(sw.raw)
-                        continue
-                    key = spelling.key
-                else:
-                    spelling = None
-                if key in kept:
-                    report.duplicates += 1
-                    if provenance is not None:
-                        lists = listing.get(sw.tags)
-                        if lists is None:
-                            lists = listing[sw.tags] = not any(test(sw.tags) for test in tag_tests)
-                        if lists:
-                            provenance.kept(key, sw)
-                    continue
-                if spelling is None:
-                    cand = from_key(sw, key, edition)
-                else:
-                    cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
-                rule_name = first_dropping(cand)
-                if rule_name is None:
-                    if provenance is None:
-                        kept_here.add(key)
-                    if dropped_by:
-                        dropped_by.pop(key, None)
-                elif key not in dropped_by:
-                    dropped_by[key] = rule_name
-                    example_of[key] = sw.raw
-                else:
-                    report.duplicates += 1
-                if provenance is not None:
-                    if rule_name is None:
-                        provenance.kept(key, sw)
-                    else:
-                        provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
+            judging.judge_batch(batch, spell_lines([sw.raw for sw in batch], edition))
             report.read += len(batch)
             if progress:
                 progress(report.read)
     if progress and not report.read:
         progress(0)
+    return judging.result()
 
-    for key, rule_name in dropped_by.items():
-        r = report.dropped[rule_name]
-        r.count += 1
-        if len(r.examples) < EXAMPLES_PER_RULE:
-            r.examples.append(example_of[key])
-    for name, r in unspellable.items():
-        if name in report.dropped:  # "multiword" is also a recipe rule: one count for both
-            into = report.dropped[name]
-            into.count += r.count
-            into.examples = (into.examples + r.examples)[:EXAMPLES_PER_RULE]
-        else:
-            report.dropped[name] = r
-    report.kept = len(kept)
-    return sorted(kept), report
+
+class _Judging:
+    """The state of one :func:`compile_words`: the keys kept so far, and which rule dropped the others.
+
+    A key one source's form drops and another's keeps is kept; a dropped key is counted once, for the
+    first rule that dropped it, when the words are all read (:meth:`result`).
+    """
+
+    def __init__(self, edition: Edition, rules: Sequence[Rule], provenance: Provenance | None) -> None:
+        self.edition = edition
+        self.provenance = provenance
+        self.report = BuildReport()
+        for rule in rules:
+            self.report.dropped[rule.name] = RuleReport(rule.description)
+        self.rank = {rule.name: i for i, rule in enumerate(rules)}  # a later rule: the form got further
+        self.first_dropping = judge(rules)
+        # A source lists a word only with a form its tags do not rule out: spaCy's table writes most of
+        # RLA-ES's words again, tagged "outside-paradigm", and is not one of their sources.
+        self.tag_tests = [rule.by_tags for rule in rules if rule.by_tags is not None]
+        self.listing: dict[frozenset[str], bool] = {}
+        # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
+        self.kept_here: set[str] = set()
+        self.kept: Collection[str] = self.kept_here if provenance is None else provenance.sources
+        self.dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
+        self.example_of: dict[str, str] = {}
+        self.unspellable: dict[str, RuleReport] = {}
+
+    def judge_batch(self, batch: list[SourceWord], keys: list[str | None]) -> None:
+        """Judge a batch of words, ``keys`` their keys from ``spell_lines`` (None: ask ``spell``).
+
+        The loop runs once per form of every source, so the common steps stay inline; a word
+        ``spell_lines`` flags and a new combination of tags take a method call each.
+        """
+        edition, provenance, report, rank = self.edition, self.provenance, self.report, self.rank
+        kept, kept_here, dropped_by, example_of = self.kept, self.kept_here, self.dropped_by, self.example_of
+        first_dropping, from_key, listing = self.first_dropping, Candidate.from_key, self.listing
+        for sw, key in zip(batch, keys, strict=True):
+            spelling = None
+            if key is None:
+                spelling = self._spell_flagged(sw)
+                if spelling is None:
+                    continue
+                key = spelling.key
+            if key in kept:
+                report.duplicates += 1
+                if provenance is not None:
+                    lists = listing.get(sw.tags)
+                    if lists is None:
+                        lists = self._lists(sw.tags)
+                    if lists:
+                        provenance.kept(key, sw)
+                continue
+            if spelling is None:
+                cand = from_key(sw, key, edition)
+            else:
+                cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
+            rule_name = first_dropping(cand)
+            if rule_name is None:
+                if dropped_by:
+                    dropped_by.pop(key, None)
+                if provenance is None:
+                    kept_here.add(key)
+                else:
+                    provenance.kept(key, sw)
+                continue
+            if key not in dropped_by:
+                dropped_by[key] = rule_name
+                example_of[key] = sw.raw
+            else:
+                report.duplicates += 1
+            if provenance is not None:
+                provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
+
+    def _spell_flagged(self, sw: SourceWord) -> Spelling | None:
+        """The spelling of a word ``spell_lines`` could not vouch for, or None (counted by its rule)."""
+        try:
+            return _spell_source_word(sw.raw, self.edition)
+        except SpellingError as e:
+            r = self.unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
+            r.count += 1
+            if len(r.examples) < EXAMPLES_PER_RULE:
+                r.examples.append(sw.raw)
+            return None
+
+    def _lists(self, tags: frozenset[str]) -> bool:
+        """Whether a form with these tags counts as its source listing the word (no rule's tags rule it out)."""
+        lists = self.listing[tags] = not any(test(tags) for test in self.tag_tests)
+        return lists
+
+    def result(self) -> tuple[list[str], BuildReport]:
+        """The sorted kept keys and the report: each dropped key counted for the rule that dropped it first."""
+        report = self.report
+        for key, rule_name in self.dropped_by.items():
+            r = report.dropped[rule_name]
+            r.count += 1
+            if len(r.examples) < EXAMPLES_PER_RULE:
+                r.examples.append(self.example_of[key])
+        for name, r in self.unspellable.items():
+            if name in report.dropped:  # "multiword" is also a recipe rule: one count for both
+                into = report.dropped[name]
+                into.count += r.count
+                into.examples = (into.examples + r.examples)[:EXAMPLES_PER_RULE]
+            else:
+                report.dropped[name] = r
+        report.kept = len(self.kept)
+        return sorted(self.kept), report
 
 
 @contextlib.contextmanager
@@ -186,8 +223,8 @@ def _cyclic_gc_paused() -> Iterator[None]:
 
     A default build makes millions of short-lived objects (forms, source words, candidates) while it
     holds millions of long-lived ones (the kept keys, a source kept for the next edition): each full
-    collection walks all of those, and the collections took about a tenth of the build's time. The
-    objects hold no reference cycles; collection resumes (if it was on) when the loop is done.
+    collection walks all of those. The objects hold no reference cycles; collection resumes (if it was
+    on) when the loop is done.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -259,7 +296,7 @@ def _write_files(
         progress("words DAWG")
     if not all(a < b for a, b in pairwise(keys)):  # compile_words gives them sorted; a caller may not
         keys = sorted(set(keys))
-    # Sorted input spares dawg2 a sorted copy of its own (25 MB for 630,000 keys).
+    # Sorted input spares dawg2 a sorted copy of its own.
     words_bytes = dawg.CompletionDAWG(keys, input_is_sorted=True).tobytes()
     if progress:
         progress("anagram index")
@@ -303,7 +340,7 @@ def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
     An alphagram starts with its key's first tile in ``order``. Grouping the keys by that tile, and
     taking the groups by the tile's code, gives the sorted alphagrams group after group while holding
     one group's alphagrams at a time: all of them at once, beside the keys, were the peak of a build's
-    memory (36 MB for 630,000 keys).
+    memory.
     """
     rank = {ord(code): i for i, code in enumerate(order)}  # a key's codes → their ranks
     groups: dict[str, list[str]] = {}

@@ -26,7 +26,7 @@ class SourceWord:
     """One form offered by a source, with what the source knows about it.
 
     Not frozen: a build makes millions, and a frozen dataclass sets each field through
-    ``object.__setattr__`` (three times the cost). Nothing changes one once made.
+    ``object.__setattr__``, which is slower. Nothing changes one once made.
     """
 
     raw: str  # as written in the source

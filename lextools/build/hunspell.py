@@ -474,9 +474,22 @@ def read_aff(path: str | Path) -> AffixFile:
     byte-order mark is ignored.  Lines whose first token is ``#`` or that are empty are
     comments.  Affix blocks start with a header ``PFX flag cross_product count`` followed
     by ``count`` rule lines; ``AF``/``AM`` tables likewise start with ``AF count``.
+    Each directive is read by its entry in :data:`_DIRECTIVE_READERS`.
     """
     raw = _read_bytes(path)
     hs_encoding = _sniff_encoding(raw)
+    lines, codec, warnings = _decode_aff(raw, hs_encoding)
+    reader = _AffReader(lines, _sniff_flag_mode(lines), codec, warnings)
+    reader.read()
+    return reader.affix_file(str(path), hs_encoding)
+
+
+def _decode_aff(raw: bytes, hs_encoding: str) -> tuple[list[str], str, list[str]]:
+    """The lines of an ``.aff`` file, the codec that read them and a warning if it had to be Latin-1.
+
+    An encoding Python does not know, or bytes it cannot decode, fall back to Latin-1 (every
+    byte decodes), with a warning rather than an error: the rules are usually ASCII anyway.
+    """
     codec = _python_encoding(hs_encoding)
     warnings: list[str] = []
     try:
@@ -487,129 +500,188 @@ def read_aff(path: str | Path) -> AffixFile:
         text = raw.decode(codec)
     if text.startswith(_BOM):
         text = text[1:]
-    lines = text.splitlines()
-    flag_mode = _sniff_flag_mode(lines)
+    return text.splitlines(), codec, warnings
 
-    counts: Counter[str] = Counter()
-    unknown: Counter[str] = Counter()
-    special: dict[str, str] = {}
-    aliases: list[frozenset[str]] = []
-    morph_aliases: list[str] = []
-    prefixes: dict[str, list[AffixRule]] = {}
-    suffixes: dict[str, list[AffixRule]] = {}
-    fullstrip = False
-    complexprefixes = False
 
-    def decode(field_text: str) -> frozenset[str]:
-        if aliases and field_text.isdigit():
+class _AffReader:
+    """The state of one pass over an ``.aff`` file: a line cursor and what was read so far.
+
+    Block directives (``PFX``/``SFX`` headers, ``AF``/``AM`` tables) move the cursor past
+    their lines.  A reader in :data:`_DIRECTIVE_READERS` returns False when its line is not
+    the directive's form (a header without a count, a flag directive without a flag): such a
+    line is then only counted, and reported unknown unless the name is in
+    :data:`IGNORED_DIRECTIVES` or :data:`USED_DIRECTIVES` (a NEEDAFFIX without its flag is).
+    """
+
+    def __init__(self, lines: list[str], flag_mode: FlagMode, codec: str, warnings: list[str]) -> None:
+        self.lines = lines
+        self.next = 0  # index of the next line to read
+        self.flag_mode: FlagMode = flag_mode
+        self.codec = codec
+        self.warnings = warnings
+        self.counts: Counter[str] = Counter()
+        self.unknown: Counter[str] = Counter()
+        self.special: dict[str, str] = {}
+        self.aliases: list[frozenset[str]] = []
+        self.morph_aliases: list[str] = []
+        self.prefixes: dict[str, list[AffixRule]] = {}
+        self.suffixes: dict[str, list[AffixRule]] = {}
+        self.fullstrip = False
+        self.complexprefixes = False
+
+    def read(self) -> None:
+        """Dispatch every directive line to its reader; count each directive and each block line."""
+        lines = self.lines
+        while self.next < len(lines):
+            lineno = self.next + 1
+            parts = lines[self.next].split()
+            self.next += 1
+            if not parts or parts[0].startswith("#"):
+                continue
+            key = parts[0]
+            self.counts[key] += 1
+            reader = _DIRECTIVE_READERS.get(key)
+            handled = reader is not None and reader(self, parts, lineno)
+            if not handled and key not in IGNORED_DIRECTIVES and key not in USED_DIRECTIVES:
+                self.unknown[key] += 1
+
+    def affix_file(self, path: str, hs_encoding: str) -> AffixFile:
+        return AffixFile(
+            path=path,
+            encoding=hs_encoding,
+            flag_mode=self.flag_mode,
+            prefixes=MappingProxyType({k: tuple(v) for k, v in self.prefixes.items()}),
+            suffixes=MappingProxyType({k: tuple(v) for k, v in self.suffixes.items()}),
+            flag_aliases=tuple(self.aliases),
+            morph_aliases=tuple(self.morph_aliases),
+            special_flags=MappingProxyType(self.special),
+            fullstrip=self.fullstrip,
+            complexprefixes=self.complexprefixes,
+            directive_counts=MappingProxyType(dict(self.counts)),
+            unknown_directives=MappingProxyType(dict(self.unknown)),
+            warnings=tuple(self.warnings),
+        )
+
+    def _block_lines(self, key: str, expected: int, maxsplit: int = -1) -> Iterator[tuple[int, list[str]]]:
+        """The next ``expected`` non-comment lines of a block, split, with their line numbers.
+
+        Comments and empty lines inside a block are skipped, not counted; each line read counts
+        once more for ``key``.  Stops early at the end of the file.
+        """
+        lines = self.lines
+        read = 0
+        while read < expected and self.next < len(lines):
+            lineno = self.next + 1
+            parts = lines[self.next].split(None, maxsplit)
+            self.next += 1
+            if not parts or parts[0].startswith("#"):
+                continue
+            read += 1
+            self.counts[key] += 1
+            yield lineno, parts
+
+    def _decode_cont(self, field_text: str) -> frozenset[str]:
+        """Continuation classes: an ``AF`` alias number when there is a table, else flags."""
+        if self.aliases and field_text.isdigit():
             idx = int(field_text)
-            if 1 <= idx <= len(aliases):
-                return aliases[idx - 1]
-            warnings.append(f"bad AF alias index {field_text}")
+            if 1 <= idx <= len(self.aliases):
+                return self.aliases[idx - 1]
+            self.warnings.append(f"bad AF alias index {field_text}")
             return frozenset()
-        return _decode_flags(field_text, flag_mode, codec)
+        return _decode_flags(field_text, self.flag_mode, self.codec)
 
-    i = 0
-    n = len(lines)
-    while i < n:
-        lineno = i + 1
-        parts = lines[i].split()
-        i += 1
-        if not parts or parts[0].startswith("#"):
-            continue
+    def affix_block(self, parts: list[str], lineno: int) -> bool:
+        """``PFX|SFX flag cross_product count`` and its ``count`` rule lines."""
+        if len(parts) < 4 or not parts[3].isdigit():
+            return False
         key = parts[0]
-        counts[key] += 1
-        if key in ("PFX", "SFX") and len(parts) >= 4 and parts[3].isdigit():
-            # header: PFX flag cross count
-            flag = _decode_flag(parts[1], flag_mode, codec)
-            cross = parts[2] == "Y"
-            expected = int(parts[3])
-            table = prefixes if key == "PFX" else suffixes
-            rules = table.setdefault(flag, [])
-            read = 0
-            while read < expected and i < n:
-                rparts = lines[i].split()
-                rlineno = i + 1
-                i += 1
-                if not rparts or rparts[0].startswith("#"):
-                    continue
-                read += 1
-                counts[key] += 1
-                if rparts[0] != key or len(rparts) < 4:
-                    warnings.append(f"line {rlineno}: malformed {key} rule for {flag!r}")
-                    continue
-                strip = "" if rparts[2] == "0" else rparts[2]
-                add_text, cont_text = _split_affix_field(rparts[3])
-                add = "" if add_text == "0" else add_text
-                cont = decode(cont_text) if cont_text else frozenset()
-                condition = rparts[4] if len(rparts) >= 5 else "."
-                morph = tuple(rparts[5:])
-                rules.append(
-                    AffixRule(
-                        kind=key,  # type: ignore[arg-type]
-                        flag=flag,
-                        strip=strip,
-                        add=add,
-                        condition=condition,
-                        cross=cross,
-                        cont=cont,
-                        morph=morph,
-                        line=rlineno,
-                    )
-                )
-            if read < expected:
-                warnings.append(f"line {lineno}: {key} {flag!r} announces {expected} rules, found {read}")
-            continue
-        if (
-            key in ("AF", "AM")
-            and len(parts) >= 2
-            and parts[1].isdigit()
-            and not (key == "AF" and aliases)
-            and not (key == "AM" and morph_aliases)
-        ):
-            expected = int(parts[1])
-            read = 0
-            while read < expected and i < n:
-                aparts = lines[i].split(None, 1)
-                i += 1
-                if not aparts or aparts[0].startswith("#"):
-                    continue
-                read += 1
-                counts[key] += 1
-                value = aparts[1].strip() if len(aparts) > 1 else ""
-                if key == "AF":
-                    # hunspell takes only the second field: "AF ABC # comment" -> ABC
-                    aliases.append(_decode_flags(value.split()[0] if value else "", flag_mode, codec))
-                else:
-                    morph_aliases.append(value)
-            continue
-        if key in FLAG_DIRECTIVES and len(parts) >= 2:
-            special[key] = _decode_flag(parts[1], flag_mode, codec)
-            continue
-        if key == "FULLSTRIP":
-            fullstrip = True
-            continue
-        if key == "COMPLEXPREFIXES":
-            complexprefixes = True
-            continue
-        if key not in IGNORED_DIRECTIVES and key not in USED_DIRECTIVES:
-            unknown[key] += 1
+        flag = _decode_flag(parts[1], self.flag_mode, self.codec)
+        cross = parts[2] == "Y"
+        expected = int(parts[3])
+        rules = (self.prefixes if key == "PFX" else self.suffixes).setdefault(flag, [])
+        read = 0
+        for rlineno, rparts in self._block_lines(key, expected):
+            read += 1
+            if rparts[0] != key or len(rparts) < 4:
+                self.warnings.append(f"line {rlineno}: malformed {key} rule for {flag!r}")
+                continue
+            rules.append(self._affix_rule(key, flag, cross, rparts, rlineno))
+        if read < expected:
+            self.warnings.append(f"line {lineno}: {key} {flag!r} announces {expected} rules, found {read}")
+        return True
 
-    return AffixFile(
-        path=str(path),
-        encoding=hs_encoding,
-        flag_mode=flag_mode,
-        prefixes=MappingProxyType({k: tuple(v) for k, v in prefixes.items()}),
-        suffixes=MappingProxyType({k: tuple(v) for k, v in suffixes.items()}),
-        flag_aliases=tuple(aliases),
-        morph_aliases=tuple(morph_aliases),
-        special_flags=MappingProxyType(special),
-        fullstrip=fullstrip,
-        complexprefixes=complexprefixes,
-        directive_counts=MappingProxyType(dict(counts)),
-        unknown_directives=MappingProxyType(dict(unknown)),
-        warnings=tuple(warnings),
-    )
+    def _affix_rule(self, key: str, flag: str, cross: bool, rparts: list[str], rlineno: int) -> AffixRule:
+        """``PFX|SFX flag strip affix[/flags] [condition [morph...]]`` (``0``: empty strip or affix)."""
+        add_text, cont_text = _split_affix_field(rparts[3])
+        return AffixRule(
+            kind="PFX" if key == "PFX" else "SFX",
+            flag=flag,
+            strip="" if rparts[2] == "0" else rparts[2],
+            add="" if add_text == "0" else add_text,
+            condition=rparts[4] if len(rparts) >= 5 else ".",
+            cross=cross,
+            cont=self._decode_cont(cont_text) if cont_text else frozenset(),
+            morph=tuple(rparts[5:]),
+            line=rlineno,
+        )
+
+    def alias_table(self, parts: list[str], lineno: int) -> bool:
+        """``AF count`` / ``AM count`` and the table's lines; only the first table of each counts."""
+        key = parts[0]
+        table: list[frozenset[str]] | list[str] = self.aliases if key == "AF" else self.morph_aliases
+        if len(parts) < 2 or not parts[1].isdigit() or table:
+            return False
+        for _, aparts in self._block_lines(key, int(parts[1]), maxsplit=1):
+            value = aparts[1].strip() if len(aparts) > 1 else ""
+            if key == "AF":
+                # hunspell takes only the second field: "AF ABC # comment" -> ABC
+                self.aliases.append(_decode_flags(value.split()[0] if value else "", self.flag_mode, self.codec))
+            else:
+                self.morph_aliases.append(value)
+        return True
+
+    def flag_directive(self, parts: list[str], lineno: int) -> bool:
+        """``NEEDAFFIX flag`` and the other :data:`FLAG_DIRECTIVES`: the last one given wins."""
+        if len(parts) < 2:
+            return False
+        self.special[parts[0]] = _decode_flag(parts[1], self.flag_mode, self.codec)
+        return True
+
+    def fullstrip_on(self, parts: list[str], lineno: int) -> bool:
+        self.fullstrip = True
+        return True
+
+    def complexprefixes_on(self, parts: list[str], lineno: int) -> bool:
+        self.complexprefixes = True
+        return True
+
+    def already_read(self, parts: list[str], lineno: int) -> bool:
+        """``SET`` and ``FLAG``: sniffed before the pass (they decide how every other line reads)."""
+        return True
+
+    def ignored(self, parts: list[str], lineno: int) -> bool:
+        """A directive that does not change which forms exist (:data:`IGNORED_DIRECTIVES`): counted only."""
+        return True
+
+
+#: .aff directive → its reader (False: the line is not in the directive's form).  A name not
+#: here is counted and reported in :attr:`AffixFile.unknown_directives`.
+#: A line of an ignored directive's table (``REP a b`` after ``REP 2``) is one more ``REP``
+#: line: hunspell's tables repeat the directive name on every line.
+_DIRECTIVE_READERS: Mapping[str, Callable[[_AffReader, list[str], int], bool]] = MappingProxyType(
+    {
+        **{key: _AffReader.ignored for key in IGNORED_DIRECTIVES},
+        **{key: _AffReader.flag_directive for key in FLAG_DIRECTIVES},
+        "SET": _AffReader.already_read,
+        "FLAG": _AffReader.already_read,
+        "PFX": _AffReader.affix_block,
+        "SFX": _AffReader.affix_block,
+        "AF": _AffReader.alias_table,
+        "AM": _AffReader.alias_table,
+        "FULLSTRIP": _AffReader.fullstrip_on,
+        "COMPLEXPREFIXES": _AffReader.complexprefixes_on,
+    }
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -728,8 +800,8 @@ class _Matcher:
 
     A rule only looks at the last (suffix) or first (prefix) ``span`` characters of the
     word, plus whether the word is longer than that; so the answer depends only on that
-    key.  Verb classes of RLA-ES have up to 1,141 rules; caching by tail makes full
-    expansion of the Spanish dictionary a matter of seconds.
+    key.  A verb class of RLA-ES holds a great many rules, and most words share their tail
+    with words read before, so the cache spares testing every rule on every word.
     """
 
     __slots__ = ("_cache", "_fullstrip", "_rules", "_span", "_suffix")
@@ -772,7 +844,7 @@ class _Expander:
         self.bad_cont = frozenset(f for f in (self.forbidden, self.onlyincompound) if f)
         self.known = frozenset(aff.prefixes) | frozenset(aff.suffixes) | frozenset(aff.special_flags.values())
         # (prefixes or suffixes, flags) → the matchers of those flags, in flag order: a dictionary has
-        # few distinct flag sets, and sorting each entry's flags again took a tenth of an expansion.
+        # few distinct flag sets, so each set's flags are sorted once, not once per entry.
         self._ordered: dict[tuple[bool, frozenset[str]], tuple[_Matcher, ...]] = {}
 
     def _valid(self, stem_flags: frozenset[str], rules: tuple[AffixRule, ...]) -> bool:
@@ -817,47 +889,67 @@ class _Expander:
         w, flags = entry.word, entry.flags
         if self.bad_cont and not self.bad_cont.isdisjoint(flags):
             return
-        make = Form
-        # inner chains: the bare stem, one "inner" affix, twofold inner affixes.
+        make, valid = Form, self._valid
         # Normally the inner side is suffixes; with COMPLEXPREFIXES it is prefixes.
-        complex_ = self.aff.complexprefixes
-        inner, outer = (self.pfx, self.sfx) if complex_ else (self.sfx, self.pfx)
+        inner, outer = (self.pfx, self.sfx) if self.aff.complexprefixes else (self.sfx, self.pfx)
+        for word, rules in self._inner_chains(inner, flags, w):
+            if valid(flags, rules):
+                yield make(word, w, tuple(r.flag for r in rules), flags, rules)
+            # one outer affix on top, cross product required on both sides
+            if not rules or all(r.cross for r in rules):
+                yield from self._with_outer_affix(inner, outer, w, flags, word, rules)
+
+    def _inner_chains(
+        self, inner: Mapping[str, _Matcher], flags: frozenset[str], w: str
+    ) -> list[tuple[str, tuple[AffixRule, ...]]]:
+        """The bare stem, the stem with one inner affix, and with twofold inner affixes."""
         chains: list[tuple[str, tuple[AffixRule, ...]]] = [(w, ())]
         for w1, r1 in self._level(inner, flags, w):
             chains.append((w1, (r1,)))
             if r1.cont:
                 for w2, r2 in self._level(inner, r1.cont, w1):
                     chains.append((w2, (r1, r2)))
-        for word, rules in chains:
-            if self._valid(flags, rules):
-                yield make(word, w, tuple(r.flag for r in rules), flags, rules)
-            # one outer affix on top, cross product required on both sides
-            if rules and not all(r.cross for r in rules):
+        return chains
+
+    def _with_outer_affix(
+        self,
+        inner: Mapping[str, _Matcher],
+        outer: Mapping[str, _Matcher],
+        w: str,
+        flags: frozenset[str],
+        word: str,
+        rules: tuple[AffixRule, ...],
+    ) -> Iterator[Form]:
+        """An inner chain (``word`` built by ``rules``) with one outer affix added.
+
+        The outer classes are the stem's plus those the chain's affixes name as continuation.
+        """
+        outer_flags: set[str] | frozenset[str] = flags
+        if rules:
+            outer_flags = set(flags)
+            for r in rules:
+                outer_flags |= r.cont
+        for w3, r3 in self._level(outer, outer_flags, word):
+            if rules and not r3.cross:
                 continue
-            outer_flags: set[str] | frozenset[str] = flags
-            if rules:
-                outer_flags = set(flags)
-                for r in rules:
-                    outer_flags |= r.cont
-            for w3, r3 in self._level(outer, outer_flags, word):
-                if rules and not r3.cross:
-                    continue
-                chain = (*rules, r3)
-                if self._valid(flags, chain):
-                    yield make(w3, w, tuple(r.flag for r in chain), flags, chain)
-                # an outer affix may name inner classes the stem lacks (prefix-carried
-                # continuation class, hunspell(5) "Affixes with continuation classes")
-                if not rules and r3.cont and r3.cross:
-                    extra = r3.cont - flags
-                    for w4, r4 in self._level(inner, extra, w):
-                        if not r4.cross:
-                            continue
-                        w5 = r3.apply(w4) if r3.applies_to(w4, self.aff.fullstrip) else None
-                        if w5 is None:
-                            continue
-                        chain2 = (r4, r3)
-                        if self._valid(flags, chain2):
-                            yield make(w5, w, (r4.flag, r3.flag), flags, chain2)
+            chain = (*rules, r3)
+            if self._valid(flags, chain):
+                yield Form(w3, w, tuple(r.flag for r in chain), flags, chain)
+            # an outer affix may name inner classes the stem lacks (prefix-carried
+            # continuation class, hunspell(5) "Affixes with continuation classes")
+            if not rules and r3.cont and r3.cross:
+                yield from self._outer_carried(inner, w, flags, r3)
+
+    def _outer_carried(
+        self, inner: Mapping[str, _Matcher], w: str, flags: frozenset[str], r3: AffixRule
+    ) -> Iterator[Form]:
+        """The stem with an inner affix of a class only the outer affix ``r3`` names, then ``r3``."""
+        for w4, r4 in self._level(inner, r3.cont - flags, w):
+            if not r4.cross or not r3.applies_to(w4, self.aff.fullstrip):
+                continue
+            chain = (r4, r3)
+            if self._valid(flags, chain):
+                yield Form(r3.apply(w4), w, (r4.flag, r3.flag), flags, chain)
 
 
 def entry_expander(aff: AffixFile) -> Callable[[DicEntry], Iterator[Form]]:
@@ -919,8 +1011,22 @@ def expand(dic_path: str | Path, aff_path: str | Path | AffixFile) -> tuple[list
         before = len(out)
         out = [f for f in out if f.word not in forbidden_words]
         skipped["forbidden_forms_removed"] = before - len(out)
+    return out, _expansion_report(aff, dic_path, out, stems, skipped, undefined, dic_stats, t0)
+
+
+def _expansion_report(
+    aff: AffixFile,
+    dic_path: str | Path,
+    out: list[Form],
+    stems: int,
+    skipped: Counter[str],
+    undefined: Counter[str],
+    dic_stats: Counter[str],
+    t0: float,
+) -> Report:
+    """The :class:`Report` of an :func:`expand` that started at ``t0`` (``time.perf_counter``)."""
     ignored = {k: v for k, v in aff.directive_counts.items() if k in IGNORED_DIRECTIVES}
-    report = Report(
+    return Report(
         aff_path=str(aff.path),
         dic_path=str(dic_path),
         encoding=aff.encoding,
@@ -941,4 +1047,3 @@ def expand(dic_path: str | Path, aff_path: str | Path | AffixFile) -> tuple[list
         warnings=aff.warnings,
         seconds=round(time.perf_counter() - t0, 3),
     )
-    return out, report

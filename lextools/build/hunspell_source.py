@@ -9,7 +9,7 @@ that :mod:`lextools.build.filters` judges:
     a verb form with attached pronouns. In RLA-ES (see ``sources/SURVEY.md``) three things make one:
     a suffix class that only adds clitics (``enclitic_flags``); in the conjugation classes
     (``clitic_rule_flags``, R and X) the rule infinitive + SE (strip "", add "se") and any rule
-    whose affix ends in "ndose"; and ~1,000 flagless entries written out in full (DAME, HAZLO),
+    whose affix ends in "ndose"; and the flagless entries written out in full (DAME, HAZLO),
     found by stripping clitics and finding a verb form of the same dictionary underneath.
 ``pronominal-infinitive``
     infinitive + SE of a verb whose dictionary headword is pronominal — listed in
@@ -42,17 +42,20 @@ import dataclasses
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
 from lextools.build.filters import SourceWord
-from lextools.build.hunspell import AffixRule, entry_expander, iter_dic, read_aff
+from lextools.build.hunspell import AffixFile, AffixRule, DicEntry, Form, entry_expander, iter_dic, read_aff
 from lextools.core.clitics import clitic_split
 from lextools.core.sources import Source, load_source
 
 #: The headwords of the sources named (one name, a list, or none): :func:`lextools.build.read.headwords_of`.
 Headwords = Callable[[str | list[str] | None], set[str]]
+
+#: Every form of one dictionary entry (:func:`lextools.build.hunspell.entry_expander`).
+Expand = Callable[[DicEntry], Iterator[Form]]
 
 #: Irregular imperatives (and the usted forms of DAR) that RLA-ES writes out without flags, with
 #: their clitics attached (DALE, DILE, HAZLO, DENLE, VETE, PONTE).
@@ -177,63 +180,88 @@ class _Tagger:
 def read_hunspell(source: Source, headwords_of: Headwords) -> Iterator[SourceWord]:
     """Every form of a hunspell dictionary, with tags (see the module docstring). ``headwords_of``
     names the headwords of other sources (``confirmed_by``, ``main_dictionary``)."""
-    tagger = _Tagger(source.options)
-    aff = read_aff(source.files["aff"])
-    only = set(source.options.get("only_flags", ""))
-    if tagger.skip_flags or only:  # L'AMOUR, QU'IL: forms no game plays are never made
-
-        def wanted(flag: str) -> bool:
-            return flag not in tagger.skip_flags and (not only or flag in only)
-
-        aff = dataclasses.replace(
-            aff,
-            prefixes={f: r for f, r in aff.prefixes.items() if wanted(f)},
-            suffixes={f: r for f, r in aff.suffixes.items() if wanted(f)},
-        )
-    names = source.options.get("confirmed_by")
+    options = source.options
+    tagger = _Tagger(options)
+    only = set(options.get("only_flags", ""))
+    aff = _without_unwanted_classes(read_aff(source.files["aff"]), tagger.skip_flags, only)
+    names = options.get("confirmed_by")
     confirmed = headwords_of(names) if names else None  # None: every headword is read
-    rse_is_enclitic = bool(source.options.get("rse_is_enclitic", False))
+    rse_is_enclitic = bool(options.get("rse_is_enclitic", False))
     # Conjugate only the verbs the main dictionary lacks: where both have a verb, two conjugations
     # disagree on irregulars (VENTAR: VIENTES or VENTES), and the main dictionary's is the one used.
-    new_only = frozenset(source.options.get("flags_for_new_headwords_only", ""))
-    known = headwords_of(source.options.get("main_dictionary")) if new_only else set()
+    new_only = frozenset(options.get("flags_for_new_headwords_only", ""))
+    known = headwords_of(options.get("main_dictionary")) if new_only else set()
     dic = source.files["dic"]
     expand_entry = entry_expander(aff)
-
     if tagger.clitic_check:  # first pass: the verb forms, to recognise written-out enclitics
-        for entry in iter_dic(dic, aff):
-            if entry.flags & tagger.verb_flags:
-                for form in expand_entry(entry):
-                    if not tagger.rule_tags(entry.word, form.rules):
-                        tagger.verb_forms.add(plain_word(form.word))
-            elif not entry.flags and entry.word.islower():
-                # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
-                # needs them as bases; homographs (TELA) survive through their flagged entries.
-                tagger.flagless_forms.add(plain_word(entry.word))
-            if entry.word.endswith("rse") and not entry.flags:
-                tagger.pronominal.add(plain_word(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
-
+        _learn_verb_forms(tagger, iter_dic(dic, aff), expand_entry)
     for entry in iter_dic(dic, aff):
         if confirmed is not None and plain_word(entry.word) not in confirmed:
             continue  # a headword only this dictionary gives: one source is not evidence enough
-        morph_tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
-        if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
-            morph_tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
-        if rse_is_enclitic and entry.word.endswith("rse"):
-            morph_tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
+        entry_tags = _entry_tags(tagger, entry, rse_is_enclitic)
         if new_only and entry.flags & new_only and plain_word(entry.word) in known:
             entry = dataclasses.replace(entry, flags=entry.flags - new_only)
-        flagless = not entry.flags
-        unit = bool(entry.flags & tagger.unit_flags)
-        for form in expand_entry(entry):
-            pieces, tags = tagger.spelling_tags(form.word)
-            tags |= morph_tags | tagger.rule_tags(entry.word, form.rules)
-            if unit and (form.affixes or not has_vowel(plain_word(form.word))):
-                tags.add("abbreviation")  # KM, CD, HS: a unit symbol, bare or with an SI prefix
-            if flagless and tagger.clitic_check and tagger.is_written_out_enclitic(form.word):
-                tags.add("enclitic")
-            for piece in pieces:
-                yield SourceWord(piece, source=source.name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
+        yield from _tagged_forms(tagger, source.name, entry, expand_entry(entry), entry_tags)
+
+
+def _without_unwanted_classes(aff: AffixFile, skip: frozenset[str], only: set[str]) -> AffixFile:
+    """The affix file without the classes ``skip_flags`` names or ``only_flags`` leaves out.
+
+    L'AMOUR, QU'IL: forms no game plays are never made.
+    """
+    if not skip and not only:
+        return aff
+
+    def wanted(flag: str) -> bool:
+        return flag not in skip and (not only or flag in only)
+
+    return dataclasses.replace(
+        aff,
+        prefixes={f: r for f, r in aff.prefixes.items() if wanted(f)},
+        suffixes={f: r for f, r in aff.suffixes.items() if wanted(f)},
+    )
+
+
+def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry: Expand) -> None:
+    """Collect the verb forms, flagless entries and pronominal headwords the clitic check needs."""
+    for entry in entries:
+        if entry.flags & tagger.verb_flags:
+            for form in expand_entry(entry):
+                if not tagger.rule_tags(entry.word, form.rules):
+                    tagger.verb_forms.add(plain_word(form.word))
+        elif not entry.flags and entry.word.islower():
+            # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
+            # needs them as bases; homographs (TELA) survive through their flagged entries.
+            tagger.flagless_forms.add(plain_word(entry.word))
+        if entry.word.endswith("rse") and not entry.flags:
+            tagger.pronominal.add(plain_word(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
+
+
+def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> set[str]:
+    """The tags every form of ``entry`` gets: from its morphological fields, flags and headword."""
+    tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
+    if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
+        tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
+    if rse_is_enclitic and entry.word.endswith("rse"):
+        tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
+    return tags
+
+
+def _tagged_forms(
+    tagger: _Tagger, source_name: str, entry: DicEntry, forms: Iterable[Form], entry_tags: set[str]
+) -> Iterator[SourceWord]:
+    """The words of ``entry``'s forms, each with its entry's tags and those of its spelling and rules."""
+    flagless = not entry.flags
+    unit = bool(entry.flags & tagger.unit_flags)
+    for form in forms:
+        pieces, tags = tagger.spelling_tags(form.word)
+        tags |= entry_tags | tagger.rule_tags(entry.word, form.rules)
+        if unit and (form.affixes or not has_vowel(plain_word(form.word))):
+            tags.add("abbreviation")  # KM, CD, HS: a unit symbol, bare or with an SI prefix
+        if flagless and tagger.clitic_check and tagger.is_written_out_enclitic(form.word):
+            tags.add("enclitic")
+        for piece in pieces:
+            yield SourceWord(piece, source=source_name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
 
 
 def invariable_of(options: dict[str, Any]) -> list[str]:

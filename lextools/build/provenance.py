@@ -1,7 +1,6 @@
 """Provenance as a build collects it: which source gave each word, and which rule dropped each
 excluded form, written as the lexicon's sidecar (the format: :mod:`lextools.core.sidecar`)."""
 
-
 from __future__ import annotations
 
 import gzip
@@ -18,7 +17,7 @@ class Provenance:
     """Filled by :func:`lextools.build.compile.compile_words` while it spells and filters."""
 
     #: kept key → the sources listing it, comma-separated and sorted (one shared string per set, so
-    #: half a million words cost one dict entry each)
+    #: each word costs one dict entry)
     sources: dict[str, str] = field(default_factory=dict)
     excluded: dict[str, tuple[str, SourceWord]] = field(default_factory=dict)  # key → (rule, form)
     _rank: dict[str, int] = field(default_factory=dict)

@@ -72,10 +72,9 @@ class SharedSources:
     """Source words read once per build and kept while a later recipe of the build still needs them.
 
     The three Spanish recipes share their sources, and expanding the hunspell dictionary is most of
-    the time of a default build (about two thirds of es-fise's), so a build of all five editions
-    reads it once instead of three times. What no later recipe needs is streamed, never kept; what
-    is kept is packed into tuples, each distinct affix list and tag set held once (RLA-ES: 750,000
-    forms with 357 affix lists and 5 tag sets), about a quarter of the memory of the words themselves.
+    the time of a default build, so a build of all five editions reads it once instead of three
+    times. What no later recipe needs is streamed, never kept; what is kept is packed into tuples,
+    each distinct affix list and tag set held once (a dictionary's forms share a few of each).
     """
 
     def __init__(self, recipes: Iterable[Recipe]) -> None:

@@ -63,7 +63,7 @@ class LazyGroup(TyperGroup):
 def _entry_points(group: str) -> dict[str, str]:
     # Imported when first needed: a command of ours (every one but a plugin's) reads no package
     # metadata, and importlib.metadata is a noticeable part of a one-word command's start-up.
-    from importlib.metadata import entry_points
+    from importlib.metadata import entry_points  # noqa: PLC0415
 
     return {ep.name: ep.value for ep in entry_points(group=group)}
 

@@ -110,7 +110,7 @@ def reader_name() -> str:
     if wanted == "python":
         return "python"
     try:
-        import dawg  # noqa: F401
+        import dawg  # noqa: F401, PLC0415
     except ImportError:
         if wanted == "dawg2":
             raise LexiconError("LEXTOOLS_READER=dawg2, but dawg2 cannot be imported: pip install DAWG2") from None
@@ -439,7 +439,7 @@ def cpp_lexicon() -> type[Lexicon]:
     own slot, and ``lexicon.words`` is the lexicon itself. Built on first use, so that importing
     this module does not need dawg2 (without it, :func:`reader_name` picks DAWG-Python).
     """
-    import dawg
+    import dawg  # noqa: PLC0415
 
     class CppLexicon(Lexicon, dawg.CompletionDAWG):  # dawg2 has no type hints: its classes are Any
         reader = "dawg2"

@@ -80,7 +80,7 @@ class Records:
         DAWG tells sooner than the search below. None where lexicons are read without dawg2 (``LEXTOOLS_READER``)."""
         if reader_name() != "dawg2":
             return None
-        import dawg  # dawg2 is optional where lexicons are read with DAWG-Python
+        import dawg  # noqa: PLC0415  (dawg2 is optional where lexicons are read with DAWG-Python)
 
         return dawg.DAWG(line.partition(b"\t")[0].rstrip(b"\n").decode("utf-8") for line in lines)
 

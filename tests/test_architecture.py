@@ -1,0 +1,52 @@
+"""The architecture's rules that no linter states: short procedures, a look-up path without the
+build, and explanations that need nothing of the build (docs/architecture.md). The import layers
+themselves are import-linter's contracts (pyproject.toml), checked by scripts/test."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lextools.build.filters import RULES
+from lextools.core.messages import catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The longest a function may be, in lines (docstring included): a procedure longer than a screen
+#: is split where its steps are.
+MAX_LINES = 60
+
+
+def _functions() -> list[tuple[str, int]]:
+    found = []
+    for path in sorted([*ROOT.glob("lextools/**/*.py"), *ROOT.glob("service/**/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert node.end_lineno is not None
+                found.append((f"{path.relative_to(ROOT)}:{node.lineno} {node.name}", node.end_lineno - node.lineno + 1))
+    return found
+
+
+def test_no_procedure_is_longer_than_a_screen() -> None:
+    functions = _functions()
+    assert len(functions) > 500  # the walk found the code
+    assert [f"{where} ({n} lines)" for where, n in functions if n > MAX_LINES] == []
+
+
+LOOK_UP_PATH = ["service.words", "service.hot", "lextools.features.explain", "lextools.features.answers"]
+
+
+@pytest.mark.parametrize("module", LOOK_UP_PATH)
+def test_the_look_up_path_loads_nothing_of_the_build(module: str) -> None:
+    code = f"import {module}, sys; print(sorted(m for m in sys.modules if m.startswith('lextools.build')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+def test_every_build_rule_has_its_text_in_the_catalogue() -> None:
+    """Explanations name a rule by its catalogue text, in every language, without importing the build."""
+    assert RULES
+    assert [name for name in RULES if f"rule_{name}" not in catalogue()] == []
