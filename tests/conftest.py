@@ -1,18 +1,20 @@
-"""Shared fixtures: small lexicons built through the real pipeline from the lists in tests/data."""
+"""Shared fixtures: small lexicons built through the library's build API from the lists in tests/data,
+and the default lexicons of build/*.toml, each built once per session."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from lextools.build import build_default, build_from_lists
 from lextools.build.compile import compile_words, write_lexicon
 from lextools.build.filters import SourceWord, rules_named
-from lextools.build.recipes import build_default
 from lextools.core.edition import load_edition
 from lextools.core.lexicon import READERS, Lexicon, load_lexicon
-from lextools.core.wordlist import read_words
+from lextools.core.wordlist import WordList, read_list, read_words
 
 DATA = Path(__file__).parent / "data"
 
@@ -25,20 +27,42 @@ SMALL_LISTS = {
     "fr": "fr-small.txt",
 }
 
+#: The filter rules of every small lexicon.
+SMALL_RULES = ("one-tile", "proper-noun")
 
-def build_small(home: Path, edition_name: str, words: list[str] | None = None) -> dict:
-    """Build one small lexicon into ``home`` the way ``lextools build --source`` does."""
+#: The name a list of words given in memory is recorded under (the lexicon's source, the sidecar's).
+WORDS_NAME = "words.txt"
+
+
+def build_small(
+    home: Path, edition_name: str, words: Sequence[str] | None = None, *, force: bool = False
+) -> dict[str, Any]:
+    """Build one small lexicon into ``home`` as ``lextools build E --source LIST`` does, through
+    :func:`lextools.build.build_from_lists`: the guard, the build lock and the provenance sidecar
+    are a user's. ``words`` default to the edition's list in tests/data; ``force`` as ``--force``."""
     edition = load_edition(edition_name)
     if words is None:
-        words = list(read_words(DATA / SMALL_LISTS[edition_name]))
-    rules = rules_named(["one-tile", "proper-noun"])
+        wordlist = read_list(DATA / SMALL_LISTS[edition_name])
+    else:
+        wordlist = WordList.of(home / WORDS_NAME, list(words), "UTF-8")  # a name only: no file there
+    return build_from_lists(home, edition, [wordlist], SMALL_RULES, force=force)
+
+
+def build_pinned(home: Path, edition_name: str) -> dict[str, Any]:
+    """FROZEN: the small lexicons tests/test_pinned_corpus.py's answers were recorded over, made the
+    way the fixtures made them then (source "test", the rules of :data:`SMALL_RULES`, written with
+    no guard and no provenance sidecar), so the pinned answers stay comparable. Do not move it onto
+    :func:`build_small`: a sidecar changes the reasons of invalid words, which would re-record them."""
+    edition = load_edition(edition_name)
+    words = read_words(DATA / SMALL_LISTS[edition_name])
+    rules = rules_named(list(SMALL_RULES))
     keys, report = compile_words((SourceWord(w, source="test") for w in words), edition, rules)
     return write_lexicon(home, edition, keys, report, [{"name": "test", "licence": "test data"}], rules)
 
 
 @pytest.fixture(scope="session")
 def lexicon_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A lexicon directory with all five editions built from the small test lists."""
+    """A lexicon directory with all five editions built from the small test lists (:func:`build_small`)."""
     home = tmp_path_factory.mktemp("lexicons")
     for name in SMALL_LISTS:
         build_small(home, name)
@@ -46,13 +70,38 @@ def lexicon_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def default_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default es-fise lexicon (build/es-fise.toml, from the open sources): about half a minute,
-    so it is built once per session, for every test that needs real words in their hundreds of
-    thousands."""
-    home = tmp_path_factory.mktemp("defaults")
-    build_default("es-fise", home)
+def pinned_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """FROZEN: the five small lexicons of tests/test_pinned_corpus.py (:func:`build_pinned`)."""
+    home = tmp_path_factory.mktemp("pinned")
+    for name in SMALL_LISTS:
+        build_pinned(home, name)
     return home
+
+
+def _default(tmp_path_factory: pytest.TempPathFactory, edition: str) -> Path:
+    home = tmp_path_factory.mktemp(f"default-{edition}")
+    build_default(edition, home)
+    return home
+
+
+@pytest.fixture(scope="session")
+def default_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default es-fise lexicon (build/es-fise.toml, from the open sources), built once per
+    session for every test that needs real words in their hundreds of thousands. Read it, never
+    write to it: a test that needs another recipe builds that one into its own tmp_path."""
+    return _default(tmp_path_factory, "es-fise")
+
+
+@pytest.fixture(scope="session")
+def fr_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default fr lexicon (build/fr.toml), once per session; read only."""
+    return _default(tmp_path_factory, "fr")
+
+
+@pytest.fixture(scope="session")
+def en_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default en lexicon (build/en.toml), once per session; read only."""
+    return _default(tmp_path_factory, "en")
 
 
 @pytest.fixture(scope="session", params=READERS)

@@ -300,14 +300,6 @@ def test_house_rules_build_can_leave_a_rule_out(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def fr_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The French default (about 20 s: the elided forms L'AMOUR, QU'IL are never generated)."""
-    home = tmp_path_factory.mktemp("fr")
-    build_default("fr", home)
-    return home
-
-
-@pytest.fixture(scope="session")
 def fr(fr_home: Path) -> Lexicon:
     return load_lexicon("fr", fr_home)
 
@@ -405,13 +397,6 @@ def test_sources_shared_by_recipes_are_read_once_per_build(monkeypatch: pytest.M
     spanish = [f"{s}-{i}" for s in load_recipe("es-fise").sources for i in range(3)]
     assert seen["es-fise"] == seen["es-mattel2021"] == seen["es-na103"] == spanish
     assert not shared._kept  # released after its last use
-
-
-@pytest.fixture(scope="module")
-def en_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("en")
-    build_default("en", home)
-    return home
 
 
 def test_english_short_words_are_the_reviewed_ones(en_home: Path) -> None:

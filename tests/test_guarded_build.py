@@ -7,6 +7,7 @@ import errno
 import json
 import multiprocessing
 import os
+import re
 import signal
 import threading
 from pathlib import Path
@@ -362,18 +363,22 @@ def test_a_source_whose_name_is_not_utf8_builds(tmp_path: Path, monkeypatch, cap
 
 
 def test_a_house_rules_recipe_builds_from_a_copy(tmp_path: Path, monkeypatch, capsys) -> None:
-    """As the README shows: copy build/es-fise.toml, remove a rule, build from the copy."""
+    """As the README shows: copy build/es-fise.toml, remove a rule, build from the copy. The copies
+    keep one source (quick to build); each edit is checked to have changed the recipe it builds."""
     from lextools.core.sources import project_dir
 
-    text = (project_dir("build") / "es-fise.toml").read_text("utf-8")
-    text = text.replace('sources = ["rla-es", "es-supplement"]', 'sources = ["es-supplement"]')  # quick to build
+    recipe = (project_dir("build") / "es-fise.toml").read_text("utf-8")
+    text, edits = re.subn(r"^sources = \[.*\]$", 'sources = ["es-supplement"]', recipe, flags=re.MULTILINE)
+    assert edits == 1 and '"one-tile", ' in text
     with_rule, without = tmp_path / "with.toml", tmp_path / "without.toml"
     with_rule.write_text(text, "utf-8")
     without.write_text(text.replace('"one-tile", ', ""), "utf-8")
-    for recipe, out in ((with_rule, "a"), (without, "b")):
-        code, _, err = lextools(monkeypatch, capsys, "build", "--recipe", str(recipe), "-L", str(tmp_path / out))
+    assert "one-tile" not in without.read_text("utf-8")
+    for path, out in ((with_rule, "a"), (without, "b")):
+        code, _, err = lextools(monkeypatch, capsys, "build", "--recipe", str(path), "-L", str(tmp_path / out))
         assert code == 0, err
     a, b = load_lexicon("es-fise", tmp_path / "a"), load_lexicon("es-fise", tmp_path / "b")
+    assert [s["name"] for s in a.metadata["sources"]] == [s["name"] for s in b.metadata["sources"]] == ["es-supplement"]
     assert "one-tile" not in b.metadata["filters"] and "one-tile" in a.metadata["filters"]
     code, _, err = lextools(monkeypatch, capsys, "build", "en", "--recipe", str(without), "-L", str(tmp_path / "c"))
     _assert_one_line_error(code, err, "recipe for es-fise")

@@ -6,9 +6,10 @@ are pinned by their sha256 and length; ``/v1/openapi.json`` and the HTML pages a
 
 A request is ``method`` and ``path`` (percent-encoded, query string included), with optional
 ``headers``, a ``json`` body or a raw ``data`` body, and a ``note``. The corpus is in groups; each
-group gets a fresh app over conftest's small lexicons with the group's ``config`` added (a director
-token, a kiosk, a challenge rate, smaller limits; ``"lexicons": "empty"``: an empty lexicon
-directory) and its own challenge record, so no group depends on another or on the order of the tests.
+group gets a fresh app over conftest's frozen small lexicons (``pinned_home``) with the group's
+``config`` added (a director token, a kiosk, a challenge rate, smaller limits; ``"lexicons": "empty"``:
+an empty lexicon directory) and its own challenge record, so no group depends on another or on the
+order of the tests.
 
 Values that differ from run to run are replaced by a placeholder in the stored and the fresh body
 alike (:func:`normalise`); everything else is compared exactly.
@@ -117,14 +118,14 @@ def label(request: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("hot", [True, False], ids=["hot-routes", "flask-only"])
-def test_pinned_answers(hot: bool, lexicon_home: Path, tmp_path: Path) -> None:
+def test_pinned_answers(hot: bool, pinned_home: Path, tmp_path: Path) -> None:
     corpus = load()
     if WRITE:
-        write(corpus, lexicon_home, tmp_path)
+        write(corpus, pinned_home, tmp_path)
         return
     failures, count = [], 0
     for group in corpus["groups"]:
-        client = client_for(group, lexicon_home, tmp_path, hot)
+        client = client_for(group, pinned_home, tmp_path, hot)
         for entry in group["requests"]:
             count += 1
             request = {k: v for k, v in entry.items() if k != "answer"}

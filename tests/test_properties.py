@@ -27,7 +27,7 @@ from lextools.build.filters import Candidate, SourceWord, rules_named
 from lextools.cli.main import app as cli
 from lextools.core.edition import Edition, edition_names, load_edition
 from lextools.core.errors import LexiconError, SpellingError
-from lextools.core.lexicon import Lexicon, load_lexicon
+from lextools.core.lexicon import Lexicon, WordResult, load_lexicon
 from lextools.core.spelling import (
     FISE_DIGITS,
     MAX_INPUT_CHARS,
@@ -41,6 +41,7 @@ from lextools.core.spelling import (
     spell_lines,
     write,
 )
+from lextools.features.explain import explain
 
 EDITIONS = edition_names()
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -226,9 +227,19 @@ def test_check_command_reports_each_word_and_exits_0_or_1(
     words = [w for w in words if "\x00" not in w and w != "-"] or ["casa"]
     args = ["check", name, "--json", "--lang", "en", "--lexicons", str(lexicon_home), "--", *words]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    expected = [lexicons[name].lookup(w) for w in words]
+    lex = lexicons[name]
+    expected = [lex.lookup(w) for w in words]
     assert result.exit_code == (0 if all(r.valid for r in expected) else 1), result.output
-    assert json.loads(result.stdout) == {"edition": name, "results": [r.as_dict() for r in expected]}
+    assert json.loads(result.stdout) == {"edition": name, "results": [told(lex, r, lexicon_home) for r in expected]}
+
+
+def told(lex: Lexicon, result: WordResult, home: Path) -> dict:
+    """A look-up as `check` prints it: an invalid word it can spell has the reason its build's
+    provenance sidecar tells (:func:`lextools.features.explain.explain`), as the sidecar is there."""
+    out = result.as_dict()
+    if not result.valid and result.word is not None:
+        out["reason"] = explain(lex, result.input, home).reason
+    return out
 
 
 def test_check_with_an_unknown_edition_or_lexicon_is_a_library_error(tmp_path: Path) -> None:

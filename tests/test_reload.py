@@ -16,7 +16,7 @@ from lextools.core import search
 from lextools.core.lexicon import metadata_path
 from service import create_app
 from service.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
-from tests.conftest import build_small
+from tests.conftest import WORDS_NAME, build_small
 
 WORDS = ["casa", "cosa", "chiquillo"]
 
@@ -55,7 +55,7 @@ def test_rebuild_is_served_with_its_new_checksum(tmp_path: Path) -> None:
     assert lookup(client, "saco") == (True, second)
     assert client.get("/v1/editions/es-fise").json["lexicon"]["checksum"] == second
 
-    third = build_small(tmp_path, "es-fise", ["cosa", "saco"])["checksum"]  # a word removed
+    third = build_small(tmp_path, "es-fise", ["cosa", "saco"], force=True)["checksum"]  # words removed: --force
     assert lookup(client, "casa") == (False, third)
 
 
@@ -229,11 +229,12 @@ def test_the_sidecar_is_held_per_lexicon_and_looked_at_on_the_metadata_schedule(
     from lextools.features.explain import load_sidecar
 
     build_small(tmp_path, "es-fise", WORDS)
+    sidecar = tmp_path / "es-fise.provenance.tsv.gz"
+    sidecar.unlink()  # a lexicon copied without its sidecar
     clock = Clock()
     cache = LexiconCache(tmp_path, check_seconds=1, clock=clock)
     lex = cache.get("es-fise")
-    assert cache.sidecar(lex) is None  # built without one
-    sidecar = tmp_path / "es-fise.provenance.tsv.gz"
+    assert cache.sidecar(lex) is None
     sidecar.write_bytes(gzip.compress(f"#checksum\t{lex.checksum}\n#sources\tsome\n".encode()))
     assert cache.sidecar(lex) is None  # not looked at again within the interval
     clock.now += 1
@@ -244,5 +245,8 @@ def test_the_sidecar_is_held_per_lexicon_and_looked_at_on_the_metadata_schedule(
     rebuilt = build_small(tmp_path, "es-fise", [*WORDS, "saco"])["checksum"]
     clock.now += 1
     fresh = cache.get("es-fise")
-    assert fresh.checksum == rebuilt and cache.sidecar(fresh) is None  # the new lexicon's: none
-    assert LexiconCache(tmp_path, check_seconds=None).sidecar(fresh) is None
+    assert fresh.checksum == rebuilt
+    new = cache.sidecar(fresh)  # the new lexicon's own, written by its build
+    assert new is not None and new is not held and new.usual_sources == (WORDS_NAME,)
+    unscheduled = LexiconCache(tmp_path, check_seconds=None).sidecar(fresh)
+    assert unscheduled is not None and unscheduled.usual_sources == (WORDS_NAME,)

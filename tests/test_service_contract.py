@@ -101,7 +101,7 @@ def test_a_cursor_of_a_rebuilt_lexicon_is_stale(tmp_path: Path) -> None:
     build_small(tmp_path, "es-fise")
     client = create_app({"LEXICONS": tmp_path, "RELOAD_CHECK_SECONDS": 0}).test_client()
     cursor = client.get("/v1/es-fise/search?pattern=*&limit=2").json["next_cursor"]
-    build_small(tmp_path, "es-fise", ["casa", "cosa", "calle", "chico"])
+    build_small(tmp_path, "es-fise", ["casa", "cosa", "calle", "chico"], force=True)  # fewer words: --force
     r = client.get(f"/v1/es-fise/search?pattern=*&limit=2&cursor={cursor}")
     assert r.status_code == 400 and error_code(r) == "stale_cursor"
 
