@@ -10,7 +10,7 @@ CH, LL, RR, Ñ clusters, accents and diaeresis so normalisation is exercised, pl
 suffixes so the DAWG shares suffixes the way a real lexicon does; no real word list is used):
 
 1. build time through the library, as ``lextools build --source`` builds — ``wordlist.read_list``
-   → ``lextools.build.build_from_lists`` (spelling, normalisation and the ``one-tile`` rule, then
+   → ``lextools.builder.build_from_lists`` (spelling, normalisation and the ``one-tile`` rule, then
    the words DAWG and alphagram index written with dawg2, checksummed, the provenance sidecar, all
    written atomically under the build lock);
 2. sizes — the list, the list gzipped at level 6, the keys gzipped, the two DAWGs, and their ratios;
@@ -59,7 +59,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from bench.harness import bench_command
-from lextools.build import build_from_lists
+from lextools.builder import build_from_lists
 from lextools.core.edition import Edition, load_edition
 from lextools.core.lexicon import Lexicon, load_lexicon, read_metadata
 from lextools.core.search import anagrams, match_pattern, parse_pattern, parse_rack

@@ -7,7 +7,7 @@ Run from the repository root with the project's venv (prefix with ``nice -n 10``
 
 The list is ``bench.build_and_lookup``'s deterministic pseudo-Spanish (syllables with CH, LL, RR and
 Ñ, inflection-like endings; no real word list), built into a temporary lexicon through the library
-(``lextools.build.build_from_lists``, as ``lextools build --source`` builds). Each export is written
+(``lextools.builder.build_from_lists``, as ``lextools build --source`` builds). Each export is written
 the way ``lextools export`` writes it (file and manifest, atomically) and timed; the plain-text
 export of the same lexicon in the same run is the baseline, so the ratios are what to compare
 between machines. The targets of the issue that asked for KWG files are checked on the absolute
@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.build_and_lookup import generate_words
-from lextools.build import build_from_lists
+from lextools.builder import build_from_lists
 from lextools.core.edition import load_edition
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.wordlist import WordList

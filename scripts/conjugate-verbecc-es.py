@@ -42,8 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lextools.build.hunspell_source import plain_word  # noqa: E402
-from lextools.build.read import read_source  # noqa: E402
+from lextools.builder.hunspell_source import plain_word  # noqa: E402
+from lextools.builder.read import read_source  # noqa: E402
 from lextools.core.sources import load_source  # noqa: E402
 
 OUT = ROOT / "sources" / "vendor" / "verbecc-es" / "verbs.txt.gz"

@@ -8,7 +8,7 @@ page cache; the rest (dawg2's copy of the words DAWG, the Python objects) was bu
 and is shared copy-on-write. An edition with no lexicon at start-up is loaded the first time a
 request needs it, so one built after the server started is served without a restart.
 
-Hot reload. A build (:func:`lextools.build.compile.write_lexicon`) writes the new DAWGs under new names
+Hot reload. A build (:func:`lextools.builder.compile.write_lexicon`) writes the new DAWGs under new names
 (``E-<sha16>.dawg``) beside the old ones and then replaces ``E.json`` in one ``os.replace``, the
 commit point. So a worker only has to notice that ``E.json`` is another file: at most once every
 ``check_seconds`` (the app's ``RELOAD_CHECK_SECONDS``, 1 s by default; 0 = on every request) the

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from lextools.build import build_default, build_from_lists
-from lextools.build.compile import compile_words, write_lexicon
-from lextools.build.filters import SourceWord, rules_named
+from lextools.builder import build_default, build_from_lists
+from lextools.builder.compile import compile_words, write_lexicon
+from lextools.builder.filters import SourceWord, rules_named
 from lextools.core.edition import load_edition
 from lextools.core.lexicon import READERS, Lexicon, load_lexicon
 from lextools.core.wordlist import WordList, read_list, read_words
@@ -38,7 +38,7 @@ def build_small(
     home: Path, edition_name: str, words: Sequence[str] | None = None, *, force: bool = False
 ) -> dict[str, Any]:
     """Build one small lexicon into ``home`` as ``lextools build E --source LIST`` does, through
-    :func:`lextools.build.build_from_lists`: the guard, the build lock and the provenance sidecar
+    :func:`lextools.builder.build_from_lists`: the guard, the build lock and the provenance sidecar
     are a user's. ``words`` default to the edition's list in tests/data; ``force`` as ``--force``."""
     edition = load_edition(edition_name)
     if words is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lextools.build.filters import RULES
+from lextools.builder.filters import RULES
 from lextools.core.messages import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +41,7 @@ LOOK_UP_PATH = ["service.words", "service.hot", "lextools.features.explain", "le
 
 @pytest.mark.parametrize("module", LOOK_UP_PATH)
 def test_the_look_up_path_loads_nothing_of_the_build(module: str) -> None:
-    code = f"import {module}, sys; print(sorted(m for m in sys.modules if m.startswith('lextools.build')))"
+    code = f"import {module}, sys; print(sorted(m for m in sys.modules if m.startswith('lextools.builder')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
 

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lextools import CorruptLexiconError, LexiconNotFoundError, load_edition
-from lextools.build import compile as compile_mod
-from lextools.build.compile import compile_words, sorted_alphagrams, write_lexicon
-from lextools.build.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
-from lextools.build.provenance import Provenance
+from lextools.builder import compile as compile_mod
+from lextools.builder.compile import compile_words, sorted_alphagrams, write_lexicon
+from lextools.builder.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
+from lextools.builder.provenance import Provenance
 from lextools.core.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon
 from lextools.core.spelling import spell
 from lextools.core.wordlist import read_words
@@ -181,7 +181,7 @@ def test_a_lowercase_wordlist_source_marks_capitals_as_acronyms(tmp_path: Path) 
     """SCOWL writes words in lower case, so OK and pH are acronyms there (en drops them)."""
     import hashlib
 
-    from lextools.build.read import read_source
+    from lextools.builder.read import read_source
     from lextools.core.sources import Source
 
     words = tmp_path / "w.txt"
@@ -210,7 +210,7 @@ def test_built_files_get_the_umask_mode_not_mkstemps_0600(tmp_path: Path) -> Non
 
 def test_a_stale_temporary_of_either_dawg_is_removed(tmp_path: Path) -> None:
     """What a killed build leaves: the temporaries of the words DAWG and of the alphagram index."""
-    from lextools.build.lock import remove_stale_temporaries
+    from lextools.builder.lock import remove_stale_temporaries
 
     names = [f".es-fise-{'a' * 16}.dawg.{'b' * 16}.tmp", f".es-fise-{'a' * 16}.alphagrams.dawg.{'b' * 16}.tmp"]
     for name in names:

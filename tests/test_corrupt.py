@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from lextools.build import compile as compile_mod
+from lextools.builder import compile as compile_mod
 from lextools.cli.main import main
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.lexicon import load_lexicon

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from lextools import load_edition
-from lextools.build.filters import RULES
-from lextools.build.recipes import build_default, load_recipe
+from lextools.builder.filters import RULES
+from lextools.builder.recipes import build_default, load_recipe
 from lextools.core.errors import SourceError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.search import words_of_length
@@ -291,7 +291,7 @@ def test_a_changed_source_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_house_rules_build_can_leave_a_rule_out(tmp_path: Path) -> None:
-    from lextools.build.recipes import Recipe
+    from lextools.builder.recipes import Recipe
 
     recipe = Recipe("es-fise", ("es-supplement",), ("one-tile",))
     meta = build_default("es-fise", tmp_path, recipe=recipe)
@@ -323,7 +323,7 @@ def test_french_report_has_no_elided_forms(fr: Lexicon) -> None:
 
 
 def reviewed(name: str) -> dict[str, bool]:
-    from lextools.build.review import read_review
+    from lextools.builder.review import read_review
 
     return {v.word: v.keep for v in read_review(load_source(name))}
 
@@ -358,7 +358,7 @@ def test_french_short_words_second_review(fr: Lexicon, fr_home: Path, word: str,
 
 @pytest.mark.parametrize(("edition", "review"), [("es-fise", "es-short-words"), ("en", "en-short-words")])
 def test_a_review_decides_its_lengths(tmp_path: Path, edition: str, review: str) -> None:
-    from lextools.build.recipes import Recipe
+    from lextools.builder.recipes import Recipe
 
     sources = ("es-supplement", review) if edition == "es-fise" else (review,)
     build_default(edition, tmp_path, recipe=Recipe(edition, sources, ("one-tile",)))
@@ -380,8 +380,8 @@ def test_spanish_three_tile_words_are_the_reviewed_ones(fise: Lexicon) -> None:
 
 def test_sources_shared_by_recipes_are_read_once_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
     """`lextools build` (all editions) expands the Spanish hunspell dictionary once, not three times."""
-    from lextools.build import recipes
-    from lextools.build.filters import SourceWord
+    from lextools.builder import recipes
+    from lextools.builder.filters import SourceWord
 
     reads: list[str] = []
 

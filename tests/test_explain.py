@@ -113,7 +113,7 @@ def test_check_gives_the_same_reason_as_the_service(home: Path) -> None:
 
 
 def test_every_rule_is_described_in_the_message_catalogue() -> None:
-    from lextools.build.filters import RULES
+    from lextools.builder.filters import RULES
     from lextools.core.messages import catalogue
 
     for name, rule in RULES.items():
@@ -140,8 +140,8 @@ def test_records_find_every_key_and_only_those(records: dict[str, str], asked: l
 def test_sidecar_numbers_the_sets_of_sources_and_still_reads_named_ones() -> None:
     """``+`` records name a numbered set of sources (``#sourcesets``); a sidecar written before the
     numbers existed names the sources on each line, and is read as it was."""
-    from lextools.build.filters import SourceWord
-    from lextools.build.provenance import Provenance
+    from lextools.builder.filters import SourceWord
+    from lextools.builder.provenance import Provenance
     from lextools.core.sidecar import read_sidecar
     from lextools.features.explain import Sidecar, _names
 

@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from lextools import load_edition
-from lextools.build import compile
-from lextools.build import lock as buildlock
-from lextools.build.filters import SourceWord, rules_named
-from lextools.build.guard import BuildSource, build_lexicon
+from lextools.builder import compile
+from lextools.builder import lock as buildlock
+from lextools.builder.filters import SourceWord, rules_named
+from lextools.builder.guard import BuildSource, build_lexicon
 from lextools.cli.main import app, main
 from lextools.core import files
 from lextools.core.errors import BuildBusyError, BuildRefusedError, SourceError
@@ -108,7 +108,7 @@ def test_losing_over_a_fifth_of_the_words_needs_force(home: Path, monkeypatch, c
 
 def test_default_builds_are_guarded_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A recipe whose source yields nothing is refused like a user's list (build_default → build_lexicon)."""
-    from lextools.build import recipes
+    from lextools.builder import recipes
 
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
@@ -325,7 +325,7 @@ def test_io_problems_end_in_one_line_and_exit_2(home: Path, monkeypatch, capsys)
 @pytest.mark.parametrize(
     ("where", "error"),
     [
-        ("lextools.build.lock.os.open", PermissionError(errno.EACCES, "Permission denied")),
+        ("lextools.builder.lock.os.open", PermissionError(errno.EACCES, "Permission denied")),
         ("lextools.core.files.os.fsync", OSError(errno.ENOSPC, "No space left on device")),
     ],
 )

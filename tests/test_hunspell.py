@@ -1,4 +1,4 @@
-"""Tests for lextools.build.hunspell: reading .aff/.dic files and expanding stems into forms.
+"""Tests for lextools.builder.hunspell: reading .aff/.dic files and expanding stems into forms.
 
 The small dictionaries in tests/data/hunspell/ are hand-written, one hunspell feature each.
 Where the `hunspell` program is installed, a test also checks that hunspell itself accepts every
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from lextools.build import hunspell as hs
+from lextools.builder import hunspell as hs
 
 DATA = Path(__file__).parent / "data" / "hunspell"
 VENDOR = Path(__file__).parent.parent / "sources" / "vendor" / "rla-es"
@@ -294,8 +294,8 @@ def test_rla_es_full_expansion() -> None:
 
 def test_symbols_and_prefixed_units_are_tagged_abbreviations(tmp_path: Path) -> None:
     """Dicollecte's conventions, as the fr descriptor names them: KEEPCASE ``||`` symbols and SI prefixes."""
-    from lextools.build.hunspell_source import read_hunspell
-    from lextools.build.read import headwords_of
+    from lextools.builder.hunspell_source import read_hunspell
+    from lextools.builder.read import headwords_of
     from lextools.core.sources import Source
 
     aff = tmp_path / "t.aff"

@@ -1,4 +1,4 @@
-"""Lemma tables as sources (lextools.build.lemma_table): tags from the real vendored table, bad files refused."""
+"""Lemma tables as sources (lextools.builder.lemma_table): tags from the real vendored table, bad files refused."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from lextools.build.lemma_table import inflects, read_lemma_table
-from lextools.build.read import headwords, headwords_of, read_source
+from lextools.builder.lemma_table import inflects, read_lemma_table
+from lextools.builder.read import headwords, headwords_of, read_source
 from lextools.core.errors import SourceError
 from lextools.core.sources import load_source
 

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from lextools.build.compile import compile_words
-from lextools.build.filters import Candidate, SourceWord, rules_named
+from lextools.builder.compile import compile_words
+from lextools.builder.filters import Candidate, SourceWord, rules_named
 from lextools.cli.main import app as cli
 from lextools.core.edition import Edition, edition_names, load_edition
 from lextools.core.errors import LexiconError, SpellingError
@@ -311,7 +311,7 @@ def test_a_batch_look_up_is_each_word_looked_up(lexicons: dict[str, Lexicon], na
 @example(texts=["casa", "line\nfeed", "perro"])  # a word holding a line feed: the whole batch one by one
 @example(texts=["chiquillo" * 2, "rr" * 8, "a" * 15, "a" * 16, "\u0301" * 3, "a" + "\u0301" * 70])
 def test_the_batch_speller_agrees_with_spell(name: str, texts: list[str]) -> None:
-    """What a build relies on (lextools.build.compile): a key from ``spell_lines`` is the key and word
+    """What a build relies on (lextools.builder.compile): a key from ``spell_lines`` is the key and word
     ``spell`` gives; every word ``spell`` refuses is left to it (None), so its error is the one
     reported; and a word of letters alone that ``spell`` accepts is spelled by the batch itself."""
     ed = load_edition(name)

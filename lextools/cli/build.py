@@ -1,6 +1,6 @@
 """``lextools build``: lexicons from your own word lists, a recipe, or the default open sources.
 
-The only command group that imports the build machinery (:mod:`lextools.build`) and rich's progress bars.
+The only command group that imports the build machinery (:mod:`lextools.builder`) and rich's progress bars.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from lextools.build.filters import rules_named
-from lextools.build.lists import DEFAULT_RULES, build_from_lists
-from lextools.build.recipes import Recipe, SharedSources, build_default, load_recipe, read_recipe
+from lextools.builder.filters import rules_named
+from lextools.builder.lists import DEFAULT_RULES, build_from_lists
+from lextools.builder.recipes import Recipe, SharedSources, build_default, load_recipe, read_recipe
 from lextools.cli.common import LexiconsOpt, err, home
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError, path_text

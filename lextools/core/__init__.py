@@ -1,2 +1,2 @@
 """The core: editions and their tiles, spelling into tiles, the lexicon files and their readers,
-queries over them (search, ranking, budgets). It imports nothing of ``build``, ``features`` or ``cli``."""
+queries over them (search, ranking, budgets). It imports nothing of ``builder``, ``features`` or ``cli``."""

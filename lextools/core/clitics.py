@@ -1,6 +1,6 @@
 """Spanish enclitic pronouns (DAME = DA + ME): which verb form a word is, with pronouns attached.
 
-The build tags such forms (:mod:`lextools.build.hunspell_source`), and explanations name the form
+The build tags such forms (:mod:`lextools.builder.hunspell_source`), and explanations name the form
 and the pronouns (:mod:`lextools.features.explain`); the FISE rules do not admit them as words.
 """
 

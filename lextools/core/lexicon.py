@@ -7,7 +7,7 @@ Files in the lexicon directory, for an edition ``E``::
     E-<sha16>.alphagrams.dawg  the anagram index: a dawgdic ``DAWG`` (dictionary only) of alphagrams
     E.exclusions.json      what the build's rules dropped, per rule: count and examples
     E.provenance.tsv.gz    which rule dropped each excluded form, which sources list each word
-                           (lextools.build.provenance; read by lextools.features.explain)
+                           (lextools.builder.provenance; read by lextools.features.explain)
 
 A *lexicon key* has one character per tile: the letter itself, or the tile's code for a
 multi-letter tile (FISE's digits: 1 = CH, 2 = LL, 3 = RR). So CHIQUILLO is stored as ``1IQUI2O``,

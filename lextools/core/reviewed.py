@@ -6,7 +6,7 @@ Its format (a source of format ``reviewed``)::
     AH       keep     interjection with its own dictionary entry
     AR       drop     no dictionary entry: a fragment, not a word
 
-The build applies it (:mod:`lextools.build.review`); explanations quote a dropped word's reason.
+The build applies it (:mod:`lextools.builder.review`); explanations quote a dropped word's reason.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Word sources: the descriptors in ``sources/`` (what a list is, its licence and its checksums).
 
-The build reads a source's words (:mod:`lextools.build.read`); explanations read a review file
+The build reads a source's words (:mod:`lextools.builder.read`); explanations read a review file
 the lexicon names (:mod:`lextools.core.reviewed`).
 
 One TOML file per source, e.g. ``sources/rla-es.toml``::
@@ -13,7 +13,7 @@ One TOML file per source, e.g. ``sources/rla-es.toml``::
     origin = "where it comes from"
     obtain = "how a fresh machine gets it: vendored in sources/vendor/..., or a package"
     why = "why we use it, and what it is weak at"
-    format = "hunspell"                       # or "wordlist", "reviewed" (lextools.build.review), "lemma-table"
+    format = "hunspell"                       # or "wordlist", "reviewed" (lextools.builder.review), "lemma-table"
     [files]                                   # paths relative to sources/, or absolute
     dic = "vendor/rla-es/es_ES.dic.gz"
     aff = "vendor/rla-es/es_ES.aff"
@@ -21,7 +21,7 @@ One TOML file per source, e.g. ``sources/rla-es.toml``::
     dic = "…"
     aff = "…"
     [options]                                 # format-specific facts the filters use
-    enclitic_flags = ["…"]                    # (hunspell; see lextools.build.hunspell_source)
+    enclitic_flags = ["…"]                    # (hunspell; see lextools.builder.hunspell_source)
     list_tags = {rare-british = ["british-words.80.gz"]}   # (wordlist) tags for the words of some files
 
 The descriptor is recorded (without ``options``) in each built lexicon's metadata, so a lexicon

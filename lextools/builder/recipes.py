@@ -4,10 +4,10 @@ A recipe::
 
     edition = "es-fise"
     sources = ["rla-es"]                     # descriptors in sources/
-    rules = ["one-tile", "proper-noun", …]   # lextools.build.filters.RULES, applied in this order
+    rules = ["one-tile", "proper-noun", …]   # lextools.builder.filters.RULES, applied in this order
     notes = "why these choices"
 
-A source of format ``reviewed`` (see :mod:`lextools.build.review`) adds its rule after the recipe's: on the
+A source of format ``reviewed`` (see :mod:`lextools.builder.review`) adds its rule after the recipe's: on the
 lengths it covers, only the words it keeps. A house-rules build copies a recipe and leaves a rule
 out. Letters without a tile (K, W in es-fise) need no rule: the edition's tiles cannot spell them,
 and the report counts them as ``letter-without-tile``.
@@ -22,10 +22,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from lextools.build.filters import SourceWord, rules_named
-from lextools.build.guard import BuildSource, build_lexicon
-from lextools.build.read import read_source
-from lextools.build.review import review_rule
+from lextools.builder.filters import SourceWord, rules_named
+from lextools.builder.guard import BuildSource, build_lexicon
+from lextools.builder.read import read_source
+from lextools.builder.review import review_rule
 from lextools.core.edition import load_edition
 from lextools.core.errors import SourceError, path_text
 from lextools.core.sources import Source, load_source, project_dir, read_toml

@@ -1,11 +1,11 @@
-"""The build: sources and their readers, filter rules, compiling words into a lexicon, the guard
+"""The builder: sources and their readers, filter rules, compiling words into a lexicon, the guard
 and the lock around writing it, the recipes of the default lexicons. It imports only ``core``.
 
 Two entry points: :func:`build_from_lists` (a user's lists) and :func:`build_default` (a recipe of
 ``build/``, from the open sources of ``sources/``).
 """
 
-from lextools.build.lists import build_from_lists
-from lextools.build.recipes import build_default
+from lextools.builder.lists import build_from_lists
+from lextools.builder.recipes import build_default
 
 __all__ = ["build_default", "build_from_lists"]

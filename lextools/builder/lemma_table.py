@@ -39,8 +39,8 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 
-from lextools.build.filters import SourceWord
-from lextools.build.hunspell_source import Headwords, has_vowel, invariable_of, plain_word
+from lextools.builder.filters import SourceWord
+from lextools.builder.hunspell_source import Headwords, has_vowel, invariable_of, plain_word
 from lextools.core.errors import SourceError
 from lextools.core.sources import Source
 

@@ -12,8 +12,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from lextools.build.filters import SourceWord, rules_named
-from lextools.build.guard import BuildSource, build_lexicon
+from lextools.builder.filters import SourceWord, rules_named
+from lextools.builder.guard import BuildSource, build_lexicon
 from lextools.core.edition import Edition
 from lextools.core.errors import path_text
 from lextools.core.wordlist import WordList
@@ -36,7 +36,7 @@ def build_from_lists(
     """Build ``edition`` into ``home`` from lists already read (:func:`lextools.core.wordlist.read_list`,
     or :meth:`WordList.of` for words in memory) under the named filter rules; returns the metadata.
 
-    Refused like every build (:mod:`lextools.build.guard`): a list with no words, a result with no
+    Refused like every build (:mod:`lextools.builder.guard`): a list with no words, a result with no
     words, or one that loses over a fifth of the lexicon it replaces unless ``force``.
     """
     sources = [BuildSource(path_text(wl.path), user_source(wl), partial(_user_words, wl)) for wl in lists]

@@ -1,6 +1,6 @@
 """Reading a source's words, by its format: word lists here, hunspell dictionaries
-(:mod:`lextools.build.hunspell_source`), reviews (:mod:`lextools.build.review`) and lemma tables
-(:mod:`lextools.build.lemma_table`). The descriptors are :mod:`lextools.core.sources`."""
+(:mod:`lextools.builder.hunspell_source`), reviews (:mod:`lextools.builder.review`) and lemma tables
+(:mod:`lextools.builder.lemma_table`). The descriptors are :mod:`lextools.core.sources`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from fnmatch import fnmatch
 from pathlib import Path
 
-from lextools.build.filters import SourceWord
-from lextools.build.hunspell_source import dictionary_headwords, plain_word, read_hunspell
-from lextools.build.lemma_table import lemmas, read_lemma_table
-from lextools.build.review import review_words
+from lextools.builder.filters import SourceWord
+from lextools.builder.hunspell_source import dictionary_headwords, plain_word, read_hunspell
+from lextools.builder.lemma_table import lemmas, read_lemma_table
+from lextools.builder.review import review_words
 from lextools.core.errors import SourceError
 from lextools.core.sources import Source, load_source, verify
 from lextools.core.wordlist import read_words

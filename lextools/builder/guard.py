@@ -10,7 +10,7 @@ anything is written and with the live lexicon untouched, when:
 - the result would lose more than :data:`MAX_LOSS` of the words of the lexicon it replaces —
   unless ``force`` is given (a deliberate house-rules cut).
 
-Every build — a recipe's (:mod:`lextools.build.recipes`) or a user's list (``lextools build --source``)
+Every build — a recipe's (:mod:`lextools.builder.recipes`) or a user's list (``lextools build --source``)
 — goes through :func:`build_lexicon`, so every one also takes the edition's build lock.
 """
 
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lextools.build.compile import BuildReport, compile_words, write_lexicon
-from lextools.build.filters import Rule, SourceWord
-from lextools.build.provenance import Provenance
+from lextools.builder.compile import BuildReport, compile_words, write_lexicon
+from lextools.builder.filters import Rule, SourceWord
+from lextools.builder.provenance import Provenance
 from lextools.core.edition import Edition
 from lextools.core.errors import BuildRefusedError, path_text
 

@@ -134,7 +134,7 @@ def _voseo(tags: frozenset[str]) -> bool:
     return "voseo" in tags and "voseo-allowed" not in tags
 
 
-#: Every rule a recipe may name. Sources describe their forms with tags (see lextools.build.read);
+#: Every rule a recipe may name. Sources describe their forms with tags (see lextools.builder.read);
 #: the rules judge the tags, so a rule works for any source that knows the fact.
 RULES: dict[str, Rule] = {}
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from lextools.build.filters import Candidate, Rule, SourceWord
+from lextools.builder.filters import Candidate, Rule, SourceWord
 from lextools.core.edition import Edition
 from lextools.core.errors import SpellingError
 from lextools.core.reviewed import RULE_NAME, read_review

@@ -8,7 +8,7 @@ leaves the previous lexicon whole.
 :func:`compile_words` reads the words a batch at a time (``PROGRESS_EVERY``) and spells each batch as one
 text (:func:`lextools.core.spelling.spell_lines`), calling :func:`lextools.core.spelling.spell` only for the
 words the batch flags, so per word it only looks the key up, asks the rules
-(:func:`lextools.build.filters.judge`) and records the provenance: spelling word by word in Python is
+(:func:`lextools.builder.filters.judge`) and records the provenance: spelling word by word in Python is
 slow (``bench/perf.py`` measures a build).
 """
 
@@ -28,9 +28,9 @@ from typing import Any
 
 import dawg
 
-from lextools.build.filters import Candidate, Rule, SourceWord, judge
-from lextools.build.lock import build_lock
-from lextools.build.provenance import Provenance
+from lextools.builder.filters import Candidate, Rule, SourceWord, judge
+from lextools.builder.lock import build_lock
+from lextools.builder.provenance import Provenance
 from lextools.core.edition import Edition
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.files import atomic_write, tool_versions
@@ -94,7 +94,7 @@ def compile_words(
     """Spell and filter source words; return the sorted lexicon keys and the build report.
 
     ``provenance``, when given (a fresh one), records which sources listed each word and which rule
-    dropped each excluded form (see :mod:`lextools.build.provenance`).
+    dropped each excluded form (see :mod:`lextools.builder.provenance`).
     """
     judging = _Judging(edition, rules, provenance)
     report = judging.report
@@ -265,9 +265,9 @@ def write_lexicon(
     """Write the DAWGs, the exclusion report, the provenance sidecar and (last, the commit) the
     metadata. Returns it.
 
-    Runs under the edition's build lock (:mod:`lextools.build.lock`). ``refuse`` is called with the
+    Runs under the edition's build lock (:mod:`lextools.builder.lock`). ``refuse`` is called with the
     metadata of the lexicon being replaced (None if there is none or it is unreadable) before anything
-    is written; it raises to stop the build (:mod:`lextools.build.guard`).
+    is written; it raises to stop the build (:mod:`lextools.builder.guard`).
     """
     with build_lock(home, edition.name, wait=wait, on_wait=on_wait):
         home = Path(home)

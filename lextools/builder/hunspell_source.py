@@ -1,9 +1,9 @@
 """Hunspell dictionaries as word sources: expanded forms, tagged with what the rules need.
 
-:mod:`lextools.build.hunspell` expands a dictionary and keeps, for every form, the affix rules that made
+:mod:`lextools.builder.hunspell` expands a dictionary and keeps, for every form, the affix rules that made
 it. This module turns that provenance — and the dictionary's own conventions, which differ per
 dictionary and are therefore written as ``[options]`` in the source's descriptor — into the tags
-that :mod:`lextools.build.filters` judges:
+that :mod:`lextools.builder.filters` judges:
 
 ``enclitic``
     a verb form with attached pronouns. In RLA-ES (see ``sources/SURVEY.md``) three things make one:
@@ -46,15 +46,15 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from lextools.build.filters import SourceWord
-from lextools.build.hunspell import AffixFile, AffixRule, DicEntry, Form, entry_expander, iter_dic, read_aff
+from lextools.builder.filters import SourceWord
+from lextools.builder.hunspell import AffixFile, AffixRule, DicEntry, Form, entry_expander, iter_dic, read_aff
 from lextools.core.clitics import clitic_split
 from lextools.core.sources import Source, load_source
 
-#: The headwords of the sources named (one name, a list, or none): :func:`lextools.build.read.headwords_of`.
+#: The headwords of the sources named (one name, a list, or none): :func:`lextools.builder.read.headwords_of`.
 Headwords = Callable[[str | list[str] | None], set[str]]
 
-#: Every form of one dictionary entry (:func:`lextools.build.hunspell.entry_expander`).
+#: Every form of one dictionary entry (:func:`lextools.builder.hunspell.entry_expander`).
 Expand = Callable[[DicEntry], Iterator[Form]]
 
 #: Irregular imperatives (and the usted forms of DAR) that RLA-ES writes out without flags, with

@@ -8,13 +8,13 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from lextools.build.filters import SourceWord
+from lextools.builder.filters import SourceWord
 from lextools.core.sidecar import CHECKSUM_KEY, SOURCE_SETS_KEY, USUAL_SOURCES_KEY
 
 
 @dataclass
 class Provenance:
-    """Filled by :func:`lextools.build.compile.compile_words` while it spells and filters."""
+    """Filled by :func:`lextools.builder.compile.compile_words` while it spells and filters."""
 
     #: kept key → the sources listing it, comma-separated and sorted (one shared string per set, so
     #: each word costs one dict entry)

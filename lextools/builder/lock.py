@@ -8,7 +8,7 @@ the lock when its holder exits, however it exits, so a killed build never blocks
 lock file itself stays (deleting it would let two builds lock two different files).
 
 A build killed while writing leaves a temporary file (``.E-<sha16>.dawg.<random>.tmp``, see
-:func:`lextools.build.compile.atomic_write`). Only a build holding the lock writes such files, so the next
+:func:`lextools.builder.compile.atomic_write`). Only a build holding the lock writes such files, so the next
 build, once it holds the lock, removes every one left for its edition.
 """
 
