@@ -6,9 +6,17 @@ which a cross-site form or a "simple" fetch cannot send without a CORS preflight
 never grants — and refuses any ``Origin`` other than its own (403, nothing recorded). A program that
 is not a browser (curl, an app) sends no Origin and is served.
 
-Its size is bounded by what a judge needs (service/limits.py): a play forms at most ``MAX_WORDS``
-words of at most ``MAX_TILES_PER_WORD`` tiles, and a client sends at most ``CHALLENGE_RATE``
-challenges a second (429 beyond, not recorded). Those bound how fast the record can grow.
+Every play of at most ``MAX_WORDS`` words of at most ``MAX_WORD_CHARS`` characters gets a verdict
+(service/limits.py says where that boundary is and why): a word longer than the board, one the
+edition cannot spell, one with a letter it has no tile for is NOT ACCEPTABLE, recorded and signed
+like any other verdict. Only input no board could hold is refused (4xx, not recorded), and a client
+sends at most ``CHALLENGE_RATE`` challenges a second (429 beyond, not recorded). Those bound how
+fast the record can grow.
+
+Blind is the rule: the answer holds the verdict for the whole play, the edition's ruling and the
+receipt, nothing that says which word failed or why. Per-word results come only with ``reveal:
+true``, and never from a kiosk (service/kiosk.py), whose answer is blind whatever the request asks.
+The record keeps the words either way.
 
 The director reads the record with ``lextools record`` or ``GET /v1/record``, which needs
 ``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``; without a token on the server the route is off
@@ -26,10 +34,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, Response, current_app, request
 
 from lextools.core.edition import load_edition
-from lextools.core.errors import RecordError, SpellingError
-from lextools.core.lexicon import Lexicon
+from lextools.core.errors import RecordError
 from lextools.core.messages import message
-from lextools.core.spelling import spell
 from lextools.features.answers import localized
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
@@ -39,7 +45,7 @@ from service.errors import ServiceError
 from service.inputs import flag, json_body, words_of
 from service.language import request_language
 from service.lexicons import lexicon
-from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_TILES_PER_WORD, MAX_WORD_CHARS, MAX_WORDS
+from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
 from service.params import Choice, Query, Text, load
 from service.rulings import ruling
 from service.shapes import errors, json_response, obj, ref
@@ -82,20 +88,22 @@ def require_json() -> None:
         raise ServiceError(415, "unsupported_media_type", message("unsupported_media_type"))
 
 
-def _play(lex: Lexicon, body: dict[str, Any]) -> list[str]:
+def _play(body: dict[str, Any]) -> list[str]:
+    """The words of a play, refusing only what no board could hold in any notation (service/limits.py).
+    A word of more than 15 tiles, or one the edition cannot spell, is judged: NOT ACCEPTABLE."""
     words = words_of(body, allow_empty=False)
     if len(words) > MAX_WORDS:
         raise ServiceError(413, "too_many_words", message("too_many_words", count=len(words), max=MAX_WORDS))
-    for word in words:
-        too_long = len(word) > MAX_WORD_CHARS
-        if not too_long:
-            try:
-                too_long = len(spell(word, lex.edition).tiles) > MAX_TILES_PER_WORD
-            except SpellingError as e:
-                too_long = e.rule == "too-long"
-        if too_long:
-            raise ServiceError(400, "word_too_long", message("word_too_long", max=MAX_TILES_PER_WORD))
+    if any(len(word) > MAX_WORD_CHARS for word in words):
+        raise ServiceError(400, "word_too_long", message("word_too_long", max=MAX_WORD_CHARS))
     return words
+
+
+def blind(body: dict[str, Any]) -> bool:
+    """Is this answer blind? Always on a kiosk (``reveal`` is read, so a bad value is still a 400,
+    and ignored); elsewhere unless the request asks ``reveal: true``."""
+    reveal = flag(body, "reveal", default=False)
+    return kiosk.kiosk_edition() is not None or not reveal
 
 
 _PLAY = {
@@ -112,7 +120,11 @@ _PLAY = {
                     "minItems": 1,
                     "maxItems": MAX_WORDS,
                 },
-                reveal={"type": "boolean", "default": False, "description": "include per-word results"},
+                reveal={
+                    "type": "boolean",
+                    "default": False,
+                    "description": "include per-word results (a kiosk ignores it: its answers are always blind)",
+                },
             )
         }
     },
@@ -134,21 +146,25 @@ _JUDGEMENT = obj(
     "/v1/<edition>/challenge",
     "POST",
     query=EditionQuery,
-    summary="Judge a challenged play, record it, answer with a signed receipt; per-word "
-    "results only with reveal. Only from this server's own pages (Origin) or from non-browsers.",
+    summary="Judge a challenged play, record it, answer with a signed receipt. Every play of at most "
+    f"{MAX_WORDS} words of at most {MAX_WORD_CHARS} characters gets a verdict: a word of more than 15 tiles, "
+    "one the edition cannot spell or with a letter it has no tile for is not acceptable; only longer input "
+    "is refused (400/413, not recorded). Blind: per-word results only with reveal, never from a kiosk. "
+    "Only from this server's own pages (Origin) or from non-browsers.",
     operationId="challenge",
     requestBody=_PLAY,
     responses={"200": json_response(_JUDGEMENT, "The judgement"), **errors(400, 403, 404, 413, 415, 429, 503)},
 )
 def challenge(edition: str) -> dict[str, Any]:
-    """Judge a play. Blind by default: a word judge must not tell which word failed (the record keeps the words)."""
+    """Judge a play. Blind by default, always on a kiosk: a word judge must not tell which word failed
+    (the record keeps the words)."""
     require_own_origin()
     require_json()
     request.max_content_length = min(MAX_BODY, current_app.config["MAX_CONTENT_LENGTH"])
     lex = lexicon(edition)
     body = json_body()
-    words = _play(lex, body)
-    reveal = flag(body, "reveal", default=False)
+    words = _play(body)
+    hidden = blind(body)
     results = [lex.lookup(w) for w in words]
     acceptable = all(r.valid for r in results)
     lang = request_language()
@@ -168,7 +184,7 @@ def challenge(edition: str) -> dict[str, Any]:
         "ruling": ruling(lex.edition, acceptable, lang),
         "receipt": receipt.as_dict(),
     }
-    if reveal:
+    if not hidden:
         reply["results"] = [localized(r, lex.edition, lang) for r in results]
     return reply
 

@@ -46,7 +46,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "unknown_parameter": (400, "a query parameter the route does not take (a blank in a URL path is %3F)"),
     "stale_cursor": (400, "the cursor belongs to a lexicon since rebuilt: start the search again"),
     "bad_query": (400, "a pattern, rack or tile constraint that cannot be searched"),
-    "word_too_long": (400, "a challenged word of more than 15 tiles"),
+    "word_too_long": (400, "a challenged word of over 60 characters: no board holds it (a shorter one is judged)"),
     "unauthorized": (401, "the record route without the director token, or with a wrong one"),
     "foreign_origin": (403, "a challenge sent from another site's page (its Origin is not this server)"),
     "not_found": (404, "no such route"),

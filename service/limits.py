@@ -5,6 +5,16 @@ The challenge route's limits are what a word judge needs, and they bound how fas
 record can grow: at most ``CHALLENGE_RATE`` rows a second per client, each of at most ``MAX_WORDS``
 words of at most ``MAX_WORD_CHARS`` characters.
 
+Where a challenge gets a verdict and where it is refused: every play of at most ``MAX_WORDS`` words
+of at most ``MAX_WORD_CHARS`` characters each is judged, recorded and signed. A word the board
+cannot hold (more than ``MAX_TILES_PER_WORD`` tiles: ANTICONSTITUCIONAL), a word the edition cannot
+spell (a digit, a hyphen) or one with a letter it has no tile for (KILO in es-fise) is simply NOT
+ACCEPTABLE, as a word missing from the lexicon is. Only input no board could hold in any notation
+is refused (4xx, not recorded): a word of more than ``MAX_WORD_CHARS`` characters (400
+``word_too_long``), more than ``MAX_WORDS`` words (413 ``too_many_words``), a body over
+``MAX_BODY`` bytes (413). The judge page refuses the same input itself (``MAX_PLAY_CHARS`` is its
+field's length), so a refusal reaching the page is a fault worth calling the director for.
+
 The other limits are app config (``create_app`` starts from :data:`LIMITS`, a deployment may change
 any), and the OpenAPI document is built from the running app's config, so a changed limit is a
 changed document. Enums are the library's own tuples where the library defines the thing (orders,
@@ -24,8 +34,14 @@ from lextools.features.export import FORMATS
 MAX_WORDS = 8
 #: Tiles of the longest word: the board is 15 squares.
 MAX_TILES_PER_WORD = MAX_TILES
-#: Characters of the longest word as typed: 15 tiles in the widest notation ([CH] is four characters).
+#: Characters of the longest word a challenge takes as typed: 15 tiles in the widest notation ([CH]
+#: is four characters). Up to it a word gets a verdict (more than 15 tiles: NOT ACCEPTABLE); beyond
+#: it, it is no word of any board (400 ``word_too_long``). Counted in code points, as JSON Schema's
+#: ``maxLength`` and the page count them.
 MAX_WORD_CHARS = 4 * MAX_TILES
+#: Characters of the judge page's words field: ``MAX_WORDS`` words of ``MAX_WORD_CHARS``, one
+#: separator between each two.
+MAX_PLAY_CHARS = MAX_WORDS * (MAX_WORD_CHARS + 1) - 1
 #: Challenges a second per client (a judge at a table needs one every few seconds); app config
 #: ``CHALLENGE_RATE`` overrides it.
 CHALLENGE_RATE = 10
@@ -52,6 +68,7 @@ __all__ = [
     "EXPORT_FORMATS",
     "LIMITS",
     "MAX_BODY",
+    "MAX_PLAY_CHARS",
     "MAX_QUERY_TILES",
     "MAX_TILES_PER_WORD",
     "MAX_WORDS",

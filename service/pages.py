@@ -33,7 +33,7 @@ from lextools.core.messages import Message, choose_language, message
 from lextools.features import quiz
 from service.kiosk import kiosk_edition
 from service.lexicons import lexicons
-from service.limits import MAX_WORDS
+from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS, MAX_WORDS
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
 
@@ -160,8 +160,8 @@ def judge() -> str | tuple[str, int]:
         lists=lists,
         clear_ms=round(1000 * current_app.config["JUDGE_CLEAR_SECONDS"]),
         max_words=MAX_WORDS,
-        max_letters=20,
-        max_chars=150,
+        max_word_chars=MAX_WORD_CHARS,
+        max_chars=MAX_PLAY_CHARS,
     )
 
 

@@ -12,6 +12,7 @@ import json
 import os
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,8 +20,10 @@ from typing import Any
 
 import pytest
 
+from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord
 from service import create_app
+from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS
 
 try:
     from selenium import webdriver
@@ -254,17 +257,18 @@ def test_judge_acceptable_play_and_the_refusals(browser: WebDriver, base_url: st
     assert verdict_of(browser) == ""
     assert len(calls(browser)) == 1  # only the acceptable play above
 
-    # Refused client-side: more than 8 words, a word past 20 letters; the field holds at most 150 characters.
+    # Refused client-side, as the server would refuse them: more than 8 words, a word of more than 60
+    # characters (no board's word in any notation); the field holds at most 8 such words.
     words = by_id(browser, "words")
     words.clear()  # (clearing blurs the field: type into it by name from here)
     words.send_keys(" ".join(["casa"] * 9) + Keys.ENTER)
     wait_for(browser, lambda d: "como mucho 8 palabras" in message.text, "the too-many-words message")
     words.clear()
-    words.send_keys("a" * 21 + " casa cosa" + Keys.ENTER)
-    wait_for(browser, lambda d: "como mucho 20 letras" in message.text, "the word-too-long message")
+    words.send_keys("a" * (MAX_WORD_CHARS + 1) + " casa cosa" + Keys.ENTER)
+    wait_for(browser, lambda d: f"pasa de {MAX_WORD_CHARS} caracteres" in message.text, "the word-too-long message")
     words.clear()
-    words.send_keys("casa " * 40)
-    assert len(words.get_property("value")) == 150
+    words.send_keys("casa " * 120)
+    assert len(words.get_property("value")) == MAX_PLAY_CHARS == 487
     assert len(calls(browser)) == 1
 
     # A count that is not 1 to 8 is not taken.
@@ -272,6 +276,29 @@ def test_judge_acceptable_play_and_the_refusals(browser: WebDriver, base_url: st
     count.click()
     type_keys(browser, "9")
     assert count.get_property("value") == "" and "del 1 al 8" in message.text
+
+
+def test_a_word_longer_than_the_board_is_not_acceptable(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
+    """ANTICONSTITUCIONAL (18 tiles) cannot be on a 15-square board: a verdict, never "call the director"."""
+    open_judge(browser, base_url, "es-fise")
+    assert judge_play(browser, "1", "ANTICONSTITUCIONAL") == "not-acceptable"
+    verdict = by_id(browser, "verdict")
+    assert verdict.text.splitlines()[0] == "NO ACEPTABLE" and "La jugada se retira" in verdict.text
+    browser.save_screenshot(str(tmp_path / "judge-es-fise-too-long.png"))
+    assert "director" not in browser.find_element(By.TAG_NAME, "body").text
+    [call] = calls(browser)
+    reply = json.loads(call["reply"])
+    assert reply["acceptable"] is False and "results" not in reply  # blind, signed, shown on the page
+    assert f"Recibo {reply['receipt']['id'][:8]}" in verdict.text
+    dismiss(browser)
+
+    # The page's own limit is not in letters: 11 CH tiles are 22 letters, a word the page sends
+    # (today's 20-letter limit refused it); with a word the edition cannot spell (K: no tile in
+    # es-fise), a play of three words is judged as a whole: NOT ACCEPTABLE.
+    assert judge_play(browser, "3", "CH" * 11 + " kilo casa") == "not-acceptable"
+    assert json.loads(calls(browser)[-1]["body"])["words"] == ["CH" * 11, "kilo", "casa"]
+    assert by_id(browser, "verdict").text.splitlines()[0] == "NO ACEPTABLE"
+    dismiss(browser)
 
 
 def test_judge_in_english_and_french(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
@@ -405,6 +432,30 @@ def test_the_kiosk_judge_has_nothing_but_the_judge(browser: WebDriver, kiosk_url
     open_page(browser, f"{kiosk_url}/study")
     assert "Página no encontrada" in browser.find_element(By.TAG_NAME, "body").text
     assert browser.find_elements(By.TAG_NAME, "a") == []
+
+
+def test_a_kiosk_challenge_answer_says_nothing_of_any_word(lexicon_home: Path, tmp_path: Path) -> None:
+    """On the wire, even asked with ``reveal: true``: the verdict and the receipt, no per-word anything."""
+    record = ChallengeRecord(tmp_path / "challenges.sqlite3")
+    played = ["casa", "dame", "kilo", "ANTICONSTITUCIONAL"]
+    with serving({"LEXICONS": lexicon_home, "RECORD": record.path, "KIOSK": "es-fise"}) as url:
+        request = urllib.request.Request(
+            f"{url}/v1/es-fise/challenge",
+            data=json.dumps({"words": played, "reveal": True}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 200
+            raw = response.read().decode()
+    answer = json.loads(raw)
+    assert set(answer) == {"edition", "words", "acceptable", "ruling", "receipt"}
+    assert answer["acceptable"] is False and answer["words"] == len(played)
+    for said in ("results", "valid", "reason", "index", "DAME", "KILO", "ANTICONSTITUCIONAL"):
+        assert said.lower() not in raw.lower(), said
+    # The director's record has everything, and the receipt verifies against it.
+    [entry] = record.entries()
+    assert entry["words"] == played and entry["acceptable"] is False
+    assert record.verify(json.dumps(answer["receipt"]), load_secret(record.path)).ok
 
 
 def test_the_judge_says_to_wait_when_challenges_come_too_fast(

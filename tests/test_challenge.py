@@ -185,19 +185,47 @@ def test_lextools_receipt_verify_and_record(app: Flask, client: FlaskClient) -> 
 # -- the route's limits -----------------------------------------------------------------------------
 
 
-def test_a_play_of_more_than_8_words_or_a_word_over_15_tiles_is_refused(app: Flask, client: FlaskClient) -> None:
+def test_only_input_no_board_could_hold_is_refused(app: Flask, client: FlaskClient) -> None:
+    """More than 8 words, a word of more than 60 characters, a body no play needs: 4xx, not recorded."""
     assert challenge(client, ["casa"] * MAX_WORDS)[0] == 200
     status, body = challenge(client, ["casa"] * (MAX_WORDS + 1))
     assert status == 413 and body["error"]["code"] == "too_many_words"
-    status, body = challenge(client, ["a" * 16])
-    assert status == 400 and body["error"]["code"] == "word_too_long"
-    status, body = challenge(client, ["[CH]" * 15 + "A"])
-    assert status == 400 and body["error"]["code"] == "word_too_long"
-    assert challenge(client, ["a" * (MAX_WORD_CHARS + 1)])[0] == 400
+    for word in ("a" * (MAX_WORD_CHARS + 1), "[CH]" * 16, "ANTICONSTITUCIONAL" * 6):  # 61, 64, 108 characters
+        status, body = challenge(client, ["casa", word])
+        assert status == 400 and body["error"]["code"] == "word_too_long", word
+        assert body["error"]["message"].startswith(f"una palabra de más de {MAX_WORD_CHARS} caracteres: ningún tablero")
     assert challenge(client, ["[LL]" * 15])[0] == 200  # 15 tiles in 60 characters: a word the board holds
     padded = json.dumps({"words": ["casa"], "padding": " " * MAX_BODY})  # a body no play needs
     assert client.post(CHALLENGE, data=padded, content_type="application/json").status_code == 413
     assert len(recorded(app)) == 2
+
+
+@pytest.mark.parametrize(
+    ("words", "why"),
+    [
+        (["ANTICONSTITUCIONAL"], "18 tiles: longer than the board"),
+        (["a" * 16], "16 tiles"),
+        (["[LL]" * 14 + "CHA"], "16 tiles in 59 characters, brackets and plain"),
+        (["a" * MAX_WORD_CHARS], "60 tiles in 60 characters: the longest word still judged"),
+        (["casa", "rock-and-roll"], "a hyphen: the edition cannot spell it"),
+        (["casa", "c4sa"], "a digit that names no tile"),
+        (["kilo"], "K: a letter es-fise has no tile for"),
+        (["casa", "KILO"], "K, upper case, beside an acceptable word"),
+    ],
+)
+def test_a_word_the_board_cannot_hold_is_not_acceptable(
+    app: Flask, client: FlaskClient, words: list[str], why: str
+) -> None:
+    """Too long for the board, unspellable, a tile the edition lacks: a verdict, recorded and signed."""
+    status, answer = challenge(client, words)
+    assert status == 200, (why, answer)
+    assert answer["acceptable"] is False and answer["ruling"]["play_stands"] is False
+    assert "results" not in answer  # blind by default
+    [entry] = recorded(app)
+    assert entry["words"] == words and entry["acceptable"] is False and entry["id"] == answer["receipt"]["id"]
+    receipt = receipts.Receipt(**answer["receipt"])
+    assert receipt.acceptable is False
+    assert record_of(app).verify(receipt.text(), receipts.load_secret(record_of(app).path)).ok
 
 
 def test_more_than_10_challenges_a_second_is_429_and_the_record_growth_is_bounded(
@@ -286,3 +314,23 @@ def test_serve_refuses_a_record_it_cannot_write(lexicon_home: Path, tmp_path: Pa
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and done.stderr.startswith("error: cannot open the challenge record")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_revealed_results_say_why_a_word_cannot_be(client: FlaskClient) -> None:
+    """Off a kiosk, ``reveal: true`` gives each word's result, the board's limit and the missing tile included."""
+    r = client.post(CHALLENGE, json={"words": ["casa", "anticonstitucional", "kilo"], "reveal": True})
+    assert r.status_code == 200 and r.json["acceptable"] is False
+    assert [x["valid"] for x in r.json["results"]] == [True, False, False]
+    assert "15" in r.json["results"][1]["reason"] and "K" in r.json["results"][2]["reason"]
+
+
+def test_a_kiosk_answer_is_blind_whatever_the_request_asks(lexicon_home: Path, tmp_path: Path) -> None:
+    app = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "KIOSK": "es-fise"})
+    client = app.test_client()
+    r = client.post(CHALLENGE, json={"words": ["casa", "dame"], "reveal": True})
+    assert r.status_code == 200
+    assert set(r.json) == {"edition", "words", "acceptable", "ruling", "receipt"} and r.json["acceptable"] is False
+    text = r.get_data(as_text=True)
+    assert not any(said in text.lower() for said in ("results", "valid", "reason", "index", "dame", "casa"))
+    assert client.post(CHALLENGE, json={"words": ["casa"], "reveal": "yes"}).status_code == 400  # still checked
+    assert [e["words"] for e in recorded(app)] == [["casa", "dame"]]  # the record keeps the words

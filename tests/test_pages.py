@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from lextools.core.edition import edition_names, load_edition
 from service import create_app
+from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS
 from tests.conftest import build_small
 
 SERVICE = Path(__file__).parent.parent / "service"
@@ -90,9 +91,12 @@ def test_the_judge_page(client: FlaskClient) -> None:
     page = get_page(client, "/judge?edition=es-fise")
     form = next(a for a in page.all("form") if a.get("id") == "judge")
     assert form["data-clear-ms"] == "10000" and form["data-max-words"] == "8"
+    # The page refuses what the challenge route refuses, no less: a word of more than 60 characters,
+    # a field of more than 8 such words (a word of 16 tiles or more is sent, and judged).
+    assert form["data-max-word-chars"] == str(MAX_WORD_CHARS) == "60"
     count = next(a for a in page.all("input") if a["id"] == "count")
     words = next(a for a in page.all("input") if a["id"] == "words")
-    assert count["maxlength"] == "1" and "autofocus" in count and words["maxlength"] == "150"
+    assert count["maxlength"] == "1" and "autofocus" in count and words["maxlength"] == str(MAX_PLAY_CHARS)
     # Focus order follows the page: edition, count, words, the Judge button; nothing reorders it.
     assert not any("tabindex" in a and a["tabindex"] not in {"-1", "0"} for _, a in page.elements)
     order = [a.get("id") or t for t, a in page.elements if t in {"select", "input", "button"}]

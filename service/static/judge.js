@@ -2,7 +2,9 @@
 //
 // It calls POST /v1/{edition}/challenge with reveal: false, so the reply says only whether the play
 // is acceptable: nothing on this page, in its memory or in the network reply, can tell which word
-// failed. Like a tournament judge box it refuses overlong input and swallows every key while it
+// failed. Every play it sends gets a verdict: a word longer than the board or one the edition cannot
+// spell is NOT ACCEPTABLE; only a server fault says to call the director. Like a tournament judge box
+// it refuses input no board could hold (as the server would) and swallows every key while it
 // judges and while the verdict shows, so a stray key cannot start the next challenge early. The
 // verdict stays for the server's --judge-clear seconds (the form's data-clear-ms), or until Esc.
 import { api, edition, onEditionChange, t, tIn } from "./common.js";
@@ -15,7 +17,11 @@ const verdict = document.getElementById("verdict");
 const [verdictMain, verdictSub, verdictRuling, verdictReceipt] = verdict.querySelectorAll("p");
 
 const MAX_WORDS = Number(form.dataset.maxWords);
-const MAX_LETTERS = Number(form.dataset.maxLetters);
+// A word of more characters than this is no word of any board in any notation (service/limits.py):
+// the server would refuse it (400), so the page says so itself. Up to it, a word goes to the judge,
+// however many tiles it has: one longer than the board (ANTICONSTITUCIONAL, 18 tiles) is NOT
+// ACCEPTABLE, a verdict signed and recorded like any other, never a refusal.
+const MAX_WORD_CHARS = Number(form.dataset.maxWordChars);
 const MAX_CHARS = words.maxLength;
 const KIOSK = "kiosk" in form.dataset;
 // The lists this server judges with, by edition (shown above the form, swapped with the edition).
@@ -82,8 +88,10 @@ function refusal(announced, text) {
   if (play.length === 0) return [t("msg_words"), words];
   if (text.length > MAX_CHARS) return [t("msg_too_long", { max: MAX_CHARS }), words];
   if (play.length > MAX_WORDS) return [t("msg_too_many", { max: MAX_WORDS }), words];
-  // Counted in characters (not UTF-16 units); generous enough for 15 tiles written with digraphs.
-  if (play.some((word) => [...word].length > MAX_LETTERS)) return [t("msg_word_too_long", { max: MAX_LETTERS }), words];
+  // Counted in characters (code points, not UTF-16 units), as the server counts them.
+  if (play.some((word) => [...word].length > MAX_WORD_CHARS)) {
+    return [t("msg_word_too_long", { max: MAX_WORD_CHARS }), words];
+  }
   // A mismatch is the arbiter's typing slip or a miscount: say so and send nothing.
   if (play.length !== Number(announced)) return [t("msg_mismatch", { count: announced, typed: play.length }), words];
   return null;
