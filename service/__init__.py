@@ -12,7 +12,8 @@ text of :class:`service.answer.AnswerJSON`: the same bytes for less CPU (see its
 The library (``lextools``) never imports this package.
 
 The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
-(``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`.
+(``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`; the director reads the
+record on ``/director`` (``director``), behind the director token (``director_auth``).
 
 The package itself imports nothing: ``lextools serve`` (service/server.py) must monkey-patch with
 gevent before the app's modules load, since some make a lock or semaphore when imported

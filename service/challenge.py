@@ -19,13 +19,13 @@ true``, and never from a kiosk (service/kiosk.py), whose answer is blind whateve
 The record keeps the words either way.
 
 The director reads the record with ``lextools record`` or ``GET /v1/record``, which needs
-``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``; without a token on the server the route is off
-(404). The answers' receipts are explained in lextools/features/receipts.py.
+``Authorization: Bearer $LEXTOOLS_DIRECTOR_TOKEN``, or on the page ``/director``
+(service/director.py); without a token on the server those routes are off (404), see
+service/director_auth.py. The answers' receipts are explained in lextools/features/receipts.py.
 """
 
 from __future__ import annotations
 
-import hmac
 import os
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
 from service import kiosk
 from service.api import EditionQuery, operation
+from service.director_auth import require_director
 from service.errors import ServiceError
 from service.inputs import flag, json_body, words_of
 from service.language import request_language
@@ -217,24 +218,24 @@ class RecordQuery(Query):
 )
 def read_record() -> Any:
     """The challenge record, for the director only; ``?since=`` a time, ``?format=csv``."""
-    token = current_app.config.get("DIRECTOR_TOKEN")
-    if not token:
-        raise ServiceError(404, "not_found", message("not_found"))  # the route is off: as if there were none
-    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-    if not hmac.compare_digest(given.encode(), token.encode()):
-        raise ServiceError(401, "unauthorized", message("director_token"))
+    require_director()  # 404 when the server has no token, 401 without the right one
     params = load(RecordQuery)
     fmt, since = params["format"], params.get("since")
-    start = parse_since(since) if since else None
-    try:
-        entries = record().entries(start)
-    except RecordError:
-        if record().path.exists():
-            raise
-        entries = []  # nothing judged yet
+    entries = record_entries(parse_since(since) if since else None)
     if fmt == "csv":
         return Response(as_csv_text(entries), content_type="text/csv; charset=utf-8")
     return {"challenges": entries}
+
+
+def record_entries(since: str | None = None) -> list[dict[str, Any]]:
+    """The record's challenges from ``since`` on (:func:`parse_since`), oldest first; none when no
+    challenge has been judged yet (the record is made by the first one)."""
+    try:
+        return record().entries(since)
+    except RecordError:
+        if record().path.exists():
+            raise
+        return []
 
 
 def init_app(app: Flask) -> None:

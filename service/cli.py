@@ -30,7 +30,11 @@ def serve(
     ] = 10.0,
     record: RecordOpt = None,
 ) -> None:
-    """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted."""
+    """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted.
+
+    Refuses to start (exit 2, one line, no file created) when there is nothing to serve — no lexicon
+    in the directory, or with --kiosk none for its edition — or when the port is in use.
+    """
     # Imported here, when the server starts: service.server brings in gunicorn (and gevent), which
     # `lextools --help` and `lextools serve --help` (they import this module) need not load.
     from service.server import serve as run_server  # noqa: PLC0415

@@ -4,15 +4,24 @@ The server then serves the Word Judge page for one edition, the files that page 
 edition's challenge route — nothing else. Every other page and route answers 404, so nobody at the
 table can reach the study page, look a word up, or judge with another list. The page itself has no
 navigation and no edition choice (service/pages.py).
+
+The director's routes are the exception: ``/director`` (today's challenges, service/director.py), its
+CSV, ``/v1/record`` and ``/healthz`` answer with the director token, exactly as ``/v1/record`` does
+outside kiosk mode (service/director_auth.py): 404 when the server was started without a token,
+401 without the right one.
 """
 
 from __future__ import annotations
 
 from flask import abort, current_app, request
 
+from service.director_auth import require_director
+
 #: What a kiosk serves: the judge page and its static files, and the kiosk edition's challenge route.
 KIOSK_ENDPOINTS = {"pages.judge", "pages.static"}
 KIOSK_EDITION_ENDPOINTS = {"challenge.challenge"}
+#: What a kiosk serves to the director only (the token).
+KIOSK_DIRECTOR_ENDPOINTS = {"meta.healthz", "challenge.read_record", "director.page", "director.csv"}
 
 
 def kiosk_edition() -> str | None:
@@ -21,10 +30,13 @@ def kiosk_edition() -> str | None:
 
 
 def gate() -> None:
-    """``before_request``: 404 for anything a kiosk does not serve."""
+    """``before_request``: 404 for anything a kiosk does not serve; the director's routes need the token."""
     edition = kiosk_edition()
     if edition is None or request.endpoint in KIOSK_ENDPOINTS:
         return
     if request.endpoint in KIOSK_EDITION_ENDPOINTS and (request.view_args or {}).get("edition") == edition:
+        return
+    if request.endpoint in KIOSK_DIRECTOR_ENDPOINTS:
+        require_director()
         return
     abort(404)

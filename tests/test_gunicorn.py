@@ -229,6 +229,33 @@ def test_kiosk_on_a_real_server(lexicon_home: Path, tmp_path: Path) -> None:
         assert server.stop() == 0, server.log
 
 
+def test_the_director_reads_a_real_kiosks_record_with_the_token(
+    lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``LEXTOOLS_DIRECTOR_TOKEN=… lextools serve --kiosk es-fise``: /healthz, /v1/record and the
+    director page answer with the token (401 without); the page lists the table's challenge."""
+    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "real-t0ken")
+    record = tmp_path / "challenges.sqlite3"
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--kiosk", "es-fise", "--record", str(record),
+                      ready="/judge")  # fmt: skip
+    try:
+        director = {"Authorization": "Bearer real-t0ken"}
+        for path in ("/healthz", "/v1/record", "/director", "/director/record.csv"):
+            assert server.request("GET", path)[0] == 401, path
+            assert server.request("GET", path, headers=director)[0] == 200, path
+        assert server.request("GET", "/v1/es-fise/words/casa", headers=director)[0] == 404
+        body = b'{"words":["casa","dame"]}'
+        status, _, answer = server.request("POST", "/v1/es-fise/challenge", body, {"Content-Type": "application/json"})
+        assert status == 200
+        status, _, page = server.request("GET", "/director", headers=director)
+        html = page.decode()
+        assert status == 200 and answer["receipt"]["id"] in html and "casa dame" in html and "NO ACEPTABLE" in html
+        status, _, text = server.request("GET", "/director/record.csv", headers=director)
+        assert status == 200 and answer["receipt"]["id"] in text.decode()
+    finally:
+        assert server.stop() == 0, server.log
+
+
 def test_a_rebuilt_lexicon_reaches_the_preloaded_workers(tmp_path: Path) -> None:
     """Lexicons loaded before the fork are still swapped for a rebuild, without a restart."""
     home = tmp_path / "lexicons"

@@ -274,7 +274,8 @@ def test_the_hooks_the_hot_routes_stand_in_for(pair: Pair) -> None:
     send the routes it changes to Flask)."""
     app: Flask = pair.flask_app
     assert app.before_request_funcs == {None: [require_utf8_path, refuse_unknown_parameters, gate]}
-    assert app.after_request_funcs == {None: [_cors, _nosniff], "pages": app.after_request_funcs["pages"]}
+    page_hooks = {name: app.after_request_funcs[name] for name in ("pages", "director")}  # their pages' own
+    assert app.after_request_funcs == {None: [_cors, _nosniff], **page_hooks}
     assert not app.url_value_preprocessors and not app.url_default_functions and not app.teardown_request_funcs
     rules = {r.endpoint: (r.rule, r.methods) for r in app.url_map.iter_rules()}
     assert rules[WORD_ENDPOINT] == ("/v1/<edition>/words/<path:word>", {"GET", "HEAD", "OPTIONS"})
