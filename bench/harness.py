@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lextools.core.lexicon import load_lexicon
+from lextools.core.lexicon import default_home, load_lexicon
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -51,8 +51,9 @@ class Unavailable(Exception):
 
 
 def default_lexicons() -> Path:
-    """``$LEXTOOLS_HOME``, else ``./lexicons`` (where ``scripts/run`` builds the defaults)."""
-    return Path(os.environ.get("LEXTOOLS_HOME") or "lexicons")
+    """The lexicon home every lextools command reads (``$LEXTOOLS_HOME``, else the per-user data
+    directory), where ``scripts/run`` builds the defaults."""
+    return default_home()
 
 
 def require_lexicon(home: Path, edition: str) -> None:

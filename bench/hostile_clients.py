@@ -2,7 +2,7 @@
 
 Run from the repository root with the project's venv::
 
-    python -m bench.hostile_clients                       # both checks, ./lexicons (or $LEXTOOLS_HOME)
+    python -m bench.hostile_clients                       # both checks, the lexicon home (lextools default_home)
     python -m bench.hostile_clients slow --duration 15
     python -m bench.hostile_clients expensive --json figures.json
 
@@ -298,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("check", nargs="?", choices=("slow", "expensive", "both"), default="both")
     ap.add_argument("--lexicons", type=Path, default=default_lexicons(),
-                    help="lexicon directory (default: $LEXTOOLS_HOME, else ./lexicons)")  # fmt: skip
+                    help="lexicon directory (default: $LEXTOOLS_HOME, else ~/.local/share/lextools)")  # fmt: skip
     ap.add_argument("--edition", default="es-fise", help="edition of the look-ups (default es-fise)")
     ap.add_argument("--duration", type=int, default=15, help="seconds of each phase (default 15)")
     ap.add_argument("--connections", type=int, default=4, help="connections doing look-ups (default 4)")

@@ -2,7 +2,7 @@
 
 Run from the repository root with the project's venv::
 
-    python -m bench.load                          # ./lexicons (or $LEXTOOLS_HOME), 64 connections, 30 s
+    python -m bench.load                          # the lexicon home (lextools default_home), 64 connections, 30 s
     python -m bench.load --duration 10 --json load.json
 
 It starts ``lextools serve --host 127.0.0.1 --port 0`` (gunicorn, 2 workers, the settings in
@@ -185,7 +185,7 @@ def report(r: dict[str, Any]) -> str:
 def add_common_arguments(ap: argparse.ArgumentParser, connections: int) -> None:
     """The options every wrk-driven check here shares (``bench.load``, ``bench.scale_out``)."""
     ap.add_argument("--lexicons", type=Path, default=default_lexicons(),
-                    help="lexicon directory (default: $LEXTOOLS_HOME, else ./lexicons)")  # fmt: skip
+                    help="lexicon directory (default: $LEXTOOLS_HOME, else ~/.local/share/lextools)")  # fmt: skip
     ap.add_argument("--edition", default="es-fise", help="edition the requests ask about (default es-fise)")
     ap.add_argument("--duration", type=int, default=30, help="seconds of load (default 30)")
     ap.add_argument(

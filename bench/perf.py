@@ -360,9 +360,7 @@ def table(r: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument(
-        "--lexicons", type=Path, default=None, help="lexicon directory [default: $LEXTOOLS_HOME or ./lexicons]"
-    )
+    ap.add_argument("--lexicons", type=Path, default=None, help="lexicon directory [default: the lexicon home]")
     ap.add_argument("--duration", type=int, default=10, help="seconds of each wrk run (default 10)")
     ap.add_argument("--connections", type=int, default=32, help="wrk connections (default 32)")
     ap.add_argument("--skip-service", action="store_true", help="no service rows")

@@ -2,7 +2,7 @@
 
 Run from the repository root with the project's venv (nginx from ``scripts/install-nginx``)::
 
-    python -m bench.scale_out                     # ./lexicons (or $LEXTOOLS_HOME), 32 connections, 30 s
+    python -m bench.scale_out                     # the lexicon home (lextools default_home), 32 connections, 30 s
     python -m bench.scale_out --no-restart --json scale_out.json
 
 It starts two ``lextools serve`` replicas (gunicorn, 2 workers each) on two free loopback ports, and

@@ -160,7 +160,7 @@ def test_lextools_receipt_verify_and_record(app: Flask, client: FlaskClient) -> 
     forged = {**answer["receipt"], "acceptable": True}
     bad = runner.invoke(cli, ["receipt", "verify", "--record", path, json.dumps(forged)])
     assert bad.exit_code == 1 and "not valid" in bad.output
-    assert runner.invoke(cli, ["receipt", "verify", "--record", path, "{"]).exit_code == 1
+    assert runner.invoke(cli, ["receipt", "verify", "--record", path, "{"]).exit_code == 2  # not a receipt
 
     # Elsewhere (no secret beside the record, none in the environment): an error, and no secret made up.
     elsewhere = record_of(app).path.parent / "copy" / "challenges.sqlite3"
@@ -171,15 +171,16 @@ def test_lextools_receipt_verify_and_record(app: Flask, client: FlaskClient) -> 
     assert not receipts.secret_path(elsewhere).exists()
 
     shown = runner.invoke(cli, ["record", "--record", path, "--json"])
-    assert shown.exit_code == 0 and json.loads(shown.output)["challenges"][0]["words"] == ["casa", "dame"]
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["challenges"][0]["words"] == ["casa", "dame"]
     csv = runner.invoke(cli, ["record", "--record", path, "--csv", "--since", "2000-01-01"])
     r = answer["receipt"]
-    assert csv.output.splitlines() == [
+    assert f"challenge record: {path}" in csv.stderr  # the file read, named apart from the CSV
+    assert csv.stdout.splitlines() == [
         "id,time,edition,checksum,words,acceptable",
         f"{r['id']},{r['time']},es-fise,{r['checksum']},casa dame,False",
     ]
     later = runner.invoke(cli, ["record", "--record", path, "--csv", "--since", "2999-01-01"])
-    assert later.output.splitlines() == ["id,time,edition,checksum,words,acceptable"]
+    assert later.stdout.splitlines() == ["id,time,edition,checksum,words,acceptable"]
 
 
 # -- the route's limits -----------------------------------------------------------------------------

@@ -30,14 +30,20 @@ from lextools.core.errors import BuildRefusedError, path_text
 #: The largest share of the replaced lexicon's words a build may lose without ``force``.
 MAX_LOSS = 0.20
 
+#: Told as a build starts reading each source: its label, the words expected of it (None when unknown),
+#: and the words read before it (``progress`` counts the words read from all the sources so far).
+SourceStart = Callable[[str, "int | None", int], None]
+
 
 @dataclass(frozen=True)
 class BuildSource:
-    """One source of a build: its name for messages, what the metadata records, and its words."""
+    """One source of a build: its name for messages, what the metadata records, its words, and how many
+    words it is expected to yield when that is known (a list's line count, the last build's count)."""
 
     label: str
     description: dict[str, Any]
     words: Callable[[], Iterable[SourceWord]]
+    expected: int | None = None
 
 
 def build_lexicon(
@@ -50,11 +56,16 @@ def build_lexicon(
     wait: bool = True,
     on_wait: Callable[[str], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    on_source: SourceStart | None = None,
 ) -> dict[str, Any]:
-    """Compile the sources and commit the lexicon unless a guard refuses; returns the metadata."""
+    """Compile the sources and commit the lexicon unless a guard refuses; returns the metadata, which
+    records for each source the words read from it (``read``: the next build's expected count)."""
+    read: list[int] = []
 
     def words() -> Iterator[SourceWord]:
         for source in sources:
+            if on_source:
+                on_source(source.label, source.expected, sum(read))
             count = 0
             for word in source.words():
                 count += 1
@@ -64,6 +75,7 @@ def build_lexicon(
                     f"{source.label} yields no words (an empty file, or only blank lines and comments); "
                     f"nothing was written to {path_text(home)}"
                 )
+            read.append(count)
 
     provenance = Provenance()  # which source gave each word, which rule dropped each form
     keys, report = compile_words(words(), edition, rules, progress=progress, provenance=provenance)
@@ -80,7 +92,10 @@ def build_lexicon(
         edition,
         keys,
         report,
-        [{**s.description, **provenance.contributions(s.description.get("name", ""))} for s in sources],
+        [
+            {**s.description, **provenance.contributions(s.description.get("name", "")), "read": n}
+            for s, n in zip(sources, read, strict=True)
+        ],
         rules,
         provenance=provenance,
         refuse=refuse,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lextools.builder.filters import SourceWord, rules_named
-from lextools.builder.guard import BuildSource, build_lexicon
+from lextools.builder.guard import BuildSource, SourceStart, build_lexicon
 from lextools.core.edition import Edition
 from lextools.core.errors import path_text
 from lextools.core.wordlist import WordList
@@ -32,6 +32,7 @@ def build_from_lists(
     wait: bool = True,
     on_wait: Callable[[str], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    on_source: SourceStart | None = None,
 ) -> dict[str, Any]:
     """Build ``edition`` into ``home`` from lists already read (:func:`lextools.core.wordlist.read_list`,
     or :meth:`WordList.of` for words in memory) under the named filter rules; returns the metadata.
@@ -39,9 +40,18 @@ def build_from_lists(
     Refused like every build (:mod:`lextools.builder.guard`): a list with no words, a result with no
     words, or one that loses over a fifth of the lexicon it replaces unless ``force``.
     """
-    sources = [BuildSource(path_text(wl.path), user_source(wl), partial(_user_words, wl)) for wl in lists]
+    sources = [
+        BuildSource(path_text(wl.path), user_source(wl), partial(_user_words, wl), expected=_count(wl)) for wl in lists
+    ]
     chosen = rules_named(list(rules))
-    return build_lexicon(home, edition, sources, chosen, force=force, wait=wait, on_wait=on_wait, progress=progress)
+    return build_lexicon(
+        home, edition, sources, chosen, force=force, wait=wait, on_wait=on_wait, progress=progress, on_source=on_source
+    )
+
+
+def _count(wl: WordList) -> int:
+    """The words of a list: its lines (blank lines and comments are already dropped)."""
+    return wl.lines.count(b"\n") + 1 if wl.lines else 0
 
 
 def _user_words(wl: WordList) -> Iterator[SourceWord]:

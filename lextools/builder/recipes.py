@@ -16,18 +16,19 @@ and the report counts them as ``letter-without-tile``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from lextools.builder.filters import SourceWord, rules_named
-from lextools.builder.guard import BuildSource, build_lexicon
+from lextools.builder.guard import BuildSource, SourceStart, build_lexicon
 from lextools.builder.read import read_source
 from lextools.builder.review import review_rule
 from lextools.core.edition import load_edition
-from lextools.core.errors import SourceError, path_text
+from lextools.core.errors import LexiconError, SourceError, path_text
+from lextools.core.lexicon import read_metadata
 from lextools.core.sources import Source, load_source, project_dir, read_toml
 
 
@@ -81,19 +82,29 @@ class SharedSources:
         self._uses = Counter(name for r in recipes for name in r.sources)
         self._kept: dict[str, list[tuple[Any, ...]]] = {}
 
+    def expected(self, name: str) -> int | None:
+        """The words of a source already read in this build, if it is kept."""
+        packed = self._kept.get(name)
+        return None if packed is None else len(packed)
+
     def read(self, source: Source) -> Iterable[SourceWord]:
         self._uses[source.name] -= 1
         later = self._uses[source.name] > 0
         packed = self._kept.get(source.name) if later else self._kept.pop(source.name, None)
-        if packed is None:
-            if not later:
-                return read_source(source)
-            once: dict[Any, Any] = {}
-            packed = self._kept[source.name] = [
+        if packed is not None:
+            return (SourceWord(*fields) for fields in packed)
+        return self._keep(source) if later else read_source(source)
+
+    def _keep(self, source: Source) -> Iterator[SourceWord]:
+        """The source's words as read (so the build's progress moves), kept once they are all read."""
+        once: dict[Any, Any] = {}
+        packed = []
+        for w in read_source(source):
+            packed.append(
                 (w.raw, w.source, w.stem, once.setdefault(w.affixes, w.affixes), once.setdefault(w.tags, w.tags))
-                for w in read_source(source)
-            ]
-        return (SourceWord(*fields) for fields in packed)
+            )
+            yield w
+        self._kept[source.name] = packed
 
 
 def build_default(
@@ -106,8 +117,13 @@ def build_default(
     wait: bool = True,
     on_wait: Callable[[str], None] | None = None,
     shared: SharedSources | None = None,
+    on_source: SourceStart | None = None,
 ) -> dict[str, Any]:
-    """Build an edition's lexicon from its recipe (the default one unless given); returns the metadata."""
+    """Build an edition's lexicon from its recipe (the default one unless given); returns the metadata.
+
+    ``on_source`` is told of each source as it is read, with the words expected of it: as many as this
+    build already read from it (a shared source), else as the lexicon it replaces read, else unknown.
+    """
     recipe = recipe or load_recipe(edition_name)
     edition = load_edition(recipe.edition)
     rules = rules_named(recipe.rules)
@@ -116,13 +132,32 @@ def build_default(
     if reviews:  # the hand review of short words has the last word on their lengths
         rules.append(review_rule(reviews, edition))
     read = shared.read if shared else read_source
+    before = _read_before(home, edition.name)
     return build_lexicon(
         home,
         edition,
-        [BuildSource(f"source {s.name}", s.describe(), partial(read, s)) for s in sources],
+        [
+            BuildSource(
+                f"source {s.name}",
+                s.describe(),
+                partial(read, s),
+                expected=(shared.expected(s.name) if shared else None) or before.get(s.name),
+            )
+            for s in sources
+        ],
         rules,
         force=force,
         wait=wait,
         on_wait=on_wait,
         progress=progress,
+        on_source=on_source,
     )
+
+
+def _read_before(home: Path, edition: str) -> dict[str, int]:
+    """The words each source gave the lexicon this build replaces (its metadata's ``read``), by source name."""
+    try:
+        sources = read_metadata(home, edition).get("sources", [])
+    except LexiconError:
+        return {}
+    return {s["name"]: s["read"] for s in sources if isinstance(s.get("read"), int) and "name" in s}

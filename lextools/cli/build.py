@@ -5,13 +5,21 @@ The only command group that imports the build machinery (:mod:`lextools.builder`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from lextools.builder.filters import rules_named
 from lextools.builder.lists import DEFAULT_RULES, build_from_lists
@@ -86,10 +94,19 @@ def _build_lists(
     for wl in next(iter(lists.values()), []):
         _report_encoding(wl)
     for name in editions:
-        with _progress(f"{name}: spelling and filtering") as tick:
+        with _progress(name) as bars:
             meta = build_from_lists(
-                to, load_edition(name), lists[name], chosen, progress=tick, force=force, wait=wait, on_wait=_waiting
+                to,
+                load_edition(name),
+                lists[name],
+                chosen,
+                progress=bars.tick,
+                on_source=bars.source,
+                force=force,
+                wait=wait,
+                on_wait=_waiting,
             )
+            bars.finish(meta["counts"]["read"])
         _report_build(meta, to)
 
 
@@ -106,10 +123,19 @@ def _recipes(editions: list[str], recipe: Path | None) -> list[tuple[str, Recipe
 def _build_recipes(todo: list[tuple[str, Recipe]], to: Path, *, force: bool, wait: bool) -> None:
     shared = SharedSources(r for _, r in todo)  # the Spanish editions read their sources once
     for name, chosen_recipe in todo:
-        with _progress(f"{name}: reading sources") as tick:
+        with _progress(name) as bars:
             meta = build_default(
-                name, to, progress=tick, recipe=chosen_recipe, shared=shared, force=force, wait=wait, on_wait=_waiting
+                name,
+                to,
+                progress=bars.tick,
+                on_source=bars.source,
+                recipe=chosen_recipe,
+                shared=shared,
+                force=force,
+                wait=wait,
+                on_wait=_waiting,
             )
+            bars.finish(meta["counts"]["read"])
         _report_build(meta, to)
 
 
@@ -117,8 +143,38 @@ def _waiting(msg: str) -> None:
     err.print(f"[yellow]waiting:[/] {msg}")
 
 
+class SourceBars:
+    """One bar per source of an edition's build: the source being read, its words so far and, when the
+    total is known (a list's line count, the count of the build it replaces), out of how many.
+
+    The build reports the words read from all its sources (``tick``) and the start of each source
+    (``source``: its label, the words expected, the words read before it).
+    """
+
+    def __init__(self, bar: Progress, edition: str) -> None:
+        self.bar, self.edition = bar, edition
+        self.task: TaskID | None = None
+        self.start = 0
+
+    def source(self, label: str, expected: int | None, before: int) -> None:
+        self.finish(before)
+        shown = Path(label).name if "/" in label else label  # a list's file name; a recipe's "source NAME"
+        self.task = self.bar.add_task(f"{self.edition}: {shown}", total=expected)
+        self.start = before
+
+    def tick(self, read: int) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, completed=max(0, read - self.start))
+
+    def finish(self, read: int) -> None:
+        """The current source ends at ``read`` words in all: its bar shows its own count as the total."""
+        if self.task is not None:
+            done = max(0, read - self.start)
+            self.bar.update(self.task, total=done, completed=done)
+
+
 @contextmanager
-def _progress(label: str) -> Iterator[Callable[[int], None]]:
+def _progress(edition: str) -> Iterator[SourceBars]:
     with Progress(
         SpinnerColumn(),
         TextColumn("[bold]{task.description}"),
@@ -129,8 +185,7 @@ def _progress(label: str) -> Iterator[Callable[[int], None]]:
         console=err,
         transient=False,
     ) as bar:
-        task = bar.add_task(label, total=None)
-        yield lambda n: bar.update(task, completed=n)
+        yield SourceBars(bar, edition)
 
 
 def _report_encoding(wl: WordList) -> None:

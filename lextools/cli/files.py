@@ -16,6 +16,7 @@ from lextools.core.errors import LexiconError, path_text
 from lextools.core.lexicon import Lexicon
 from lextools.core.spelling import Notation
 from lextools.features.export import KWG_FORMATS, check_format, export_bytes, text_lines, write_export
+from lextools.features.verify import edition_to_verify
 from lextools.features.verify import verify as verify_file
 
 app = typer.Typer()
@@ -81,7 +82,12 @@ def _to_device(output: Path, data: Callable[[], bytes]) -> None:
 @app.command()
 def verify(
     file: Annotated[Path, typer.Argument(help="A KWG, KAD, DAWG or text export.")],
-    edition: Annotated[str, typer.Option("--edition", "-e", help="Edition whose lexicon the file should hold.")],
+    edition: Annotated[
+        str | None,
+        typer.Option(
+            "--edition", "-e", help="Edition whose lexicon the file should hold [default: as FILE.manifest.json says]."
+        ),
+    ] = None,
     format: Annotated[
         str | None,
         typer.Option("--format", help="txt, dawg, kwg, kwg-gaddag or kad (default: as its manifest or suffix says)"),
@@ -89,7 +95,12 @@ def verify(
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Check an export word for word against the lexicon: 0 identical, 1 different, 2 not of its format."""
+    """Check an export word for word against the lexicon: 0 identical, 1 different, 2 not of its format.
+
+    The edition is the one named by the manifest beside the file (FILE.manifest.json, written by every
+    export); --edition is needed only for a file without one, and must agree with it.
+    """
+    edition = edition_to_verify(file, edition)
     lex = open_lexicon(edition, lexicons)
     with err.status(f"reading {file} and comparing it with the {edition} lexicon…"):
         verdict = verify_file(file, lex, format)

@@ -14,8 +14,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from lextools.cli.common import JsonOpt, LexiconsOpt, RecordOpt, err, home, out, print_json
+from lextools.core.errors import path_text
+from lextools.core.messages import message
 from lextools.features.receipts import load_secret
-from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
+from lextools.features.record import ABSENT, ChallengeRecord, as_csv_text, default_record, parse_since
 
 app = typer.Typer()
 
@@ -28,7 +30,11 @@ def show_record(
     record: RecordOpt = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """The challenge record: every challenge judged, with its time, edition, lexicon, words and verdict."""
+    """The challenge record: every challenge judged, with its time, edition, lexicon, words and verdict.
+
+    The record read is named on stderr (the table, CSV or JSON on stdout stays clean). Default record:
+    challenges.sqlite3 in the lexicon directory. Exit 0, or 2 when it cannot be read.
+    """
     entries = ChallengeRecord(_record_path(record, lexicons)).entries(parse_since(since) if since else None)
     if as_csv:
         sys.stdout.write(as_csv_text(entries))
@@ -44,7 +50,10 @@ def show_record(
 
 
 def _record_path(record: Path | None, lexicons: Path | None) -> Path:
-    return record if record is not None else default_record(home(lexicons))
+    """The record a command reads (--record, else the lexicon directory's), named on stderr."""
+    path = record if record is not None else default_record(home(lexicons))
+    err.print(escape(str(message("record_reading", record=path_text(path.absolute())))), highlight=False)
+    return path
 
 
 receipt_app = typer.Typer(help="Receipts of challenges: check one after the game.", no_args_is_help=True)
@@ -59,13 +68,18 @@ def verify_receipt(
     record: RecordOpt = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Check a receipt against the server secret and the challenge record. Exit 0 valid, 1 not valid."""
+    """Check a receipt against the server secret and the challenge record (named on stderr).
+
+    Exit 0 valid; 1 not valid (the signature or the record's copy disagree: a forged receipt or an
+    edited record); 2 not a receipt, or no record or secret to check it with; 3 the challenge is not
+    in this record (judged by another server, or recorded elsewhere: give that record with --record).
+    """
     text = sys.stdin.read() if receipt == "-" else receipt
     path = _record_path(record, lexicons)
-    rec = ChallengeRecord(path)
-    result = rec.verify(text, load_secret(path, create=False))
+    result = ChallengeRecord(path).verify(text, lambda: load_secret(path, create=False))
     if result.ok:
         out.print(f"[green]{escape(result.message)}[/]", highlight=False)
     else:
-        err.print(f"[red]not valid:[/] {escape(result.message)}", highlight=False)
-    raise typer.Exit(0 if result.ok else 1)
+        code = "receipt_not_found" if result.status == ABSENT else "receipt_not_valid"
+        err.print(f"[red]{escape(str(message(code, reason=result.message)))}[/]", highlight=False)
+    raise typer.Exit(result.exit_status)

@@ -73,13 +73,31 @@ def parse_since(text: str) -> str:
     return _now_iso(when.timestamp())
 
 
+#: What ``lextools receipt verify`` found, and its exit status (README, ``--help``).
+VALID, ALTERED, MALFORMED, ABSENT = "valid", "altered", "malformed", "absent"
+EXIT_STATUS = {VALID: 0, ALTERED: 1, MALFORMED: 2, ABSENT: 3}
+
+
 @dataclass(frozen=True)
 class Verification:
-    """What ``lextools receipt verify`` found: ``ok`` only when the signature and the record agree."""
+    """What ``lextools receipt verify`` found: ``ok`` only when the signature and the record agree.
 
-    ok: bool
+    ``status`` tells the failures apart: ``altered`` (the signature or the record's copy disagree: a
+    forgery or an edited record), ``absent`` (this record does not hold the challenge: another
+    server's, or another record of this one), ``malformed`` (not a receipt at all).
+    """
+
+    status: str
     message: str
     receipt: Receipt | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == VALID
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT_STATUS[self.status]
 
 
 class ChallengeRecord:
@@ -173,27 +191,38 @@ class ChallengeRecord:
             db.close()
         return None if row is None else _entry(row)
 
-    def verify(self, text: str, secret: bytes) -> Verification:
+    def verify(self, text: str, secret: bytes | Callable[[], bytes]) -> Verification:
         """Check a pasted receipt: well formed, in this record, and signed with ``secret`` over what the
-        record holds (the words) and what the receipt says (everything else)."""
+        record holds (the words) and what the receipt says (everything else). ``secret`` may be a
+        function, called only once the receipt is found in the record."""
         try:
             receipt = receipts.parse(text)
         except ValueError as e:
-            return Verification(False, f"not a receipt: {e}")
+            return Verification(MALFORMED, str(message("receipt_malformed", cause=e)))
         entry = self.get(receipt.id)
         if entry is None:
-            return Verification(False, f"challenge {receipt.id!r} is not in the record", receipt)
-        if not receipts.signature_matches(secret, receipt, entry["words"]):
-            return Verification(False, "the signature does not match: the receipt or the record was altered", receipt)
+            return Verification(ABSENT, str(message("receipt_absent", id=receipt.id, record=self.path)), receipt)
+        key = secret() if callable(secret) else secret
+        if not receipts.signature_matches(key, receipt, entry["words"]):
+            return Verification(ALTERED, str(message("receipt_bad_signature")), receipt)
         claimed = receipt.as_dict()
         differ = [k for k in FIELDS if k != "words" and entry[k] != claimed[k]]
         if differ:
-            return Verification(False, f"the record holds this challenge with another {', '.join(differ)}", receipt)
+            return Verification(ALTERED, str(message("receipt_record_differs", fields=", ".join(differ))), receipt)
         verdict = "ACCEPTABLE" if receipt.acceptable else "NOT ACCEPTABLE"
         return Verification(
-            True,
-            f"valid: challenge {receipt.id} at {receipt.time}, {receipt.edition} "
-            f"(lexicon {receipt.checksum[:12]}), {' '.join(entry['words'])}: {verdict}",
+            VALID,
+            str(
+                message(
+                    "receipt_valid",
+                    id=receipt.id,
+                    time=receipt.time,
+                    edition=receipt.edition,
+                    checksum=receipt.checksum[:12],
+                    words=" ".join(entry["words"]),
+                    verdict=verdict,
+                )
+            ),
             receipt,
         )
 

@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from lextools.core import kwg
-from lextools.core.errors import ExportFormatError, SourceError, SpellingError
+from lextools.core.edition import load_edition
+from lextools.core.errors import ExportFormatError, QueryError, SourceError, SpellingError, path_text
 from lextools.core.lexicon import Lexicon, dawg_from_bytes
+from lextools.core.messages import message
 from lextools.core.spelling import spell
 from lextools.core.wordlist import decode, words_of
 from lextools.features.export import FORMATS, manifest_path
@@ -89,6 +91,39 @@ def detect_format(path: Path, data: bytes) -> str:
     if suffix in (".kad", ".dawg"):
         return suffix[1:]
     return "txt"
+
+
+def manifest_edition(path: Path) -> str | None:
+    """The edition the manifest beside ``path`` names (every file export writes one), or None when there
+    is no manifest; :class:`ExportFormatError` when it is there but names no edition."""
+    beside = manifest_path(Path(path))
+    try:
+        raw = beside.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise SourceError(f"cannot read {path_text(beside)}: {e.strerror or e}") from None
+    try:
+        edition = json.loads(raw).get("edition")
+    except (ValueError, UnicodeDecodeError, AttributeError):
+        edition = None
+    if not isinstance(edition, str) or not edition:
+        raise ExportFormatError(message("manifest_no_edition", manifest=path_text(beside)))
+    return edition
+
+
+def edition_to_verify(path: Path, given: str | None) -> str:
+    """The edition an export is checked against: the one its manifest names, which ``given`` (``--edition``)
+    must not contradict; ``given`` alone when there is no manifest; an error when there is neither."""
+    named = manifest_edition(path)
+    beside = path_text(manifest_path(Path(path)))
+    if named is None:
+        if given is None:
+            raise QueryError(message("verify_no_edition", file=path_text(Path(path)), manifest=beside))
+        return given
+    if given is not None and load_edition(given).name != named:
+        raise QueryError(message("verify_edition_contradicts", edition=given, manifest=beside, named=named))
+    return named
 
 
 def verify(path: Path, lex: Lexicon, fmt: str | None = None) -> Verdict:
