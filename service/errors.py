@@ -35,7 +35,7 @@ from lextools.core.errors import (
     UnknownEditionError,
 )
 from lextools.core.messages import Message, message
-from service.language import request_language
+from service.language import language, request_language
 from service.pages import PAGE_PATHS, error_page
 
 log = logging.getLogger("lextools.service")
@@ -142,11 +142,33 @@ def _on_http_error(e: HTTPException) -> WerkzeugResponse | HTTPException:
         return Response(html, status, content_type="text/html; charset=utf-8")
     response = e.get_response()
     code = _HTTP_CODES.get(e.code) or (e.name or "error").lower().replace(" ", "_")
-    text = message("not_found").text(request_language()) if e.code == 404 else e.description or e.name
-    body, _ = error_response(e.code, code, text)
+    body, _ = error_response(e.code, code, _http_text(e, response))
     response.set_data(body.get_data())
     response.content_type = "application/json"
     return response
+
+
+def _http_text(e: HTTPException, response: WerkzeugResponse) -> str:
+    """A werkzeug error's message from the catalogue, in the request's language (English for the others)."""
+    lang = _error_language()
+    if e.code == 404:
+        return message("not_found").text(lang)
+    if e.code == 405:
+        allowed = ", ".join(sorted(m.strip() for m in response.headers.get("Allow", "").split(",") if m.strip()))
+        return message("method_not_allowed", method=request.method, allowed=allowed).text(lang)
+    if e.code == 413:
+        return message("body_too_large").text(lang)
+    return e.description or e.name
+
+
+def _error_language() -> str:
+    """The request's language; when no route matched, the edition named in a ``/v1/<edition>/…`` path
+    still gives its default (an unknown route of ``/v1/es-fise/`` answers in Spanish)."""
+    if (request.view_args or {}).get("edition"):
+        return request_language()
+    parts = request.path.split("/")
+    edition = parts[2] if len(parts) > 2 and parts[1] == "v1" else None
+    return language(edition, request.args.get("lang"), request.headers.get("Accept-Language"))
 
 
 def _on_unexpected(e: Exception) -> tuple[Response, int]:

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, current_app
 
 from lextools.core.edition import load_edition
+from lextools.core.errors import CorruptLexiconError, LexiconNotFoundError
 from lextools.core.lexicon import Lexicon
 from lextools.features import answers
 from lextools.features.explain import Sidecar, explain_result
@@ -30,7 +31,7 @@ class ScoreQuery(EditionQuery):
 
 
 _SCORE = obj(
-    ["input", "word", "tiles", "score", "verified"],
+    ["input", "word", "tiles", "score", "verified", "valid", "over_bag"],
     input={"type": "string"},
     word={"type": "string"},
     tiles={
@@ -41,6 +42,21 @@ _SCORE = obj(
     },
     score=nullable("integer"),
     verified={"type": "boolean"},
+    valid={
+        **nullable("boolean"),
+        "description": "whether the word is in the edition's lexicon; null where this server has none it can read",
+    },
+    over_bag={
+        **nullable("array"),
+        "items": obj(
+            ["tile", "needs", "bag"],
+            tile={"type": "string", "description": "a tile label, or ? for the blanks"},
+            needs={"type": "integer"},
+            bag={"type": "integer"},
+        ),
+        "description": "the tiles the word needs more of than the bag holds ([] when none); "
+        "null where the edition's tile counts are unverified",
+    },
 )
 
 
@@ -130,7 +146,13 @@ def hooks(edition: str, word: str) -> dict[str, Any]:
 def score(edition: str, word: str) -> dict[str, Any]:
     """Tile by tile, no board premiums; ``?blank=2`` (1-based, repeatable) marks a tile played by a blank.
 
-    Needs only the edition's tile table, not a built lexicon.
+    Needs only the edition's tile table, not a built lexicon; with one, the answer says whether the
+    word is valid.
     """
     blanks = load(ScoreQuery).get("blank", [])  # refused before an unknown edition, as always
-    return answers.score(load_edition(edition), word, blanks)
+    ed = load_edition(edition)
+    try:
+        lex: Lexicon | None = lexicon(edition)
+    except (LexiconNotFoundError, CorruptLexiconError):  # a score needs only the tile table
+        lex = None
+    return answers.score(ed, word, blanks, lex)

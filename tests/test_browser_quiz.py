@@ -146,8 +146,17 @@ def test_anagram_quiz_cardbox_survives_reload_export_and_import(
     wait_for(browser, lambda d: "no se ha cambiado nada" in by_id(d, "cardbox-message").text, "the refusal")
     assert cardbox_state(browser)[0] == 0
     by_id(browser, "cardbox-import").send_keys(str(exported))
-    wait_for(browser, lambda d: "2 fichas importadas" in by_id(d, "cardbox-message").text, "the import")
+    wait_for(browser, lambda d: "2 tarjetas importadas" in by_id(d, "cardbox-message").text, "the import")
     wait_for(browser, lambda d: cardbox_state(d) == (2, {"1": 2}), "the cardbox after the import")
+    assert "2 tarjetas" in by_id(browser, "cardbox-summary").text  # cards are tarjetas; fichas are tiles
+    # The pages' plural forms: one card is singular (French counts 0 as singular too).
+    told = browser.execute_async_script(
+        """const finish = arguments[arguments.length - 1];
+        import(new URL("common.js", document.querySelector("script[src$='quiz.js']").src).href)
+          .then((m) => finish([0, 1, 2].map((count) => m.t("cardbox_exported", { count }))))
+          .catch((e) => finish(String(e)));"""
+    )
+    assert told == ["0 tarjetas exportadas.", "1 tarjeta exportada.", "2 tarjetas exportadas."]
     assert console_errors(browser) == []
 
 

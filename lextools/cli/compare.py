@@ -57,8 +57,10 @@ def _print_unspellable(*sets: WordSet) -> None:
     for ws in sets:
         if ws.unspellable:
             words = "word" if ws.unspellable == 1 else "words"
+            are = "is" if ws.unspellable == 1 else "are"
             out.print(
-                f"{ws.unspellable:,} {words} of {ws.label} cannot be spelled in {ws.edition.name} and are not counted "
+                f"{ws.unspellable:,} {words} of {ws.label} cannot be spelled in {ws.edition.name} "
+                f"and {are} not counted "
                 f"(e.g. {' '.join(ws.unspellable_examples)})",
                 highlight=False,
                 markup=False,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, home, open_lexicon, out, print_json
-from lextools.core.edition import load_edition
-from lextools.core.errors import LexiconError
+from lextools.core.edition import Edition, load_edition
+from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, choose_language, message
 from lextools.core.wordlist import decode, read_list, words_of
@@ -64,10 +64,10 @@ def check(
     raise typer.Exit(0 if all(r["valid"] for r in answer["results"]) else 1)
 
 
-def _language(lang: str | None, lex: Lexicon) -> str:
+def _language(lang: str | None, of: Lexicon | Edition) -> str:
     if lang is not None and lang not in LANGUAGES:
         raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
-    return choose_language(lang, None, lex.edition.language)
+    return choose_language(lang, None, (of.edition if isinstance(of, Lexicon) else of).language)
 
 
 @app.command()
@@ -126,13 +126,38 @@ def score(
     blank: Annotated[
         list[int] | None, typer.Option("--blank", "-b", help="1-based position of a tile played with a blank.")
     ] = None,
+    lang: Annotated[str | None, typer.Option(help="Language: es, fr or en [default: the edition's]")] = None,
     as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
 ) -> None:
-    """Score of a word, tile by tile (blanks score 0); no board premiums."""
-    answer = answers.score(load_edition(edition), word, blank or [])
+    """Score of a word, tile by tile (blanks score 0); no board premiums. Warns when the word is not
+    valid (if its lexicon is built) or needs more of a tile than the bag holds."""
+    ed = load_edition(edition)
+    language = _language(lang, ed)
+    try:
+        lex: Lexicon | None = open_lexicon(edition, lexicons)
+    except (LexiconNotFoundError, CorruptLexiconError):  # a score needs only the edition's tile table
+        lex = None
+    answer = answers.score(ed, word, blank or [], lex)
     if as_json:
         print_json(answer)
         return
-    parts = " + ".join(f"{b['tile']}{'(blank)' if b['blank'] else ''} {b['value']}" for b in answer["tiles"])
-    shown = "unverified (tile values are not known for this edition)" if answer["score"] is None else answer["score"]
-    out.print(f"{answer['word']}: {parts} = {shown}")
+    for line in _score_lines(ed, answer, language):
+        out.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def _score_lines(ed: Edition, answer: dict[str, Any], lang: str) -> list[str]:
+    """The score line, then a warning per problem, in ``lang``."""
+    word = answer["word"]
+    marked = [b["tile"] + (message("score_blank").text(lang) if b["blank"] else "") for b in answer["tiles"]]
+    if answer["score"] is None:
+        lines = [message("score_unverified", word=word, tiles="·".join(marked), edition=ed.name).text(lang)]
+    else:
+        parts = " + ".join(f"{m} {b['value']}" for m, b in zip(marked, answer["tiles"], strict=True))
+        lines = [f"{word}: {parts} = {answer['score']}"]
+    if answer["valid"] is False:
+        lines.append(message("score_not_valid", word=word, edition=ed.name).text(lang))
+    for over in answer["over_bag"] or []:
+        code = "score_over_blanks" if over["tile"] == "?" else "score_over_bag"
+        lines.append(message(code, word=word, edition=ed.name, **over).text(lang))
+    return lines

@@ -7,11 +7,17 @@ the same message in the language the client asks for.
 
 A placeholder's value may itself be a :class:`Message` ("a hyphen", "un guion"): it is rendered in
 the same language.
+
+Plurals: ``{count|word|words}`` is the singular or the plural form by the number ``count`` and the
+rule of the language (French counts 0 and 1 as singular; English and Spanish only 1), so
+``"{count} {count|word is|words are}"`` reads "1 word is", "2 words are". The pages' strings
+(service/static/strings.json) use the same notation.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -19,6 +25,23 @@ from typing import Any
 
 #: The languages every message is written in; the first is the fallback.
 LANGUAGES = ("en", "es", "fr")
+
+#: ``{name|singular|plural}``: a form chosen by the number ``name`` (see the module's docstring).
+PLURAL = re.compile(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
+
+
+def singular(lang: str, n: Any) -> bool:
+    """Whether ``n`` takes the singular in ``lang`` (CLDR's "one": French 0 and 1, else only 1)."""
+    try:
+        number = abs(int(n))
+    except (TypeError, ValueError):
+        return False
+    return number in (0, 1) if lang == "fr" else number == 1
+
+
+def plural_forms(template: str, values: dict[str, Any], lang: str) -> str:
+    """``template`` with each ``{name|one|other}`` replaced by the form the number ``values[name]`` takes."""
+    return PLURAL.sub(lambda m: m[2] if singular(lang, values.get(m[1])) else m[3], template)
 
 
 @cache
@@ -38,7 +61,8 @@ class Message:
 
     def text(self, lang: str = "en") -> str:
         texts = catalogue()[self.code]
-        template = texts.get(lang) or texts[LANGUAGES[0]]
+        language = lang if texts.get(lang) else LANGUAGES[0]
+        template = plural_forms(texts[language], self.values, language)
         return template.format(**{k: v.text(lang) if isinstance(v, Message) else v for k, v in self.values.items()})
 
     def __str__(self) -> str:

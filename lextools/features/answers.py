@@ -8,6 +8,7 @@ builds each answer and both layers call it. Word lists are in the edition's alph
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,13 @@ def hooks(lex: Lexicon, word: str) -> dict[str, Any]:
     return {**summary, **hook_tiles(lex, result)}
 
 
-def score(edition: Edition, word: str, blanks: Iterable[int] = ()) -> dict[str, Any]:
-    """Tile by tile, no board premiums; ``blanks`` are 1-based positions of tiles played by a blank."""
+def score(edition: Edition, word: str, blanks: Iterable[int] = (), lex: Lexicon | None = None) -> dict[str, Any]:
+    """Tile by tile, no board premiums; ``blanks`` are 1-based positions of tiles played by a blank.
+
+    ``valid`` is the word's validity in ``lex`` (None without one, or with a corrupt one: a score needs only the
+    edition). ``over_bag`` lists each tile the word needs more of than the bag holds (``"?"``: the
+    blanks), ``[]`` when none; None where the edition's tile counts are unverified.
+    """
     s = spell(word, edition)
     at = set()
     for b in blanks:
@@ -129,7 +135,26 @@ def score(edition: Edition, word: str, blanks: Iterable[int] = ()) -> dict[str, 
         ],
         "score": total,
         "verified": total is not None,
+        "valid": None if lex is None else lex.lookup(word).valid,
+        "over_bag": over_bag(edition, s.tiles, at),
     }
+
+
+def over_bag(edition: Edition, tiles: Sequence[str], blanks: Iterable[int] = ()) -> list[dict[str, Any]] | None:
+    """The tiles a play needs more of than the bag holds, in the edition's alphabet, then the blanks
+    (``"?"``); None when the edition's tile counts are unverified."""
+    if not edition.has_counts:
+        return None
+    at = set(blanks)
+    needs = Counter(t for i, t in enumerate(tiles) if i not in at)
+    over = [
+        {"tile": t, "needs": needs[t], "bag": edition.by_label[t].count}
+        for t in edition.sort_labels(needs)
+        if needs[t] > (edition.by_label[t].count or 0)
+    ]
+    if len(at) > (edition.blanks or 0):
+        over.append({"tile": "?", "needs": len(at), "bag": edition.blanks})
+    return over
 
 
 def two_tile(lex: Lexicon) -> dict[str, Any]:

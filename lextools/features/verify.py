@@ -138,7 +138,7 @@ def verify(path: Path, lex: Lexicon, fmt: str | None = None) -> Verdict:
     try:
         parts = _CHECKS[fmt](data, lex)
     except SourceError as e:  # a tile number the edition's alphabet lacks: not this edition's file
-        raise ExportFormatError(f"{path} is not a {lex.edition.name} {fmt} file: {e}") from None
+        raise ExportFormatError(f"{path} is not a {fmt} file of {lex.edition.name}: {e}") from None
     except ExportFormatError as e:
         raise ExportFormatError(f"{path} is not a {fmt} file: {e}") from None
     return Verdict(str(path), fmt, lex.edition.name, parts)

@@ -13,10 +13,16 @@ export function edition() {
   return { name: option.value, lang: option.dataset.lang, title: (option.dataset.title ?? option.textContent).trim() };
 }
 
-/** An interface string in the current language, with {placeholders} filled in. */
+/** An interface string in the current language, with {placeholders} filled in; {count|card|cards}
+ * is the singular or plural form by the number values.count (the language's rule, Intl.PluralRules). */
 export function t(key, values = {}) {
-  const text = STRINGS[edition().lang]?.[key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+  const lang = STRINGS[edition().lang]?.[key] === undefined ? "en" : edition().lang;
+  const text = STRINGS[lang]?.[key] ?? key;
+  const rules = new Intl.PluralRules(lang);
+  return text
+    .replace(/\{(\w+)\|([^{}|]*)\|([^{}|]*)\}/g, (_, name, one, other) =>
+      rules.select(Number(values[name])) === "one" ? one : other)
+    .replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
 /** A string in a given language (the judge shows the English verdict under any other). */
