@@ -43,7 +43,7 @@ DESCRIPTIONS = {
         "as wolges writes a DAWG-only file"
     ),
     "kwg-gaddag": "KWG (wolges): little-endian u32 nodes; node 0's arc is the DAWG root, node 1's the GADDAG root",
-    "kad": "KAD (wolges): little-endian u32 nodes of the alphagrams' DAWG, tiles sorted by tile number; node 0's arc is its root",
+    "kad": "KAD (wolges): a DAWG-only KWG of the alphagrams, tiles sorted by tile number",
 }
 SUFFIXES = {"txt": ".txt", "dawg": ".dawg", "kwg": ".kwg", "kwg-gaddag": ".kwg", "kad": ".kad"}
 
