@@ -13,7 +13,7 @@ from lextools.core.lexicon import default_home
 from service import challenge, director, errors, export, meta, pages, quiz, study, words
 from service.answer import AnswerJSON, _cors, _nosniff
 from service.hot import HotRoutes
-from service.inputs import refuse_unknown_parameters, require_utf8_path
+from service.inputs import canonical_edition, refuse_unknown_parameters, require_utf8_path
 from service.lexicons import EXTENSION, LexiconCache
 from service.limits import limit_defaults
 from service.study import WALKS
@@ -48,6 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         service_log.setLevel(logging.INFO)  # reloads are INFO
 
     errors.register(app)
+    app.url_value_preprocessor(canonical_edition)  # /v1/ES-FISE/… is es-fise's
     app.before_request(require_utf8_path)
     app.before_request(refuse_unknown_parameters)
     app.after_request(_cors)

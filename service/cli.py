@@ -40,7 +40,7 @@ def serve(
     from service.server import serve as run_server  # noqa: PLC0415
 
     if kiosk is not None:
-        load_edition(kiosk)  # an unknown edition: one line, exit 2
+        kiosk = load_edition(kiosk).name  # an unknown edition: one line, exit 2; ES-FISE is es-fise
     where = home(lexicons)
     config = {
         "KIOSK": kiosk,

@@ -38,6 +38,7 @@ from typing import Any
 
 from flask import Flask
 
+from lextools.core.edition import canonical_edition_name
 from lextools.features import answers
 from service.answer import answer_headers
 from service.inputs import words_of
@@ -99,7 +100,7 @@ class HotRoutes:
         match = _WORD.fullmatch(_path(environ))
         if match is None or not match[2].isprintable():
             return None
-        edition, word = match.groups()
+        edition, word = canonical_edition_name(match[1]), match[2]  # as service.inputs.canonical_edition
         cache = self._lexicons()
         lex = cache.get(edition)
         lang = language(edition, None, environ.get("HTTP_ACCEPT_LANGUAGE"))
@@ -119,7 +120,7 @@ class HotRoutes:
         body = self.app.json.loads(data)
         if not isinstance(body, dict):
             return None
-        edition = match[1]
+        edition = canonical_edition_name(match[1])  # as service.inputs.canonical_edition
         lex = self._lexicons().get(edition)
         words = words_of(body, allow_empty=True, limit=self.app.config["MAX_BATCH"])
         lang = language(edition, None, environ.get("HTTP_ACCEPT_LANGUAGE"))

@@ -7,11 +7,14 @@ a view never meets a value of the wrong type and no odd input can reach the last
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from lextools.core.edition import canonical_edition_name
+from lextools.core.errors import UnknownEditionError
 from lextools.core.messages import message
 from service.api import query_parameters
 from service.errors import ServiceError, bad_request
@@ -33,6 +36,16 @@ def require_utf8_path() -> None:
         return  # not a PEP 3333 byte string: the server decoded it already
     except UnicodeDecodeError:
         raise bad_request(message("path_not_utf8")) from None
+
+
+def canonical_edition(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """``url_value_preprocessor``: ``/v1/ES-FISE/…`` is answered as ``/v1/es-fise/…`` (the same body,
+    which names es-fise), no redirect; an unknown name stays as it came, for the view's 404 that
+    suggests the names it may mean."""
+    name = values.get("edition") if values else None
+    if isinstance(name, str) and values is not None:
+        with suppress(UnknownEditionError):
+            values["edition"] = canonical_edition_name(name)
 
 
 def refuse_unknown_parameters() -> None:

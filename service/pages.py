@@ -75,6 +75,8 @@ def _page(template: str, choices: list[dict[str, str]] | None = None, **context:
     use gets a page saying so, with the editions it can (404), never the API's JSON."""
     kiosk = kiosk_edition()
     edition = kiosk or request.args.get("edition") or DEFAULT_EDITION
+    names = {e["name"].casefold(): e["name"] for e in (editions() if choices is None else choices)}
+    edition = names.get(edition.casefold(), edition)  # ?edition=ES-FISE is es-fise
     choices = editions() if choices is None else choices
     if edition not in {e["name"] for e in choices}:
         return error_page(message("page_unknown_edition", name=edition), choices)

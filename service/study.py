@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, request
 
 from lextools.core import search
 from lextools.core.budget import Budget
@@ -172,7 +172,7 @@ def search_words(edition: str) -> dict[str, Any]:
         keys = list(
             search.find(
                 lex,
-                pattern=params.get("pattern"),
+                pattern=params.get("pattern", request.args.get("pattern")),  # ?pattern= is refused, not "any"
                 length=params.get("length"),
                 contains=params.get("contains"),
                 starts=params.get("starts"),

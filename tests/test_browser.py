@@ -379,6 +379,39 @@ def test_pages_fit_a_phone(browser: WebDriver, base_url: str, tmp_path: Path) ->
         browser.set_window_size(1280, 900)
 
 
+#: Width of each option's text in the select's font, and the width the closed select shows text in
+#: (its box less its padding and the arrow, about 24 px).
+OPTION_FIT = """
+const select = document.getElementById("edition");
+const style = getComputedStyle(select);
+const context = document.createElement("canvas").getContext("2d");
+context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+return [...select.options].map((o) => [o.value, context.measureText(o.textContent).width, room]);
+"""
+
+
+def test_the_edition_is_shown_whole_on_a_phone(browser: WebDriver, base_url: str, tmp_path: Path) -> None:
+    """At 375 × 667 the closed selector shows the whole edition name, and the title wraps below it."""
+    browser.set_window_size(375, 667)
+    try:
+        for page in ("study", "judge"):
+            open_page(browser, f"{base_url}/{page}?edition=es-fise")
+            for name, width, room in browser.execute_script(OPTION_FIT):
+                assert width <= room, f"/{page}: {name} needs {width:.0f}px, the selector shows {room:.0f}px"
+            title = by_id(browser, "edition-title")
+            box = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", title)
+            assert title.text == "Español — FISE/FILE clásica (100 fichas)"
+            assert box["left"] >= 0 and box["right"] <= 375 and title.is_displayed()
+            browser.save_screenshot(str(tmp_path / f"phone-375-{page}.png"))
+        # Another edition from the keyboard: the title under the selector follows it.
+        browser.execute_script("arguments[0].focus()", by_id(browser, "edition"))
+        type_keys(browser, "fr")
+        wait_for(browser, lambda d: by_id(d, "edition-title").text.startswith("Français"), "the title of fr")
+    finally:
+        browser.set_window_size(1280, 900)
+
+
 def test_no_page_logs_an_error(browser: WebDriver, base_url: str) -> None:
     console_errors(browser)  # forget what earlier tests left
     for page in ("", "judge", "study"):

@@ -14,6 +14,7 @@ from test_browser import base_url, browser, by_id, console_errors, focused_id, o
 
 from lextools.core import search
 from lextools.core.lexicon import Lexicon
+from lextools.core.spelling import spell
 
 pytestmark = pytest.mark.slow
 
@@ -200,3 +201,55 @@ def test_hook_and_word_or_phony_quizzes_from_the_keyboard(browser: WebDriver, ba
     assert words.index("AS") < words.index("CHA") < words.index("DA")  # CH after C, as the edition sorts
     cha = next(w for w in listed if w.text == "CHA")
     assert [t.text for t in cha.find_elements(By.CSS_SELECTOR, ".t")] == ["CH", "A"]
+
+
+def test_the_hooks_quiz_takes_the_hook_tile_alone_or_the_whole_word(
+    browser: WebDriver,  # noqa: F811
+    base_url: str,  # noqa: F811
+    es: Lexicon,
+) -> None:
+    """AMA: C, LL (or 2), R and S alone, or CAMA, LLAMA, AMAR, AMAS; APA: CH alone or CHAPA."""
+    forget_cardbox(browser, base_url)
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    choose(browser, "quiz-type", "Ganchos")
+    choose(browser, "quiz-length", "3")
+    by_id(browser, "quiz-count").clear()
+    by_id(browser, "quiz-count").send_keys("12")
+    start_quiz(browser)
+    previous = None
+    seen_digraph = False
+
+    def next_question(d: WebDriver) -> str | None:
+        if "Sesión terminada" in by_id(d, "quiz-message").text:
+            return "end"
+        asked = by_id(d, "quiz-rack").get_attribute("data-question") or None
+        return asked if asked != previous and by_id(d, "quiz-answer").is_enabled() else None
+
+    for number in range(14):  # every 3-tile word of the small list, and the first again (it was missed)
+        word = str(wait_for(browser, next_question, "the next question or the end"))
+        if word == "end":
+            break
+        assert "(S)" in by_id(browser, "quiz-help").text  # the help says a tile alone will do
+        hooks = es.hooks(spell(word, es.edition).key)
+        made = [(tile, tile + word) for tile in hooks.front] + [(tile, word + tile) for tile in hooks.back]
+        if number == 0:
+            type_keys(browser, "z" + Keys.ENTER)  # a tile that hooks nothing is wrong
+            wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#quiz-marks li.wrong"), "the wrong mark")
+        for i, (tile, whole) in enumerate(made):
+            seen_digraph = seen_digraph or len(tile) > 1
+            typed = whole if i % 2 else ("2" if tile == "LL" else tile.lower())  # alone, in any notation
+            type_keys(browser, typed + Keys.ENTER)
+            wait_for(
+                browser,
+                lambda d, n=i + 1: len(d.find_elements(By.CSS_SELECTOR, "#quiz-marks li.right")) == n,
+                f"{typed} marked right",
+            )
+        marks = [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#quiz-marks li.right")]
+        assert [m.removeprefix("✓ ").split(":")[0] for m in marks] == [w for _, w in made]  # the words they make
+        if not made and number:  # nothing to find: Enter on the empty box (the first ended on its wrong answer)
+            type_keys(browser, Keys.ENTER)
+        assert outcome(browser) == ("false" if number == 0 else "true"), (word, made)
+        previous = word
+        type_keys(browser, Keys.ENTER)
+    assert seen_digraph, "no question had a digraph hook (LL, CH)"
+    assert console_errors(browser) == []

@@ -97,6 +97,54 @@ def test_the_manifest_is_enough_to_load_the_file(lexicon_home: Path, tmp_path: P
     assert all("path" not in s for s in manifest["lexicon"]["sources"])  # no local paths shipped
 
 
+def gaddag_paths_wolges_style(nodes: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """What a move generator that knows only the format reads as the GADDAG: the list at node 1's arc
+    (wolges' ``kwg[1].arc_index()``), every accepted path through it and through separators."""
+    found: list[tuple[int, ...]] = []
+    stack = [(nodes[1] & 0x3FFFFF, ())]
+    while stack:
+        arc, path = stack.pop()
+        while arc:
+            v = nodes[arc]
+            here = (*path, v >> 24)
+            if v & 0x800000:
+                found.append(here)
+            stack.append((v & 0x3FFFFF, here))
+            arc = 0 if v & 0x400000 else arc + 1
+    return found
+
+
+@pytest.mark.parametrize("edition", ["es-fise", "en"])
+def test_a_dawg_only_kwg_holds_an_empty_gaddag_at_node_1(edition: str, lexicon_home: Path, tmp_path: Path) -> None:
+    data = export(lexicon_home, edition, "kwg", tmp_path / "dawg.kwg").read_bytes()
+    nodes = struct.unpack(f"<{len(data) // 4}I", data)
+    assert nodes[1] == 0x400000  # tile 0, last of its list, not accepting, arc 0: an empty GADDAG
+    assert gaddag_paths_wolges_style(nodes) == []  # no plays, rather than reversed "words"
+    assert nodes[0] & 0x3FFFFF > 1 and len(list(kwg.read_kwg(data).words(nodes[0] & 0x3FFFFF))) == len(
+        load_lexicon(edition, lexicon_home)
+    )
+    # The combined file's node 1 is a GADDAG root that leads somewhere.
+    both = export(lexicon_home, edition, "kwg-gaddag", tmp_path / "both.kwg").read_bytes()
+    both_nodes = struct.unpack(f"<{len(both) // 4}I", both)
+    assert both_nodes[1] >> 24 == 0 and both_nodes[1] & 0x3FFFFF > 1
+    manifest = json.loads((tmp_path / "dawg.kwg.manifest.json").read_text("utf-8"))
+    assert manifest["layout"]["gaddag_root"] == "node 1, empty (arc 0)"
+    assert manifest["layout"]["nodes"] == len(nodes)
+
+
+def test_an_older_dawg_only_kwg_still_reads(lexicon_home: Path, tmp_path: Path) -> None:
+    """A DAWG-only file with a DAWG node at node 1 (earlier lextools versions wrote these) verifies."""
+    lex = load_lexicon("en", lexicon_home)
+    data = kwg.encode(list(lex.keys()), lex.edition)
+    nodes = list(struct.unpack(f"<{len(data) // 4}I", data))
+    old = [nodes[0] - 1] + [n - 1 if n & 0x3FFFFF else n for n in nodes[2:]]  # node 1 removed, arcs moved
+    path = tmp_path / "old.kwg"
+    path.write_bytes(struct.pack(f"<{len(old)}I", *old))
+    result = run("verify", path, "--edition", "en", "--lexicons", lexicon_home, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["format"] == "kwg"
+
+
 def test_verify_reports_differences_with_examples(lexicon_home: Path, tmp_path: Path) -> None:
     smaller = tmp_path / "smaller"
     build_small(smaller, "es-fise", ["casa", "casas", "chiquillo", "zzz"])
@@ -220,7 +268,7 @@ def test_the_lexicon_dawg_and_the_word_list_give_the_same_file(edition: str, lex
         fmt = "kwg-gaddag" if gaddag else "kwg"
         assert export_bytes(lex, fmt, home=lexicon_home) == kwg.encode(list(lex.keys()), lex.edition, gaddag)
     alphagrams = ("".join(sorted(w)) for w in kwg.tile_words(lex.keys(), lex.edition))
-    assert export_bytes(lex, "kad", home=lexicon_home) == kwg.encode_tiles(alphagrams)
+    assert export_bytes(lex, "kad", home=lexicon_home) == kwg.encode_kad(alphagrams)
 
 
 def test_verify_reads_a_gaddag_laid_out_otherwise(tmp_path: Path) -> None:

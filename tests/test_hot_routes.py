@@ -27,7 +27,7 @@ from lextools.cli.main import app as cli
 from service import create_app
 from service.answer import _cors, _nosniff
 from service.hot import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
-from service.inputs import refuse_unknown_parameters, require_utf8_path
+from service.inputs import canonical_edition, refuse_unknown_parameters, require_utf8_path
 from service.kiosk import gate
 from tests.conftest import DATA, build_small
 
@@ -276,7 +276,8 @@ def test_the_hooks_the_hot_routes_stand_in_for(pair: Pair) -> None:
     assert app.before_request_funcs == {None: [require_utf8_path, refuse_unknown_parameters, gate]}
     page_hooks = {name: app.after_request_funcs[name] for name in ("pages", "director")}  # their pages' own
     assert app.after_request_funcs == {None: [_cors, _nosniff], **page_hooks}
-    assert not app.url_value_preprocessors and not app.url_default_functions and not app.teardown_request_funcs
+    assert app.url_value_preprocessors == {None: [canonical_edition]}  # hot.py: canonical_edition_name
+    assert not app.url_default_functions and not app.teardown_request_funcs
     rules = {r.endpoint: (r.rule, r.methods) for r in app.url_map.iter_rules()}
     assert rules[WORD_ENDPOINT] == ("/v1/<edition>/words/<path:word>", {"GET", "HEAD", "OPTIONS"})
     assert rules[CHECK_ENDPOINT] == ("/v1/<edition>/check", {"POST", "OPTIONS"})

@@ -43,7 +43,7 @@ def test_library_errors_map_to_statuses_in_one_place() -> None:
         "/v1/%2E%2E/words/casa",
         "/v1/..%5Cetc/words/casa",
         "/v1/editions/xx",
-        "/v1/ES-FISE/two-tile-words",
+        "/v1/es/two-tile-words",  # (ES-FISE is es-fise: tests/test_names_and_empty_queries.py)
     ],
 )
 def test_unknown_edition_is_404(client: FlaskClient, url: str) -> None:

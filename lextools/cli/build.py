@@ -68,8 +68,8 @@ def build(
         raise LexiconError("give --source or --recipe, not both")
     if source and not editions:
         raise LexiconError("--source needs the edition to build, e.g. `lextools build es-fise --source words.txt`")
-    for name in editions or ():
-        load_edition(name)  # fail on an unknown edition before any work
+    # Fail on an unknown edition before any work; ES-FISE is es-fise.
+    editions = [load_edition(name).name for name in editions] if editions else editions
     to = home(lexicons)
     if source:
         _build_lists(editions or [], source, rules, encoding, to, force=force, wait=not no_wait)

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from lextools.core.edition import edition_names
+from lextools.core.edition import canonical_edition_name, edition_names
 from lextools.core.errors import LexiconError, os_error_message, path_text
 from lextools.core.lexicon import Lexicon, default_home, load_lexicon
 
@@ -28,7 +28,20 @@ LexiconsOpt = Annotated[
     Path | None,
     typer.Option("--lexicons", "--out", "-L", help="Lexicon directory [default: $LEXTOOLS_HOME or per-user data dir]"),
 ]
-EditionArg = Annotated[str, typer.Argument(help="Edition: " + ", ".join(edition_names()))]
+
+
+def edition_name(name: str) -> str:
+    """An edition argument in its canonical spelling (``ES-FISE`` → es-fise); an unknown name is left
+    for the command to refuse, with the names it may mean (:func:`canonical_edition_name`)."""
+    try:
+        return canonical_edition_name(name)
+    except LexiconError:
+        return name
+
+
+EditionArg = Annotated[
+    str, typer.Argument(help="Edition (any case): " + ", ".join(edition_names()), callback=edition_name)
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 RecordOpt = Annotated[
     Path | None,

@@ -31,6 +31,7 @@ letters C+H never spell the CH tile's square with two tiles, so spelling → til
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import json
 import re
@@ -42,7 +43,7 @@ from math import comb
 from typing import Any
 
 from lextools.core.errors import EditionDataError, QueryError, UnknownEditionError
-from lextools.core.messages import message
+from lextools.core.messages import Message, message
 
 
 @dataclass(frozen=True)
@@ -199,15 +200,59 @@ class Edition:
 
 def edition_names() -> list[str]:
     """Names of the editions shipped with lextools, sorted."""
-    folder = resources.files("lextools.core") / "editions"
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
+    return list(_shipped_names())
 
 
 @cache
+def _shipped_names() -> tuple[str, ...]:
+    folder = resources.files("lextools.core") / "editions"
+    return tuple(sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")))
+
+
+def canonical_edition_name(name: object) -> str:
+    """The shipped edition ``name`` stands for, whatever its case (``ES-FISE``
+    is es-fise); raises :class:`UnknownEditionError`, suggesting the names it may mean, for any other."""
+    names = _shipped_names()
+    if name in names:
+        return str(name)
+    folded = name.casefold() if isinstance(name, str) else None
+    for known in names:
+        if known.casefold() == folded:
+            return known
+    raise UnknownEditionError(_unknown_edition_message(name, folded or "", names))
+
+
+def edition_suggestions(folded: str, names: Sequence[str]) -> list[str]:
+    """Names an unknown edition may mean, in the order they are shipped: those it begins (``es`` →
+    every Spanish edition) or that begin it (``en-us`` → en), else those close to it in spelling
+    (``esfise``, ``es-fsie`` → es-fise)."""
+    if not folded:
+        return []
+    starting = [n for n in names if n.startswith(folded) or folded.startswith(n)]
+    if starting:
+        return starting
+    squeezed = re.sub("[^0-9a-z]", "", folded)
+    close = set(difflib.get_close_matches(folded, names, n=3, cutoff=0.6))
+    close |= {n for n in names if n.replace("-", "") == squeezed}
+    return [n for n in names if n in close]
+
+
+def _unknown_edition_message(name: object, folded: str, names: Sequence[str]) -> Message:
+    known = ", ".join(names)
+    suggested = edition_suggestions(folded, names)
+    if suggested:
+        return message("unknown_edition_did_you_mean", name=repr(name), suggestions=", ".join(suggested), known=known)
+    return message("unknown_edition", name=repr(name), known=known)
+
+
 def load_edition(name: str) -> Edition:
-    """Load and validate one edition; raises :class:`UnknownEditionError` for an unknown name."""
-    if not isinstance(name, str) or name not in edition_names():
-        raise UnknownEditionError(message("unknown_edition", name=repr(name), known=", ".join(edition_names())))
+    """Load and validate one edition by its name in any case (:func:`canonical_edition_name`); raises
+    :class:`UnknownEditionError` for an unknown name. Every spelling of a name gives the same object."""
+    return _load_shipped(canonical_edition_name(name))
+
+
+@cache
+def _load_shipped(name: str) -> Edition:
     text = (resources.files("lextools.core") / "editions" / f"{name}.json").read_text(encoding="utf-8")
     return parse_edition(json.loads(text))
 

@@ -33,7 +33,6 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-
 def tool_versions() -> dict[str, str]:
     def version(dist: str) -> str:
         try:

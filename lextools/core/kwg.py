@@ -8,13 +8,16 @@ header and no alphabet in the file. For a node ``v``::
     is_end  = v & 0x400000     last node of its sibling list
     arc     = v & 0x3FFFFF     index of the first node of the children's sibling list; 0 = none
 
-``node[0].arc`` is the DAWG's root list; in a combined file ``node[1].arc`` is the GADDAG's root
-list (a DAWG-only file reserves node 0 only). Sibling lists are contiguous and sorted by ascending
+``node[0].arc`` is the DAWG's root list and ``node[1].arc`` the GADDAG's root list. A DAWG-only KWG
+is written as wolges writes its own for a move generator: node 1 is still a root node (tile 0, end
+of its list) whose arc is 0, an empty GADDAG, so a move generator that reads node 1 as the GADDAG
+root finds no plays (rather than reading the DAWG's first list backwards). A KAD reserves node 0
+only: nothing reads a GADDAG from it. Sibling lists are contiguous and sorted by ascending
 tile; equal lists are stored once, and a list that is the tail of a longer one points into it.
 The GADDAG stores each word once per split point: the reversed prefix, the separator (tile 0),
 then the rest — CARE is ERAC, RAC·E, AC·RE, C·ARE. As in wolges, the separator's arc is the DAWG's
 list after the prefix (the rest of CAR… is exactly what the DAWG holds after CAR), so the two halves
-share their nodes. A KAD is a DAWG-only KWG of the lexicon's alphagrams (tiles sorted by number).
+share their nodes. A KAD is the DAWG of the lexicon's alphagrams (tiles sorted by number), node 0 its only root node.
 
 How the graph is made minimal: a dawgdic automaton (what dawg2 builds, in C++, and what a lexicon's
 words DAWG file already is) is minimal; we read its transition table back (the layout DAWG-Python
@@ -322,11 +325,15 @@ def _gaddag_keys(dawg_part: _Automaton) -> list[str]:
     return keys
 
 
-def _encode(dawg_part: _Automaton, gaddag: bool) -> bytes:
+def _encode(dawg_part: _Automaton, gaddag: bool, kad: bool = False) -> bytes:
+    """The file's bytes: the DAWG root at node 0; at node 1 the GADDAG root, or in a DAWG-only KWG
+    an empty GADDAG (state 0, the empty list, so its arc is 0); a KAD has node 0 only."""
     pool = _Lists()
     roots = [dawg_part.intern(pool)]
     if gaddag:
         roots.append(_Automaton.of(_gaddag_keys(dawg_part), dawg_part.pause).intern(pool))
+    elif not kad:
+        roots.append(0)
     return _to_bytes(_layout(pool, roots, dawg_part.pause))
 
 
@@ -429,15 +436,24 @@ def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False, pa
 def encode_lexicon_kad(words_dawg: bytes, edition: Edition, pause: Pause = None) -> bytes:
     """KAD of a lexicon: the DAWG-only KWG of its alphagrams (each word's tiles sorted by number)."""
     words = _lexicon_automaton(words_dawg, edition, pause).words()
-    return encode_tiles(("".join(sorted(w)) for w in words), pause=pause)
+    return encode_kad(("".join(sorted(w)) for w in words), pause=pause)
+
+
+def _tile_automaton(words: Iterable[str], pause: Pause) -> _Automaton:
+    ordered = sorted(set(words))
+    if any(not w or min(w) < "\x01" or max(w) >= _SEP_CHAR for w in ordered):
+        raise ExportFormatError("a KWG word is one or more tiles numbered 1 to 126")
+    return _Automaton.of(ordered, pause)
 
 
 def encode_tiles(words: Iterable[str], gaddag: bool = False, pause: Pause = None) -> bytes:
     """KWG of words written as tile numbers (one character per tile, its code point the number)."""
-    ordered = sorted(set(words))
-    if any(not w or min(w) < "\x01" or max(w) >= _SEP_CHAR for w in ordered):
-        raise ExportFormatError("a KWG word is one or more tiles numbered 1 to 126")
-    return _encode(_Automaton.of(ordered, pause), gaddag)
+    return _encode(_tile_automaton(words, pause), gaddag)
+
+
+def encode_kad(alphagrams: Iterable[str], pause: Pause = None) -> bytes:
+    """KAD of alphagrams written as tile numbers: their DAWG, node 0 the only root node."""
+    return _encode(_tile_automaton(alphagrams, pause), gaddag=False, kad=True)
 
 
 def tile_words(keys: Iterable[str], edition: Edition) -> Iterator[str]:
@@ -461,9 +477,19 @@ class Kwg:
     nodes: array.array
 
     @property
+    def reserves_gaddag(self) -> bool:
+        """Node 1 is a root node (tile 0, alone in its list, not accepting), as in every KWG wolges
+        writes and every KWG lextools writes; an older lextools DAWG-only file has a DAWG node there."""
+        if len(self.nodes) < 2:
+            return False
+        head = self.nodes[1]
+        return head >> 24 == SEPARATOR and bool(head & IS_END) and not head & ACCEPTS
+
+    @property
     def has_gaddag(self) -> bool:
-        """A combined file reserves node 1 for the GADDAG root: tile 0, alone in its list."""
-        return len(self.nodes) > 1 and self.nodes[1] >> 24 == SEPARATOR and bool(self.nodes[1] & IS_END)
+        """A combined file: node 1 is the root of a GADDAG that holds something (its arc is not 0).
+        A DAWG-only KWG's node 1 is an empty GADDAG, arc 0."""
+        return self.reserves_gaddag and bool(self.nodes[1] & ARC_MASK)
 
     @property
     def dawg_root(self) -> int:

@@ -316,6 +316,7 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
     is truncated, altered or of another format version.
     """
     edition = load_edition(edition_name)
+    edition_name = edition.name  # ES-FISE is es-fise, and its files are es-fise's
     home = Path(home) if home is not None else default_home()
     reader = reader_name()
     for attempt in range(3):  # a rebuild may replace the metadata between our reads: read it again

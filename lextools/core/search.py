@@ -75,7 +75,9 @@ def parse_pattern(text: str, lex: Lexicon) -> list[str | None]:
 
     Returns a list of keys characters, ``None`` for ``?`` and ``"*"`` for ``*``.
     """
-    if not text or too_long(text):  # counted in NFC, as words are
+    if not text.strip():  # an empty pattern is a mistake, never "every word"
+        raise QueryError(message("empty_pattern"))
+    if too_long(text):  # counted in NFC, as words are
         raise QueryError(message("pattern_chars", max=MAX_INPUT_CHARS))
     parts: list[str | None] = []
     for piece in re.split(r"([?*])", text):
@@ -460,7 +462,8 @@ def find(
 ) -> Iterator[str]:
     """Keys meeting every given constraint, in ``order``: the service's ``search``.
 
-    ``pattern`` is read by :func:`parse_pattern`; ``contains``, ``starts`` and ``ends`` are tiles in
+    ``pattern`` is read by :func:`parse_pattern` (None: any word; an empty or blank one is refused);
+    ``contains``, ``starts`` and ``ends`` are tiles in
     any notation; ``length`` counts tiles. Constraints are tile-level, so in es-fise ``starts=C``
     does not match CHICO (its first tile is CH). Bad constraints raise :class:`QueryError` at the
     call. ``budget`` and ``after``: see the module docstring.
@@ -485,7 +488,7 @@ def find(
             raise QueryError(message("bad_param", name=name, text=repr(text), reason=e.message or e.reason)) from None
 
     prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
-    parts: list[str | None] = parse_pattern(pattern, lex) if pattern else ["*"]
+    parts: list[str | None] = parse_pattern(pattern, lex) if pattern is not None else ["*"]
     budget = budget if budget is not None else Budget()
     if order == "probability":
         return iter(_scan_ranking(lex, _matcher(parts, prefix, length, infix, suffix), budget, after))

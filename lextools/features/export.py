@@ -6,7 +6,7 @@ Formats (``FORMATS``, the one list the CLI and the service's OpenAPI document re
     dawg         the words DAWG exactly as built (DAWG-Python ``CompletionDAWG``, digit-notation keys)
     kwg          DAWG-only KWG (wolges' format; see :mod:`lextools.core.kwg`)
     kwg-gaddag   combined GADDAG + DAWG KWG, what move generators load
-    kad          the alphagrams as a DAWG-only KWG
+    kad          the alphagrams' DAWG in KWG nodes (node 0 its root)
 
 The manifest (``FILE.manifest.json`` beside a file export, ``GET /v1/{edition}/manifest`` in the
 service) is everything another program needs to load the file without reading lextools: the format
@@ -38,7 +38,10 @@ MANIFEST_VERSION = 1
 DESCRIPTIONS = {
     "txt": "one word per line, UTF-8, in the edition's alphabetical order",
     "dawg": "DAWG-Python CompletionDAWG (dawgdic layout) of lexicon keys, one character per tile",
-    "kwg": "KWG (wolges): little-endian u32 nodes; node 0's arc is the DAWG root",
+    "kwg": (
+        "KWG (wolges): little-endian u32 nodes; node 0's arc is the DAWG root, node 1 an empty GADDAG (arc 0), "
+        "as wolges writes a DAWG-only file"
+    ),
     "kwg-gaddag": "KWG (wolges): little-endian u32 nodes; node 0's arc is the DAWG root, node 1's the GADDAG root",
     "kad": "KAD (wolges): a DAWG-only KWG of the alphagrams, tiles sorted by tile number",
 }
@@ -133,7 +136,7 @@ def layout(fmt: str, data: bytes, notation: str) -> dict[str, Any]:
         "is_end": "node & 0x400000",
         "arc": "node & 0x3fffff",
         "dawg_root": "node 0",
-        "gaddag_root": "node 1" if fmt == "kwg-gaddag" else None,
+        "gaddag_root": {"kwg-gaddag": "node 1", "kwg": "node 1, empty (arc 0)"}.get(fmt),
         "gaddag_separator": 0 if fmt == "kwg-gaddag" else None,
     }
 

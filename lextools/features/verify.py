@@ -180,7 +180,8 @@ def _check_kwg(data: bytes, lex: Lexicon) -> list[Part]:
 
 
 def _check_kwg_gaddag(data: bytes, lex: Lexicon) -> list[Part]:
-    if not kwg.read_kwg(data).has_gaddag:
+    graph = kwg.read_kwg(data)
+    if not graph.has_gaddag and (graph.dawg_root or not graph.reserves_gaddag):  # empty lexicon: both empty
         raise ExportFormatError("it has no GADDAG half (node 1 is not a GADDAG root)")
     return _check_kwg(data, lex)
 

@@ -61,6 +61,8 @@ export function onEditionChange(fn) {
 }
 
 editionSelect.addEventListener("change", () => {
+  const title = document.getElementById("edition-title");
+  if (title) title.textContent = edition().title;
   relabel();
   rememberEdition();
   for (const fn of editionListeners) fn(edition());

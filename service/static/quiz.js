@@ -119,15 +119,25 @@ $("quiz-setup").addEventListener("submit", start);
 
 // -- one question -----------------------------------------------------------------------------------
 
-/** The words a question wants typed, as {word, tiles}: anagrams, or the words its hooks make. */
+/** The words a question wants typed, as {word, tiles}: anagrams, or the words its hooks make (with
+ * the hook tile, which may be typed alone). */
 function expectedEntries(type, q) {
   if (type === "hooks") {
     return [
-      ...q.front.map((tile) => ({ word: tile + q.word, tiles: [tile, ...q.tiles] })),
-      ...q.back.map((tile) => ({ word: q.word + tile, tiles: [...q.tiles, tile] })),
+      ...q.front.map((tile) => ({ word: tile + q.word, tiles: [tile, ...q.tiles], hook: tile })),
+      ...q.back.map((tile) => ({ word: q.word + tile, tiles: [...q.tiles, tile], hook: tile })),
     ];
   }
   return q.answers ?? [];
+}
+
+/** In a hooks question a hook tile typed alone (S, or CH in any notation: the service spells it)
+ * stands for the word it makes: S for SALA. A tile that hooks both ends stands for the front word
+ * first, then, typed again, for the back one. Null when the answer is not one tile of a hook. */
+function hookedWord(current, tiles) {
+  if (session.type !== "hooks" || tiles?.length !== 1) return null;
+  const made = current.entries.filter((e) => e.hook === tiles[0]).map((e) => e.word);
+  return made.find((word) => !current.found.has(word)) ?? made[0] ?? null;
 }
 
 function ask() {
@@ -144,6 +154,9 @@ function ask() {
     box === null ? t("quiz_new") : t("quiz_due", { box })
   }`;
   $("quiz-prompt").textContent = t(`quiz_prompt_${typeKey(s.type)}`, { min: q.min_length ?? "" });
+  const help = s.type === "hooks" ? "quiz_answer_help_hooks" : "quiz_answer_help";
+  $("quiz-help").dataset.i18n = help;
+  $("quiz-help").textContent = t(help);
   const rack = $("quiz-rack");
   rack.dataset.question = q.id;
   rackTiles(rack, q.rack ?? q.tiles);
@@ -177,7 +190,7 @@ async function answer(typed) {
   }
   const result = await api(`${segment(session.edition)}/words/${segment(typed)}`);
   if (current.done) return; // the question ended (timer, reveal) while the answer was on its way
-  const word = result.ok ? result.body.word : typed.toUpperCase();
+  const word = result.ok ? (hookedWord(current, result.body.tiles) ?? result.body.word) : typed.toUpperCase();
   if (result.ok && current.expected.has(word)) {
     mark(t(current.found.has(word) ? "quiz_again" : "quiz_right", { word }), true);
     current.found.add(word);
