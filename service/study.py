@@ -121,7 +121,7 @@ def two_tile_words(edition: str) -> dict[str, Any]:
                 words=_ENTRIES_WITH_BLANKS,
                 **page_fields(),
             ),
-            "Anagrams, longest first, then by alphagram, then alphabetical",
+            "Anagrams, longest first in tiles, then in the edition's alphabetical order",
         ),
         **errors(400, 404, 503),
     },

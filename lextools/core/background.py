@@ -2,8 +2,9 @@
 
 Two answers cannot come from a walk that stops and resumes in their own order: the probability
 ranking of a whole lexicon (``order=probability``, :mod:`lextools.core.ranking`) and the sorted answers
-of an anagram query (longest first, then by alphagram; the walks find them in the DAWGs' order). A
-large one takes longer than a request may work. So each is computed once, in a thread of its own that pauses every few
+of an anagram query (longest first in tiles, then in the edition's alphabet; the walks find them
+in the DAWGs' order). A large one takes longer than a request may work. So each is computed once,
+in a thread of its own that pauses every few
 milliseconds (under gevent's monkey patching the thread is a greenlet and a pause hands over the
 event loop), and kept beside the lexicon it belongs to — it goes when a rebuilt lexicon replaces
 that one. A request asks with a deadline, its work budget: while the result is not ready it answers

@@ -21,12 +21,13 @@ continues it — a position is a string only this module reads:
   subtree before the position without entering it.
 - ``find`` in ``probability`` order: an index into the lexicon's probability ranking (every key,
   likeliest draw first; :mod:`lextools.core.ranking`), built once per loaded lexicon and then scanned.
-- ``anagrams``: ``"<length> <alphagram> <word>"`` (the alphagram in code order). Anagrams come
-  longest first, then by alphagram, then in the edition's alphabet. The walks above find them in
-  the DAWGs' order, not this one, so a query's answers are walked and sorted once, in the
-  background (:mod:`lextools.core.background`), and kept: a page waits for them at most its budget
-  (until then it answers nothing yet, and a position to ask again from) and a later page reads
-  the kept answers from its position, never walking the rack again.
+- ``anagrams``: the key of the last answer settled. Anagrams come longest first counted in tiles
+  (CHATO is 4 tiles: CH·A·T·O), then in the edition's alphabet (es-fise: … C CH D … N Ñ O …), the
+  order of :func:`anagram_order`. The walks above find them in the DAWGs' order, not this one, so a
+  query's answers are walked and sorted once, in the background (:mod:`lextools.core.background`),
+  and kept: a page waits for them at most its budget (until then it answers nothing yet, and a
+  position to ask again from) and a later page reads the kept answers from its position, never
+  walking the rack again.
 """
 
 from __future__ import annotations
@@ -38,11 +39,12 @@ import operator
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from lextools.core import background
 from lextools.core.budget import Budget, Exhausted
+from lextools.core.edition import Edition
 from lextools.core.errors import PositionError, QueryError, SpellingError
 from lextools.core.lexicon import Lexicon, _continuations, children, utf8_length
 from lextools.core.messages import message
@@ -137,13 +139,13 @@ def anagrams(
 
     ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
-    A match's ``blanks`` are the tiles its word needs beyond the rack, in code order. Longest first,
-    then by alphagram, then alphabetical; see the module docstring for ``after``.
+    A match's ``blanks`` are the tiles its word needs beyond the rack, in the edition's alphabet.
+    Longest first in tiles, then in the edition's alphabet (:func:`anagram_order`); see the module
+    docstring for ``after``.
     """
     budget = budget if budget is not None else Budget()
     ed = lex.edition
-    start = _anagram_position(after, sorted(t.code for t in ed.tiles)) if after else None
-    rank = ed.collation_key
+    start = _anagram_position(after, ed) if after else None
 
     query = ("anagrams", rack, blanks, sub, min_length)
     every = background.result(
@@ -152,50 +154,58 @@ def anagrams(
     if every is None:  # still being walked: nothing yet, ask again from the same position
         budget.resume = after or ""
         return []
-    first = 0
-    if start is not None:  # earlier pages skipped
-        length, alpha, word = start
-        first = bisect_right(every.order, _LONGEST_FIRST[length] + alpha + (rank(word) if word else "\U0010ffff"))
-    label, have = ed.by_code, Counter(rack)
+    first = 0 if start is None else bisect_right(every.order, _place(ed, start))  # earlier pages skipped
+    label, have, rank = ed.by_code, Counter(rack), ed.collation_key
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
         for i in range(first, len(every.keys)):
+            key = every.keys[i]
             # A rack tile is always spent before a blank: the blanks stand for the tiles the rack lacks.
-            lacking = sorted((Counter(every.keys[i]) - have).elements())
-            m = Match(every.keys[i], tuple(label[c].label for c in lacking))
-            found.append(m)
-            length = len(m.key)
-            settled = f"{length} {every.order[i][1 : 1 + length]} {m.key}"
-            budget.count(settled)
-            budget.step(settled)
+            lacking = sorted((Counter(key) - have).elements(), key=rank)
+            found.append(Match(key, tuple(label[c].label for c in lacking)))
+            budget.count(key)
+            budget.step(key)
     return found
 
 
 class Anagrams(NamedTuple):
     """Every answer of an anagram query, sorted: what :func:`anagrams` keeps and reads pages from."""
 
-    order: list[str]  # each answer's place in the order, as one string (see _LONGEST_FIRST)
+    order: list[str]  # each answer's place in the order, as one string (see _place)
     keys: list[str]
 
 
-#: An answer's place in the order starts with a character for its length, longest first. The rest is
-#: its alphagram (code order), then its collation key (the edition's alphabet): answers of equal
-#: length have alphagrams of equal length, so comparing the strings compares those three in turn —
-#: and a sort of strings is quicker than a sort of tuples.
+#: An answer's place in the order starts with a character for its length in tiles (a key has one
+#: character per tile), longest first; the rest is its collation key (the edition's alphabet). The
+#: collation keys of answers of equal length are of equal length, so comparing the strings compares
+#: length, then alphabet — and a sort of strings is quicker than a sort of tuples.
 _LONGEST_FIRST = [chr(0x40 - n) for n in range(MAX_QUERY_TILES + 1)]
 
 
-def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
-    """Every answer of an anagram query in the answer's order: the walk that :func:`anagrams` does
-    once per query (in the background) and then reads pages from.
+def _place(edition: Edition, key: str) -> str:
+    """A key's place in :func:`anagram_order` as one string (see :data:`_LONGEST_FIRST`)."""
+    return _LONGEST_FIRST[len(key)] + edition.collation_key(key)
 
-    Thousands of answers may be sorted, so their places are made by ``map`` over C functions, not by a
-    Python function per answer.
-    """
-    keys = _matches(lex, rack, blanks, sub, min_length, Budget().pace)
+
+def anagram_order(edition: Edition, keys: Iterable[str]) -> list[str]:
+    """Keys longest first, counted in tiles, then in the edition's alphabetical order
+    (:meth:`~lextools.core.edition.Edition.collation_key`): every list of anagrams a person reads.
+    es-fise: CHATO (CH·A·T·O, 4 tiles) after BATO and before DATO; OLLA (O·LL·A, 3 tiles) with
+    the 3-tile words, after BAO."""
+    return _in_order(edition, list(keys)).keys
+
+
+def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
+    """Every answer of an anagram query in the answer's order (:func:`anagram_order`): the walk that
+    :func:`anagrams` does once per query (in the background) and then reads pages from."""
+    return _in_order(lex.edition, _matches(lex, rack, blanks, sub, min_length, Budget().pace))
+
+
+def _in_order(edition: Edition, keys: list[str]) -> Anagrams:
+    """Keys and their places in :func:`anagram_order`. Thousands of answers may be sorted, so their
+    places are made by ``map`` over C functions, not by a Python function per answer."""
     lengths = map(_LONGEST_FIRST.__getitem__, map(len, keys))
-    alphagrams = map("".join, map(sorted, keys))
-    places = list(map(operator.add, map(operator.add, lengths, alphagrams), lex.edition.collation_keys(keys)))
+    places = list(map(operator.add, lengths, edition.collation_keys(keys)))
     order = sorted(range(len(keys)), key=places.__getitem__)
     return Anagrams(list(map(places.__getitem__, order)), list(map(keys.__getitem__, order)))
 
@@ -418,19 +428,12 @@ def _multibyte(graph: Any, lead: int, child: int) -> list[tuple[str, int]]:
     ]
 
 
-def _anagram_position(after: str, codes: list[str]) -> tuple[int, str, str | None]:
-    """``"<length> <alphagram> <word>"`` → its parts (no word: the alphagram is done)."""
-    parts = after.split(" ")
-    known = set(codes)
-    if (
-        len(parts) != 3
-        or not (parts[0].isascii() and parts[0].isdigit() and 1 <= int(parts[0]) <= MAX_QUERY_TILES)
-        or not set(parts[1] + parts[2]) <= known
-        or len(parts[1]) > int(parts[0])
-        or "".join(sorted(parts[1])) != parts[1]
-    ):
+def _anagram_position(after: str, edition: Edition) -> str:
+    """The key an anagram page stopped at (:func:`anagrams` gives it out), checked: tiles of the
+    edition, at most :data:`MAX_QUERY_TILES` of them."""
+    if not 1 <= len(after) <= MAX_QUERY_TILES or not set(after) <= edition.by_code.keys():
         raise PositionError("not a position an anagram search can resume from")
-    return int(parts[0]), parts[1], parts[2] or None
+    return after
 
 
 def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:

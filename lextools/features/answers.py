@@ -172,8 +172,9 @@ def anagrams(
     lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, matches: Sequence[search.Match],
     page: dict[str, Any],
 ) -> dict[str, Any]:  # fmt: skip
-    """The words of a page of :func:`search.anagrams`, in its order: longest first, then alphagram by
-    alphagram, each alphagram's words in the edition's alphabet — the order a resumed page continues.
+    """The words of a page of :func:`search.anagrams`, in its order (:func:`search.anagram_order`):
+    longest first counted in tiles, then in the edition's alphabet (es-fise: … C CH D … N Ñ O …) —
+    the order a resumed page continues. Each word's ``blanks`` are in the edition's alphabet too.
 
     ``page`` holds ``count``, ``truncated`` and ``next_cursor`` (:func:`page`).
     """
