@@ -471,7 +471,9 @@ def test_a_kiosk_challenge_answer_says_nothing_of_any_word(lexicon_home: Path, t
     """On the wire, even asked with ``reveal: true``: the verdict and the receipt, no per-word anything."""
     record = ChallengeRecord(tmp_path / "challenges.sqlite3")
     played = ["casa", "dame", "kilo", "ANTICONSTITUCIONAL"]
-    with serving({"LEXICONS": lexicon_home, "RECORD": record.path, "KIOSK": "es-fise"}) as url:
+    token = "director-token-of-this-test"
+    config = {"LEXICONS": lexicon_home, "RECORD": record.path, "KIOSK": "es-fise", "DIRECTOR_TOKEN": token}
+    with serving(config) as url:
         request = urllib.request.Request(
             f"{url}/v1/es-fise/challenge",
             data=json.dumps({"words": played, "reveal": True}).encode(),
@@ -480,6 +482,10 @@ def test_a_kiosk_challenge_answer_says_nothing_of_any_word(lexicon_home: Path, t
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 200
             raw = response.read().decode()
+        # The director's page (behind the token) lists the play and its verdict.
+        page = urllib.request.Request(f"{url}/director", headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(page, timeout=10) as response:
+            director = response.read().decode()
     answer = json.loads(raw)
     assert set(answer) == {"edition", "words", "acceptable", "ruling", "receipt"}
     assert answer["acceptable"] is False and answer["words"] == len(played)
@@ -489,6 +495,7 @@ def test_a_kiosk_challenge_answer_says_nothing_of_any_word(lexicon_home: Path, t
     [entry] = record.entries()
     assert entry["words"] == played and entry["acceptable"] is False
     assert record.verify(json.dumps(answer["receipt"]), load_secret(record.path)).ok
+    assert "ANTICONSTITUCIONAL" in director.upper() and answer["receipt"]["id"] in director
 
 
 def test_the_judge_says_to_wait_when_challenges_come_too_fast(
