@@ -95,6 +95,8 @@ def explain(
         if t["valid"]:
             listed = message("explain_valid", word=t["word"], edition=edition, sources=", ".join(t["sources"]) or "—")
             out.print(listed.text(language), highlight=False, soft_wrap=True)
+        elif t["word"] is None:  # the spelling error names no word: say which one, as every other line does
+            out.print(f"{t['input'].strip().upper()}: {t['reason']}", highlight=False, soft_wrap=True)
         else:
             out.print(t["reason"] or t["input"], highlight=False, soft_wrap=True)
 
