@@ -313,7 +313,6 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
         matches = search.anagrams(
             lex, ed.encode(shown), req.blanks, sub=build, min_length=req.min_length if build else req.length or 2
         )
-        matches.sort(key=lambda m: (-len(m.key), ed.collation_key(m.key)))
         questions.append(
             {
                 "id": text,
