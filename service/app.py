@@ -10,10 +10,10 @@ from typing import Any
 from flask import Flask
 
 from lextools.core.lexicon import default_home
-from service import challenge, director, errors, export, meta, pages, quiz, study, words
+from service import challenge, director, errors, export, hosts, meta, pages, quiz, study, words
 from service.answer import AnswerJSON, _cors, _nosniff
 from service.hot import HotRoutes
-from service.inputs import canonical_edition, refuse_unknown_parameters, require_utf8_path
+from service.inputs import canonical_edition, refuse_unknown_language, refuse_unknown_parameters, require_utf8_path
 from service.lexicons import EXTENSION, LexiconCache
 from service.limits import limit_defaults
 from service.study import WALKS
@@ -24,7 +24,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits of ``service.limits.LIMITS`` (batch size, body size, search pages and budget, blanks),
     ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
     None never; see service/lexicons.py), ``HOT_ROUTES`` (False: Flask answers the word look-ups and
-    batch checks too, instead of service/hot.py)."""
+    batch checks too, instead of service/hot.py), ``ALLOWED_HOSTS`` (the Host names answered besides
+    localhost and IP addresses; service/hosts.py)."""
     app = Flask("service", static_folder=None)
     # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
     # path with an HTML body: an API client would follow it, and "..//" would become "../".
@@ -33,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LEXICONS=None,
         RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
         HOT_ROUTES=True,
+        ALLOWED_HOSTS=None,  # None: $LEXTOOLS_ALLOWED_HOSTS (service/hosts.py); localhost and IPs always
         **limit_defaults(),
     )
     if test_config:
@@ -42,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
     app.extensions[WALKS] = threading.BoundedSemaphore(app.config["SEARCH_CONCURRENCY"])
     app.extensions[export.MADE] = export.MadeExports()
+    app.extensions[hosts.EXTENSION] = hosts.AllowedHosts(hosts.configured_names(app.config["ALLOWED_HOSTS"]))
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:
@@ -49,8 +52,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     app.url_value_preprocessor(canonical_edition)  # /v1/ES-FISE/… is es-fise's
+    app.before_request(hosts.require_allowed_host)  # first: a rebinding page's request is answered nothing else
     app.before_request(require_utf8_path)
     app.before_request(refuse_unknown_parameters)
+    app.before_request(refuse_unknown_language)
     app.after_request(_cors)
     app.after_request(_nosniff)
     for module in (meta, words, study, quiz, export):

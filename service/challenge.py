@@ -39,7 +39,7 @@ from lextools.core.messages import message
 from lextools.features.answers import localized
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
-from service import kiosk
+from service import director_auth, kiosk
 from service.api import EditionQuery, operation
 from service.director_auth import require_director
 from service.errors import ServiceError
@@ -255,6 +255,8 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(key, value)
     if app.config["KIOSK"] is not None:
         load_edition(app.config["KIOSK"])  # an unknown edition fails here, at start-up
+    director_auth.check_token_strength(app.config["DIRECTOR_TOKEN"])  # so does a weak token
+    app.extensions[director_auth.ATTEMPTS] = director_auth.WrongTokens()
     app.extensions[EXTENSION] = ChallengeRecord(Path(app.config["RECORD"] or default_record(app.config["LEXICONS"])))
     app.before_request(kiosk.gate)
     app.register_blueprint(bp)

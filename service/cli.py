@@ -29,6 +29,13 @@ def serve(
         float, typer.Option(min=1, max=600, help="Seconds a verdict stays on the judge (Esc clears it sooner).")
     ] = 10.0,
     record: RecordOpt = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A Host name clients reach this server by (repeatable; .example.org: with its subdomains). "
+            "localhost and IP addresses are always answered; default: $LEXTOOLS_ALLOWED_HOSTS, comma-separated."
+        ),
+    ] = None,
 ) -> None:
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted.
 
@@ -46,5 +53,6 @@ def serve(
         "KIOSK": kiosk,
         "JUDGE_CLEAR_SECONDS": judge_clear,
         "RECORD": record if record is not None else default_record(where),
+        "ALLOWED_HOSTS": allowed_host or None,  # None: $LEXTOOLS_ALLOWED_HOSTS
     }
     run_server(host=host, port=port, workers=workers, lexicons=where, app_config=config)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, jsonify, request
+from gunicorn.http.errors import NoMoreData, ParseException
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -37,12 +38,14 @@ from lextools.core.errors import (
 from lextools.core.messages import Message, message
 from service.language import language, request_language
 from service.pages import PAGE_PATHS, error_page
+from service.wire import client_fault_log
 
 log = logging.getLogger("lextools.service")
 
 #: Every error code the service answers with: HTTP status and what it means.
 ERRORS: dict[str, tuple[int, str]] = {
-    "bad_request": (400, "malformed body, parameter value or cursor; a path that is not UTF-8"),
+    "bad_request": (400, "malformed request, body, parameter value or cursor; a path that is not UTF-8"),
+    "host_not_allowed": (400, "a Host name the server is not configured for (see --allowed-host)"),
     "unknown_parameter": (400, "a query parameter the route does not take (a blank in a URL path is %3F)"),
     "stale_cursor": (400, "the cursor belongs to a lexicon since rebuilt: start the search again"),
     "bad_query": (400, "a pattern, rack or tile constraint that cannot be searched"),
@@ -54,18 +57,23 @@ ERRORS: dict[str, tuple[int, str]] = {
     "method_not_allowed": (405, "the route does not take this method"),
     "body_too_large": (413, "the body is over the size limit"),
     "too_many_words": (413, "more words than one request may check or challenge"),
+    "uri_too_long": (414, "a request line over the server's limit"),
     "unsupported_media_type": (415, "a challenge not sent as Content-Type: application/json"),
+    "expectation_failed": (417, "an Expect header the server does not meet"),
     "unspellable": (422, "the word cannot be spelled with the edition's tiles; the message says why"),
     "too_many_challenges": (429, "more challenges a second from one client than a judge needs; not recorded"),
+    "too_many_attempts": (429, "too many wrong director tokens from one client: wait the Retry-After seconds"),
+    "headers_too_large": (431, "request headers over the server's limits"),
     "internal_error": (500, "a bug; the service log has the details"),
     "edition_data": (500, "a shipped edition file is inconsistent; the service log has the details"),
+    "unsupported_transfer_coding": (501, "a Transfer-Encoding the server does not take"),
     "lexicon_not_found": (503, "this server has no lexicon for the edition"),
     "corrupt_lexicon": (503, "this server's lexicon for the edition cannot be read; the service log says why"),
     "record_error": (503, "the challenge record cannot be written: nothing is judged unrecorded"),
 }
 
 #: Werkzeug's own errors under our codes (any other takes a code made from its name).
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 429: "too_many_attempts"}
 
 #: HTTP status of each library error; a subclass not listed takes its nearest listed base class.
 STATUS: dict[type[LexiconError], int] = {
@@ -171,6 +179,13 @@ def _error_language() -> str:
     return language(edition, request.args.get("lang"), request.headers.get("Accept-Language"))
 
 
+def _on_malformed_body(e: Exception) -> tuple[Response, int]:
+    """A body that breaks its chunked coding, or ends before it should: the client's fault, a 400 and
+    one throttled log line (service/wire.py), never a traceback."""
+    client_fault_log().warning("malformed request body from %s: %s", request.remote_addr, ascii(str(e)[:120]))
+    return error_response(400, "bad_request", message("body_malformed").text(request_language()))
+
+
 def _on_unexpected(e: Exception) -> tuple[Response, int]:
     log.exception("unexpected error")
     return error_response(500, "internal_error", ERRORS["internal_error"][1])
@@ -180,4 +195,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(LexiconError, _on_lexicon_error)
     app.register_error_handler(ServiceError, _on_service_error)
     app.register_error_handler(HTTPException, _on_http_error)
+    app.register_error_handler(ParseException, _on_malformed_body)  # gunicorn's, met reading the body
+    app.register_error_handler(NoMoreData, _on_malformed_body)
     app.register_error_handler(Exception, _on_unexpected)

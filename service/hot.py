@@ -41,6 +41,7 @@ from flask import Flask
 from lextools.core.edition import canonical_edition_name
 from lextools.features import answers
 from service.answer import answer_headers
+from service.hosts import EXTENSION as HOSTS
 from service.inputs import words_of
 from service.language import language
 from service.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
@@ -89,8 +90,11 @@ class HotRoutes:
         return [] if method == "HEAD" else [body]
 
     def _plain(self, environ: dict[str, Any]) -> bool:
-        """No query string (not even a bare ``?``, which Flask refuses on a path route), not a kiosk."""
+        """No query string (not even a bare ``?``, which Flask refuses on a path route), not a kiosk,
+        a Host name the server answers for (else Flask refuses it: service/hosts.py)."""
         if environ.get("QUERY_STRING") or self.app.config.get("KIOSK"):
+            return False
+        if not self.app.extensions[HOSTS](environ.get("HTTP_HOST")):
             return False
         return "?" not in (environ.get("RAW_URI") or environ.get("REQUEST_URI") or "")
 

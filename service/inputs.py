@@ -15,7 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from lextools.core.edition import canonical_edition_name
 from lextools.core.errors import UnknownEditionError
-from lextools.core.messages import message
+from lextools.core.messages import LANGUAGES, language_of_tag, message
 from service.api import query_parameters
 from service.errors import ServiceError, bad_request
 
@@ -74,6 +74,17 @@ def refuse_unknown_parameters() -> None:
     for name, repeatable in takes.items():
         if not repeatable and len(request.args.getlist(name)) > 1:
             raise bad_request(message("repeated_parameter", name=name))
+
+
+def refuse_unknown_language() -> None:
+    """``lang`` names one of the languages of the answers (en, es, fr; a region is allowed: ``es-AR``),
+    or it is a 400: a client that asked for German would otherwise read English without a word."""
+    if query_parameters(request.endpoint, request.method) is None:
+        return  # no route, or an HTML page
+    for asked in request.args.getlist("lang"):
+        if asked and language_of_tag(asked) is None:  # empty: absent, as every parameter (service/params.py)
+            allowed = ", ".join(LANGUAGES)
+            raise bad_request(message("unknown_language", allowed=allowed, text=repr(asked[:20])))
 
 
 def json_body() -> dict[str, Any]:

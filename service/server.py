@@ -26,6 +26,7 @@ from lextools.core.lexicon import default_home, read_metadata
 from lextools.core.messages import message
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord
+from service import wire
 from service.lexicons import EXTENSION
 
 WSGIApp = Callable[..., Any]
@@ -68,9 +69,11 @@ class OneWriteResponse(gunicorn_wsgi.Response):
         sock.sendall(b"".join(collect.parts))
 
 
-def _use_one_write_responses(worker: Any) -> None:
-    """gunicorn ``post_worker_init`` hook: the worker's requests get :class:`OneWriteResponse`."""
+def _init_worker(worker: Any) -> None:
+    """gunicorn ``post_worker_init`` hook: the worker's requests get :class:`OneWriteResponse`, and
+    the requests it cannot parse the JSON error shape (service/wire.py)."""
     gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
+    wire.install(worker)
 
 
 #: gevent workers: each connection is a greenlet, and reading a request waits in the event loop, so
@@ -92,7 +95,7 @@ DEFAULTS: dict[str, Any] = {
     "proc_name": "lextools",
     "control_socket_disable": True,  # gunicorn 24+: one fixed socket path would clash between servers
     "preload_app": True,  # build the app (and load the lexicons) once, before the fork: workers share it
-    "post_worker_init": _use_one_write_responses,
+    "post_worker_init": _init_worker,
 }
 
 

@@ -288,24 +288,26 @@ def test_a_refused_challenge_is_not_recorded(app: Flask, client: FlaskClient) ->
 def test_the_record_route_needs_the_director_token(lexicon_home: Path, tmp_path: Path) -> None:
     off = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "DIRECTOR_TOKEN": None})
     assert off.test_client().get("/v1/record").status_code == 404
-    app = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "DIRECTOR_TOKEN": "t0ken"})
+    app = create_app(
+        {"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "DIRECTOR_TOKEN": "t0ken-of-this-test"}
+    )
     client = app.test_client()
-    assert client.get("/v1/record", headers={"Authorization": "Bearer t0ken"}).json == {"challenges": []}
+    assert client.get("/v1/record", headers={"Authorization": "Bearer t0ken-of-this-test"}).json == {"challenges": []}
     challenge(client, ["casa"])
     assert client.get("/v1/record").status_code == 401
     assert client.get("/v1/record", headers={"Authorization": "Bearer wrong"}).status_code == 401
-    r = client.get("/v1/record", headers={"Authorization": "Bearer t0ken"})
+    r = client.get("/v1/record", headers={"Authorization": "Bearer t0ken-of-this-test"})
     assert r.status_code == 200 and [e["words"] for e in r.json["challenges"]] == [["casa"]]
-    csv = client.get("/v1/record?format=csv&since=2000-01-01", headers={"Authorization": "Bearer t0ken"})
+    csv = client.get("/v1/record?format=csv&since=2000-01-01", headers={"Authorization": "Bearer t0ken-of-this-test"})
     assert csv.mimetype == "text/csv" and csv.get_data(as_text=True).count("\r\n") == 2
 
 
 def test_the_director_token_comes_from_the_environment(
     lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "from-env")
+    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "from-the-environment")
     client = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3"}).test_client()
-    assert client.get("/v1/record", headers={"Authorization": "Bearer from-env"}).status_code == 200
+    assert client.get("/v1/record", headers={"Authorization": "Bearer from-the-environment"}).status_code == 200
 
 
 def test_serve_refuses_a_record_it_cannot_write(lexicon_home: Path, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 from lextools.features.record import ChallengeRecord
 from service import create_app
 
-TOKEN = "d1rector-t0ken"
+TOKEN = "d1rector-t0ken-4-tests"
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
 BASIC = {"Authorization": "Basic " + base64.b64encode(f"director:{TOKEN}".encode()).decode()}
 DIRECTOR_ROUTES = ("/director", "/director/record.csv", "/v1/record", "/healthz")

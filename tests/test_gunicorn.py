@@ -234,12 +234,12 @@ def test_the_director_reads_a_real_kiosks_record_with_the_token(
 ) -> None:
     """``LEXTOOLS_DIRECTOR_TOKEN=… lextools serve --kiosk es-fise``: /healthz, /v1/record and the
     director page answer with the token (401 without); the page lists the table's challenge."""
-    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "real-t0ken")
+    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "real-t0ken-for-the-kiosk")
     record = tmp_path / "challenges.sqlite3"
     server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--kiosk", "es-fise", "--record", str(record),
                       ready="/judge")  # fmt: skip
     try:
-        director = {"Authorization": "Bearer real-t0ken"}
+        director = {"Authorization": "Bearer real-t0ken-for-the-kiosk"}
         for path in ("/healthz", "/v1/record", "/director", "/director/record.csv"):
             assert server.request("GET", path)[0] == 401, path
             assert server.request("GET", path, headers=director)[0] == 200, path
@@ -276,3 +276,46 @@ def test_a_rebuilt_lexicon_reaches_the_preloaded_workers(tmp_path: Path) -> None
         assert status == 200 and body["valid"] is True
     finally:
         assert server.stop() == 0, server.log
+
+
+def _raw(port: int, request: bytes) -> tuple[int, dict[str, Any]]:
+    """Send ``request`` as it is (no client library would send it) and read the whole answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(request)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split()[1])
+    assert b"Content-Type: application/json" in head, data[:300]
+    return status, json.loads(body)
+
+
+def test_requests_gunicorn_cannot_read_get_the_json_shape_and_little_log(gunicorn: Gunicorn) -> None:
+    """Broken chunked bodies, raw bytes in the request line and a foreign Host name: a 4xx in the one
+    JSON error shape each, no traceback, and the log a few lines however many there are."""
+    broken_chunks = (
+        b"POST /v1/es-fise/check HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+        b'Connection: close\r\n\r\n5\r\n["a"]XX\r\n0\r\n\r\n'
+    )
+    bad_size = broken_chunks.replace(b"5\r\n", b"zz\r\n")
+    for _ in range(40):
+        for request in (broken_chunks, bad_size):
+            status, body = _raw(gunicorn.port, request)
+            assert status == 400 and body["error"]["code"] == "bad_request", body
+    status, body = _raw(gunicorn.port, b"GET /v1/es-fise/words/\xff\xfe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert status == 400 and body["error"]["code"] == "bad_request" and "\\xff" in body["error"]["message"]
+    rebinding = {"Host": f"evil.example:{gunicorn.port}", "Origin": f"http://evil.example:{gunicorn.port}"}
+    for path in ("/v1/es-fise/words/casa", "/healthz"):
+        status, _, body = gunicorn.request("GET", path, headers=rebinding)
+        assert status == 400 and body["error"]["code"] == "host_not_allowed"
+    play = b'{"words":["casa"]}'
+    status, _, body = gunicorn.request(
+        "POST", "/v1/es-fise/challenge", play, {**rebinding, "Content-Type": "application/json"}
+    )
+    assert status == 400 and body["error"]["code"] == "host_not_allowed"
+    status, _, body = gunicorn.request("GET", "/v1/es-fise/words/casa")  # by its address: answered
+    assert status == 200 and body["valid"] is True
+    log = gunicorn.log
+    assert "Traceback" not in log
+    assert log.count("malformed request body") <= 5 and len(log) < 10_000, log

@@ -26,8 +26,9 @@ from typer.testing import CliRunner
 from lextools.cli.main import app as cli
 from service import create_app
 from service.answer import _cors, _nosniff
+from service.hosts import require_allowed_host
 from service.hot import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
-from service.inputs import canonical_edition, refuse_unknown_parameters, require_utf8_path
+from service.inputs import canonical_edition, refuse_unknown_language, refuse_unknown_parameters, require_utf8_path
 from service.kiosk import gate
 from tests.conftest import DATA, build_small
 
@@ -275,7 +276,10 @@ def test_the_hooks_the_hot_routes_stand_in_for(pair: Pair) -> None:
     """hot.py does by hand what these hooks and routes do: a new one must be taught to it (or it must
     send the routes it changes to Flask)."""
     app: Flask = pair.flask_app
-    assert app.before_request_funcs == {None: [require_utf8_path, refuse_unknown_parameters, gate]}
+    # require_allowed_host: hot.py asks the same AllowedHosts; refuse_unknown_language: a query string
+    # always goes to Flask.
+    hooks = [require_allowed_host, require_utf8_path, refuse_unknown_parameters, refuse_unknown_language, gate]
+    assert app.before_request_funcs == {None: hooks}
     page_hooks = {name: app.after_request_funcs[name] for name in ("pages", "director")}  # their pages' own
     assert app.after_request_funcs == {None: [_cors, _nosniff], **page_hooks}
     assert app.url_value_preprocessors == {None: [canonical_edition]}  # hot.py: canonical_edition_name

@@ -73,13 +73,18 @@ def message(code: str, **values: Any) -> Message:
     return Message(code, values)
 
 
+def language_of_tag(tag: str) -> str | None:
+    """The language of ours a language tag names by its primary subtag (BCP 47: ``es``, ``es-ES``,
+    ``FR_ca``), else None (``xx``, ``esp``, ``frr``)."""
+    base = tag.strip().lower().replace("_", "-").partition("-")[0]
+    return base if base in LANGUAGES else None
+
+
 def choose_language(asked: str | None, accept_language: str | None, default: str) -> str:
     """``lang`` when it is one of ours, else the first of ours in ``Accept-Language`` (RFC 9110 §12.5.4,
     by quality), else ``default`` (an edition's language), else English."""
-    if asked:
-        base = asked.strip().lower()[:2]
-        if base in LANGUAGES:
-            return base
+    if asked and (ours := language_of_tag(asked)):
+        return ours
     ranked: list[tuple[float, int, str]] = []
     for i, part in enumerate((accept_language or "").split(",")[:20]):
         tag, _, params = part.strip().partition(";")
@@ -89,8 +94,8 @@ def choose_language(asked: str | None, accept_language: str | None, default: str
                 quality = float(params.strip()[2:])
             except ValueError:
                 quality = 0.0
-        base = tag.strip().lower()[:2]
-        if base in LANGUAGES and quality > 0:
+        base = language_of_tag(tag)
+        if base and quality > 0:
             ranked.append((-quality, i, base))
     if ranked:
         return min(ranked)[2]
