@@ -37,6 +37,7 @@ from lextools.core.edition import load_edition
 from lextools.core.errors import RecordError
 from lextools.core.messages import message
 from lextools.features.answers import localized
+from lextools.features.inert import inert_json
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
 from service import director_auth, kiosk
@@ -222,9 +223,10 @@ def read_record() -> Any:
     params = load(RecordQuery)
     fmt, since = params["format"], params.get("since")
     entries = record_entries(parse_since(since) if since else None)
-    if fmt == "csv":
+    if fmt == "csv":  # every cell text, no control character, no formula (lextools/features/inert.py)
         return Response(as_csv_text(entries), content_type="text/csv; charset=utf-8")
-    return {"challenges": entries}
+    # The words exact for a program, their control and format characters as JSON escapes for a person.
+    return Response(inert_json({"challenges": entries}) + "\n", mimetype="application/json")
 
 
 def record_entries(since: str | None = None) -> list[dict[str, Any]]:

@@ -7,7 +7,8 @@ which makes a browser ask for it), in kiosk mode too (service/kiosk.py).
 
 "Today" is the server's local calendar day; the times are shown in the server's local time, the
 CSV keeps the record's UTC times. The page is rendered on the server from
-``templates/director.html`` (Jinja autoescapes it: the words come from the tables' clients), its
+``templates/director.html`` (the words come from the tables' clients: their control and bidi
+characters are shown as escapes, lextools/features/inert.py, and Jinja autoescapes the rest), its
 texts from ``static/strings.json``, in the kiosk edition's language (else the browser's, Spanish
 by default as the other pages), with no script and nothing from another origin.
 """
@@ -20,6 +21,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from lextools.core.messages import choose_language
+from lextools.features.inert import inert, inert_words
 from lextools.features.record import as_csv_text, parse_since
 from service.challenge import record_entries
 from service.director_auth import require_director
@@ -50,10 +52,10 @@ def _row(entry: dict[str, Any]) -> dict[str, Any]:
     when = datetime.fromisoformat(entry["time"].replace("Z", "+00:00")).astimezone()
     return {
         "time": when.strftime("%H:%M:%S"),
-        "edition": entry["edition"],
-        "words": " ".join(entry["words"]),
+        "edition": inert(entry["edition"]),
+        "words": inert_words(entry["words"]),  # no control or bidi character reaches the page (then autoescaped)
         "acceptable": entry["acceptable"],
-        "id": entry["id"],
+        "id": inert(entry["id"]),
     }
 
 

@@ -11,15 +11,26 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import json
 import socket
+import sqlite3
+import stat
 import subprocess
 import sys
+import time
+import unicodedata
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
+from typer.testing import CliRunner
 
+from lextools.cli.main import app as cli
+from lextools.core.errors import QueryError
+from lextools.features import record as record_module
+from lextools.features.inert import CATEGORIES, inert
 from lextools.features.record import ChallengeRecord
 from service import create_app
 
@@ -213,3 +224,131 @@ def test_serve_on_an_address_it_cannot_bind_exits_2(lexicon_home: Path, tmp_path
     assert done.returncode == 2
     assert one_line(done.stderr).startswith(f"error: cannot listen on {host}:8000: ")
     assert not (tmp_path / "r").exists()
+
+
+# -- nothing a challenge carries can fool the director (issue 23) ----------------------------------
+
+#: Words a client may send: an escape that hides the rest and fakes a verdict, spreadsheet formulas,
+#: a screen clear, a bidi override. Each is judged (NOT ACCEPTABLE) and recorded as typed.
+HOSTILE = ["xqzt\x1b[8m: NOT ACCEPTABLE", '=HYPERLINK("http://x","y")', "@SUM(A1)", "\x1b[2J", "abc\u202edef"]
+#: How each is shown to the director (lextools/features/inert.py), and in a CSV cell (OWASP's rule).
+SHOWN = ["xqzt\\x1b[8m: NOT ACCEPTABLE", '=HYPERLINK("http://x","y")', "@SUM(A1)", "\\x1b[2J", "abc\\u202edef"]
+CELLS = ["xqzt\\x1b[8m: NOT ACCEPTABLE", '\'=HYPERLINK("http://x","y")', "'@SUM(A1)", "\\x1b[2J", "abc\\u202edef"]
+RAW = ("\x1b", "\u202e")
+
+
+def test_hostile_words_are_inert_in_every_director_output(lexicon_home: Path, tmp_path: Path) -> None:
+    client = kiosk_app(lexicon_home, tmp_path).test_client()
+    answers = [challenge(client, [word]) for word in HOSTILE]
+    assert not any(a["acceptable"] for a in answers)
+    record = str(tmp_path / "challenges.sqlite3")
+    runner = CliRunner()
+
+    def words_column(text: str) -> list[str]:
+        return [row[4] for row in csv.reader(io.StringIO(text))][1:]
+
+    csv_outputs = {
+        "record --csv": runner.invoke(cli, ["record", "--record", record, "--csv"]).stdout,
+        "/v1/record?format=csv": client.get("/v1/record?format=csv", headers=BEARER).get_data(as_text=True),
+        "/director/record.csv": client.get("/director/record.csv", headers=BEARER).get_data(as_text=True),
+    }
+    for name, text in csv_outputs.items():
+        assert words_column(text) == CELLS, name
+    table = runner.invoke(cli, ["record", "--record", record], env={"COLUMNS": "300"})
+    page = client.get("/director", headers=BEARER).get_data(as_text=True)
+    assert all(shown in table.stdout for shown in SHOWN)
+    assert all(str(escape(shown)) in page for shown in SHOWN)  # autoescaped as Jinja does
+    # JSON: the words exact for a program, no raw control or bidi character for a person.
+    as_json = {
+        "record --json": runner.invoke(cli, ["record", "--record", record, "--json"]).stdout,
+        "/v1/record": client.get("/v1/record", headers=BEARER).get_data(as_text=True),
+    }
+    for name, text in as_json.items():
+        assert [e["words"][0] for e in json.loads(text)["challenges"]] == HOSTILE, name
+    for text in [*csv_outputs.values(), *as_json.values(), table.stdout, page]:
+        assert not any(c in text for c in RAW)
+
+    # receipt verify: the signed verdict alone on its line, the words escaped on theirs.
+    verified = runner.invoke(cli, ["receipt", "verify", "--record", record, json.dumps(answers[0]["receipt"])])
+    assert verified.exit_code == 0, verified.output
+    assert verified.stdout.splitlines()[1:] == [
+        "signed verdict: NOT ACCEPTABLE",
+        'words as typed (control characters escaped): "xqzt\\x1b[8m: NOT ACCEPTABLE"',
+    ]
+
+
+def test_inert_escapes_every_control_and_format_character() -> None:
+    """The ranges written in lextools/features/inert.py are this Python's Unicode categories."""
+    unsafe = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) in CATEGORIES]
+    assert all(inert(c).startswith("\\") and inert(c).isascii() for c in unsafe)
+    assert len(inert("".join(unsafe))) > 5 * len(unsafe)
+    assert inert("\\x1b") == "\\\\x1b" != inert("\x1b")  # a backslash typed cannot pass for an escape
+    assert inert("CANCIÓN l·l ñ") == "CANCIÓN l·l ñ"
+
+
+@pytest.mark.parametrize("since", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00+01:00", "2026-13-01"])
+def test_a_time_outside_the_calendar_is_a_clear_error(lexicon_home: Path, tmp_path: Path, since: str) -> None:
+    client = kiosk_app(lexicon_home, tmp_path).test_client()
+    challenge(client, ["casa"])
+    shown = CliRunner().invoke(cli, ["record", "--record", str(tmp_path / "challenges.sqlite3"), "--since", since])
+    assert isinstance(shown.exception, QueryError) and str(shown.exception).startswith(f"since '{since}' is ")
+    r = client.get("/v1/record", query_string={"since": since}, headers=BEARER)
+    assert r.status_code == 400 and r.json["error"]["code"] == "bad_query"
+
+
+def test_receipt_verify_refuses_what_no_server_wrote_in_one_line(lexicon_home: Path, tmp_path: Path) -> None:
+    client = kiosk_app(lexicon_home, tmp_path).test_client()
+    receipt = challenge(client, ["casa"])["receipt"]
+    record = str(tmp_path / "challenges.sqlite3")
+    not_text = "a receipt's fields are not UTF-8 text"
+    cases = {
+        "[" * 100_000: "longer than any challenge answer",
+        "[" * 60_000: "nested too deeply",
+        json.dumps({**receipt, "id": "\ud800"}): not_text,  # written "\ud800"
+        json.dumps({**receipt, "id": "\ud800"}, ensure_ascii=False): not_text,  # a lone surrogate
+    }
+    for text, cause in cases.items():
+        shown = CliRunner().invoke(cli, ["receipt", "verify", "--record", record, text])
+        assert shown.exit_code == 2, shown.output
+        (line,) = shown.stderr.splitlines()[1:]  # after the record's name
+        assert line.startswith(f"not valid: not a receipt: {cause}"), line
+
+
+def test_the_record_is_private_to_its_owner(tmp_path: Path) -> None:
+    record = ChallengeRecord(tmp_path / "new" / "challenges.sqlite3")
+    record.add("es-fise", "0" * 64, ["casa"], True, client="t", rate=10, secret=b"s" * 32)
+    assert stat.S_IMODE(record.path.stat().st_mode) == 0o600
+    with sqlite3.connect(record.path) as reader:  # open: its WAL files exist, with the record's mode
+        reader.execute("SELECT COUNT(*) FROM challenges").fetchone()
+        files = [record.path, *(record.path.with_name(f"challenges.sqlite3-{s}") for s in ("wal", "shm"))]
+        assert [stat.S_IMODE(p.stat().st_mode) for p in files] == [0o600] * 3
+        for p in files:
+            p.chmod(0o644)  # a record made before: tightened when opened, reading it too
+        assert len(ChallengeRecord(record.path).entries()) == 1
+        assert [stat.S_IMODE(p.stat().st_mode) for p in files] == [0o600] * 3
+
+
+def test_a_locked_record_fails_the_challenge_without_waiting_in_sqlite(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another program holds the record's write lock, a challenge is a 503 ``record_error`` after
+    a short wait spent in ``time.sleep`` (which gevent's workers make cooperative), never in SQLite's
+    busy handler; look-ups carry on, and once the lock is let go the challenges are recorded again."""
+    challenge(client, ["casa"])
+    rec: ChallengeRecord = app.extensions["lextools.record"]
+    rec.lock_wait = 0.05
+    pauses: list[float] = []
+    real_sleep = time.sleep
+    monkeypatch.setattr(record_module.time, "sleep", lambda s: (pauses.append(s), real_sleep(s)))
+    holder = sqlite3.connect(rec.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # a director's sqlite3 shell
+    try:
+        r = client.post("/v1/es-fise/challenge", json={"words": ["dame"]})
+        assert r.status_code == 503 and r.json["error"]["code"] == "record_error", r.json
+        assert len(pauses) >= 3 and max(pauses) <= 0.05
+        assert client.get("/v1/es-fise/words/casa").status_code == 200
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    challenge(client, ["dame"])
+    assert [e["words"] for e in rec.entries()] == [["casa"], ["dame"]]

@@ -12,10 +12,12 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from lextools.cli.common import JsonOpt, LexiconsOpt, RecordOpt, err, home, out, print_json
+from lextools.cli.common import JsonOpt, LexiconsOpt, RecordOpt, err, home, out
 from lextools.core.errors import path_text
 from lextools.core.messages import message
+from lextools.features.inert import inert, inert_json, inert_words
 from lextools.features.receipts import load_secret
 from lextools.features.record import ABSENT, ChallengeRecord, as_csv_text, default_record, parse_since
 
@@ -38,15 +40,16 @@ def show_record(
     entries = ChallengeRecord(_record_path(record, lexicons)).entries(parse_since(since) if since else None)
     if as_csv:
         sys.stdout.write(as_csv_text(entries))
-    elif as_json:
-        print_json({"challenges": entries})
+    elif as_json:  # the words exact for a program, their control characters as JSON escapes for a person
+        sys.stdout.write(inert_json({"challenges": entries}) + "\n")
     else:
         table = Table("time (UTC)", "edition", "lexicon", "words", "verdict", "id")
         for e in entries:
-            verdict = "[green]valid[/]" if e["acceptable"] else "[red]not valid[/]"
+            verdict = Text("valid", "green") if e["acceptable"] else Text("not valid", "red")
             when = e["time"][:19].replace("T", " ")
-            table.add_row(when, e["edition"], e["checksum"][:8], escape(" ".join(e["words"])), verdict, e["id"])
-        out.print(table)
+            # Text, not markup: a client's words are shown as they are (inert), never read as markup or emoji
+            table.add_row(when, inert(e["edition"]), e["checksum"][:8], Text(inert_words(e["words"])), verdict, e["id"])
+        out.print(table, emoji=False, highlight=False)
 
 
 def _record_path(record: Path | None, lexicons: Path | None) -> Path:
@@ -77,9 +80,13 @@ def verify_receipt(
     text = sys.stdin.read() if receipt == "-" else receipt
     path = _record_path(record, lexicons)
     result = ChallengeRecord(path).verify(text, lambda: load_secret(path, create=False))
-    if result.ok:
-        out.print(f"[green]{escape(result.message)}[/]", highlight=False)
+    # Text, not markup: nothing of the receipt or the words is read as markup or emoji (they are inert).
+    if result.ok and result.receipt is not None:  # the challenge; the signed verdict, coloured by it; the words
+        challenge, verdict, words = result.message.split("\n")
+        colour = "bold green" if result.receipt.acceptable else "bold red"
+        for line in (Text(challenge, "green"), Text(verdict, colour), Text(words)):
+            out.print(line, highlight=False, emoji=False, soft_wrap=True)
     else:
         code = "receipt_not_found" if result.status == ABSENT else "receipt_not_valid"
-        err.print(f"[red]{escape(str(message(code, reason=result.message)))}[/]", highlight=False)
+        err.print(Text(str(message(code, reason=result.message)), "red"), highlight=False, emoji=False, soft_wrap=True)
     raise typer.Exit(result.exit_status)

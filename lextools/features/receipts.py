@@ -123,16 +123,23 @@ def issue(
     return Receipt(id, time, edition, checksum, acceptable, sign(secret, unsigned.as_dict(), words))
 
 
+#: The longest text read as a receipt: a whole challenge answer, with its per-word results, is a few KB.
+MAX_RECEIPT_CHARS = 64 * 1024
+
 #: The fields of a receipt, as the answer and ``lextools receipt verify`` show them.
 RECEIPT_FIELDS = ("id", "time", "edition", "checksum", "acceptable", "signature")
 
 
 def parse(text: str) -> Receipt:
     """Read a pasted receipt (or a whole challenge answer); ``ValueError`` saying what is wrong with it."""
+    if len(text) > MAX_RECEIPT_CHARS:
+        raise ValueError(f"longer than any challenge answer ({len(text)} characters, at most {MAX_RECEIPT_CHARS})")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON ({e.msg}, character {e.pos})") from None
+    except RecursionError:  # [[[[…: deeper than Python's parser goes, and than any receipt
+        raise ValueError("nested too deeply to be a receipt") from None
     if isinstance(data, dict) and isinstance(data.get("receipt"), dict):  # a whole challenge answer
         data = data["receipt"]
     if not isinstance(data, dict) or sorted(data) != sorted(RECEIPT_FIELDS):
@@ -140,6 +147,11 @@ def parse(text: str) -> Receipt:
     strings = [data[k] for k in ("id", "time", "edition", "checksum", "signature")]
     if not all(isinstance(s, str) for s in strings) or not isinstance(data["acceptable"], bool):
         raise ValueError("a receipt's fields have the wrong types")
+    try:
+        for s in strings:
+            s.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\\ud800"): no server wrote it
+        raise ValueError("a receipt's fields are not UTF-8 text") from None
     return Receipt(**data)
 
 

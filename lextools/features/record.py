@@ -10,13 +10,28 @@ second before inserting, so two workers cannot both let the eleventh one in. A r
 writes nothing. With at most :data:`MAX_WORDS` words of bounded length per challenge and
 ``rate`` challenges per second per client, the record grows by a bounded number of bytes per second
 per client, whatever the clients send.
+
+A lock on the record never stalls the service: the record is opened with no SQLite busy timeout, so
+a write that finds another process's write lock (a director's ``sqlite3`` shell in ``BEGIN
+IMMEDIATE``) gets SQLITE_BUSY at once, and :meth:`ChallengeRecord._retry` tries again after short
+sleeps — which under gevent's patched ``time.sleep`` let the worker serve other requests — for at
+most :data:`LOCK_WAIT_SECONDS`; then the challenge fails with :class:`RecordError` (the service's
+503 ``record_error``: nothing is judged unrecorded). Waiting inside SQLite instead would hold the
+worker's one thread, and every request it serves, for the whole busy timeout.
+
+The record holds the words exactly as typed (the receipt's signature covers them as sent); whatever
+shows them to a person shows them through :mod:`lextools.features.inert`. The record is created
+readable by its owner only (0600, as its secret: it holds words and client addresses), and a record
+of ours found with wider modes is tightened when opened.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
 import secrets
 import sqlite3
 import time
@@ -24,12 +39,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lextools.core.errors import QueryError, RateLimitError, RecordError
 from lextools.core.messages import message
 from lextools.features import receipts
+from lextools.features.inert import csv_cell, inert
 from lextools.features.receipts import Receipt
+
+T = TypeVar("T")
 
 #: The record's file name in the lexicon directory, when no other path is given.
 RECORD_NAME = "challenges.sqlite3"
@@ -49,6 +67,17 @@ CREATE INDEX IF NOT EXISTS challenges_client_at ON challenges (client, at);
 CREATE INDEX IF NOT EXISTS challenges_time ON challenges (time);
 """
 
+#: How long a write waits for another process's lock on the record before it fails. A write takes a
+#: few milliseconds, but four processes writing at once on 2 cores already busy (load 12) waited up to
+#: 1.04 s for their turn (0.5 s lost some), so only a lock held on purpose (a shell, a copy) lasts 2 s.
+LOCK_WAIT_SECONDS = 2.0
+
+#: The pauses between two tries of a locked record (doubling from the first up to the last).
+_FIRST_PAUSE, _LONGEST_PAUSE = 0.002, 0.02
+
+#: The record's mode: its owner's only (it holds words and client addresses).
+RECORD_MODE = 0o600
+
 #: The fields of an entry, in the order ``lextools record`` and ``GET /v1/record`` give them.
 FIELDS = ("id", "time", "edition", "checksum", "words", "acceptable")
 _COLUMNS = ", ".join(FIELDS)
@@ -67,10 +96,13 @@ def parse_since(text: str) -> str:
     try:
         when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise QueryError(f"since {text!r} is not a time such as 2026-11-30 or 2026-11-30T07:30") from None
+        raise QueryError(message("since_not_a_time", since=repr(text))) from None  # repr: quoted, escaped
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return _now_iso(when.timestamp())
+    try:  # 9999-12-31T23:59:59-01:00 is in the year 10000 in UTC, 0001-01-01T00:00+01:00 in the year 0
+        return _now_iso(when.timestamp())
+    except (ValueError, OverflowError, OSError):
+        raise QueryError(message("since_out_of_range", since=repr(text))) from None
 
 
 #: What ``lextools receipt verify`` found, and its exit status (README, ``--help``).
@@ -101,28 +133,78 @@ class Verification:
 
 
 class ChallengeRecord:
-    """One record file. ``clock`` (seconds since the epoch) is injectable so tests need not sleep."""
+    """One record file. ``clock`` (seconds since the epoch) is injectable so tests need not sleep;
+    ``lock_wait`` is how long a write waits for another process's lock (:data:`LOCK_WAIT_SECONDS`)."""
 
-    def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, path: Path, clock: Callable[[], float] = time.time, lock_wait: float = LOCK_WAIT_SECONDS
+    ) -> None:
         self.path = Path(path)
         self.clock = clock
+        self.lock_wait = lock_wait
         self._created = False  # the schema is made by the first write of this process
+        self._tightened = False  # the file's mode is checked by the first opening of this process
 
     def _connect(self, create: bool) -> sqlite3.Connection:
         if not create and not self.path.exists():
             raise RecordError(f"no challenge record at {self.path}: no challenge has been judged with it yet")
         try:
             if create:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=10000")
-            if create and not self._created:
-                db.executescript(_SCHEMA)
-                self._created = True
-            return db
+                self._make_file()
+            self._tighten()
+            # No busy timeout: SQLite would wait for a lock inside its C code, holding the worker (_retry).
+            db = sqlite3.connect(self.path, timeout=0, isolation_level=None)
         except (sqlite3.Error, OSError) as e:
             raise RecordError(f"cannot open the challenge record {self.path.name}: {e}") from None
+        try:
+            db.execute("PRAGMA busy_timeout=0")
+            self._retry(lambda: db.execute("PRAGMA journal_mode=WAL"))  # a new record's first one writes
+            if create and not self._created:
+                self._retry(lambda: db.executescript(_SCHEMA))
+                self._created = True
+            return db
+        except (sqlite3.Error, RecordError) as e:
+            db.close()
+            if isinstance(e, RecordError):
+                raise
+            raise RecordError(f"cannot open the challenge record {self.path.name}: {e}") from None
+
+    def _make_file(self) -> None:
+        """Create the record file, empty (SQLite makes it a database) and 0600, unless it exists."""
+        if self.path.exists():
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):  # another worker made it first
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, RECORD_MODE))
+
+    def _tighten(self) -> None:
+        """Once per process: a record of ours (and its WAL files, which SQLite makes with the record's
+        mode) readable by others is made 0600. Another user's record is left as it is."""
+        if self._tightened:
+            return
+        for path in (self.path, *(self.path.with_name(self.path.name + end) for end in ("-wal", "-shm"))):
+            with contextlib.suppress(OSError):  # missing, or a read-only disk: nothing to tighten there
+                st = path.stat()
+                if st.st_uid == os.geteuid() and st.st_mode & 0o077:
+                    path.chmod(RECORD_MODE)
+        self._tightened = True
+
+    def _retry(self, attempt: Callable[[], T]) -> T:
+        """``attempt()``, tried again while another process holds the record's lock, for at most
+        ``lock_wait`` seconds; the pauses are ``time.sleep``, which gevent's workers patch to let
+        the worker serve other requests meanwhile (the module's docstring)."""
+        deadline = time.monotonic() + self.lock_wait
+        pause = _FIRST_PAUSE
+        while True:
+            try:
+                return attempt()
+            except sqlite3.OperationalError as e:
+                if e.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                    raise
+                if time.monotonic() + pause > deadline:
+                    raise RecordError(message("record_locked", seconds=self.lock_wait)) from None
+            time.sleep(pause)
+            pause = min(pause * 2, _LONGEST_PAUSE)
 
     def create(self) -> None:
         """Make the record (and its folder) if it is missing; :class:`RecordError` when it cannot be."""
@@ -132,10 +214,11 @@ class ChallengeRecord:
         self, edition: str, checksum: str, words: list[str], acceptable: bool, client: str, rate: int, secret: bytes
     ) -> Receipt:
         """Record one challenge and return its signed receipt; :class:`RateLimitError` (nothing
-        written) when ``client`` already has ``rate`` challenges in the last second."""
+        written) when ``client`` already has ``rate`` challenges in the last second, :class:`RecordError`
+        when the record stays locked by another process for ``lock_wait`` seconds."""
         db = self._connect(create=True)
         try:
-            db.execute("BEGIN IMMEDIATE")
+            self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
             now = self.clock()
             (recent,) = db.execute(
                 "SELECT COUNT(*) FROM challenges WHERE client = ? AND at > ?", (client, now - 1.0)
@@ -167,29 +250,23 @@ class ChallengeRecord:
         finally:
             db.close()
 
-    def entries(self, since: str | None = None) -> list[dict[str, Any]]:
-        """The challenges, oldest first; ``since`` as :func:`parse_since` gives it."""
+    def _read(self, query: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         db = self._connect(create=False)
         try:
-            rows = db.execute(
-                f"SELECT {_COLUMNS} FROM challenges WHERE time >= ? ORDER BY time, id",
-                (since or "",),
-            ).fetchall()
+            return self._retry(lambda: db.execute(query, args).fetchall())
         except sqlite3.Error as e:
             raise RecordError(f"cannot read the challenge record {self.path.name}: {e}") from None
         finally:
             db.close()
+
+    def entries(self, since: str | None = None) -> list[dict[str, Any]]:
+        """The challenges, oldest first; ``since`` as :func:`parse_since` gives it."""
+        rows = self._read(f"SELECT {_COLUMNS} FROM challenges WHERE time >= ? ORDER BY time, id", (since or "",))
         return [_entry(row) for row in rows]
 
     def get(self, id: str) -> dict[str, Any] | None:
-        db = self._connect(create=False)
-        try:
-            row = db.execute(f"SELECT {_COLUMNS} FROM challenges WHERE id = ?", (id,)).fetchone()
-        except sqlite3.Error as e:
-            raise RecordError(f"cannot read the challenge record {self.path.name}: {e}") from None
-        finally:
-            db.close()
-        return None if row is None else _entry(row)
+        rows = self._read(f"SELECT {_COLUMNS} FROM challenges WHERE id = ?", (id,))
+        return _entry(rows[0]) if rows else None
 
     def verify(self, text: str, secret: bytes | Callable[[], bytes]) -> Verification:
         """Check a pasted receipt: well formed, in this record, and signed with ``secret`` over what the
@@ -201,7 +278,7 @@ class ChallengeRecord:
             return Verification(MALFORMED, str(message("receipt_malformed", cause=e)))
         entry = self.get(receipt.id)
         if entry is None:
-            return Verification(ABSENT, str(message("receipt_absent", id=receipt.id, record=self.path)), receipt)
+            return Verification(ABSENT, str(message("receipt_absent", id=inert(receipt.id), record=self.path)), receipt)
         key = secret() if callable(secret) else secret
         if not receipts.signature_matches(key, receipt, entry["words"]):
             return Verification(ALTERED, str(message("receipt_bad_signature")), receipt)
@@ -209,22 +286,24 @@ class ChallengeRecord:
         differ = [k for k in FIELDS if k != "words" and entry[k] != claimed[k]]
         if differ:
             return Verification(ALTERED, str(message("receipt_record_differs", fields=", ".join(differ))), receipt)
-        verdict = "ACCEPTABLE" if receipt.acceptable else "NOT ACCEPTABLE"
-        return Verification(
-            VALID,
-            str(
-                message(
-                    "receipt_valid",
-                    id=receipt.id,
-                    time=receipt.time,
-                    edition=receipt.edition,
-                    checksum=receipt.checksum[:12],
-                    words=" ".join(entry["words"]),
-                    verdict=verdict,
-                )
-            ),
-            receipt,
-        )
+        return Verification(VALID, _verified_text(receipt, entry["words"]), receipt)
+
+
+def _verified_text(receipt: Receipt, words: list[str]) -> str:
+    """What ``receipt verify`` prints of a valid receipt, on three lines: the challenge; the verdict,
+    which the signature covers, alone on its line; the words, each quoted and :func:`inert` (they
+    are a client's text: escaped, they cannot colour, hide or imitate the verdict above them)."""
+    verdict = "ACCEPTABLE" if receipt.acceptable else "NOT ACCEPTABLE"
+    challenge = message(
+        "receipt_valid",
+        id=inert(receipt.id),
+        time=inert(receipt.time),
+        edition=inert(receipt.edition),
+        checksum=inert(receipt.checksum[:12]),
+    )
+    shown = " ".join('"' + inert(w).replace('"', '\\"') + '"' for w in words)
+    lines = (challenge, message("receipt_verdict", verdict=verdict), message("receipt_words", words=shown))
+    return "\n".join(str(line) for line in lines)
 
 
 def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -240,10 +319,12 @@ def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def as_csv_text(entries: list[dict[str, Any]]) -> str:
-    """The entries as CSV (RFC 4180) for a spreadsheet: words joined by spaces."""
+    """The entries as CSV (RFC 4180) for a spreadsheet: words joined by spaces, every cell shown as
+    text (:func:`~lextools.features.inert.csv_cell`: no control character, no formula)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(FIELDS)
     for e in entries:
-        writer.writerow([e["id"], e["time"], e["edition"], e["checksum"], " ".join(e["words"]), e["acceptable"]])
+        row = [e["id"], e["time"], e["edition"], e["checksum"], " ".join(e["words"]), e["acceptable"]]
+        writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()
