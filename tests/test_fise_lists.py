@@ -147,7 +147,7 @@ VERBS = "VERBOS CLASIFICADOS.TXT"
     [
         (b"01-1-.-contar 2", b"31-1-.-contar 2", "line 20: unknown model code '31' for -ar verbs"),
         (b"00-2-.-boxear", b"00-7-.-boxear", "line 19: unknown class code '7'"),
-        (b"2. SEGUNDA CONJUGACI\xd3N\r", b"2. CUARTA CONJUGACI\xd3N\r", "line 33: unknown section title"),
+        (b"\n2. SEGUNDA CONJUGACI\xd3N", b"\n2. CUARTA CONJUGACI\xd3N", "line 33: unknown section title"),
         (b"00-1-.-amar", b"00-1-.-amar;", "line 18: not a verb line"),
         (b"00-1-.-amar", b"amar", "line 18: not a verb line"),
         (b"LEXIC\xd3N FISE 2: TOTAL", "LEXICÓN FISE 2: TOTAL".encode(), "line 1: UTF-8, not Latin-1"),
