@@ -2,8 +2,8 @@
 
 The lists in tests/data/fise are our own, written in the published format (Latin-1, CRLF with some
 bare CR, a header in prose ending in a ``#`` line, sections, sub-headings, superscripts); the
-federation's files are never shipped. ``total/`` holds the two totals, the revision that made them
-and a file that is no list; ``update1/`` a later revision of verbs and of other words.
+federation's files are never shipped. ``total/`` holds the two totals, the revision that made them,
+the two- and three-tile totals and a file that is no list; ``update1/`` a later revision of verbs and of other words.
 """
 
 from __future__ import annotations
@@ -49,6 +49,9 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     code, output = build(tmp, base, FISE / "total")
     assert code == 0, output
     assert "abarcuzar, forms unread (solo en la jerga de los pastores)" in output  # a D wording not understood
+    # the two- and three-tile totals (digits for digraphs: 1e is CHE) checked against the build
+    check = "two- and three-tile check: 8 listed, 1 of them not made (che), 0 made and not listed"
+    assert check in " ".join(output.split())
     code, output = build(tmp, updated, FISE / "total", FISE / "update1")
     assert code == 0, output
     assert "new verb tuitear given without its model: conjugated as model 00" in output

@@ -78,8 +78,9 @@ def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
         if f.kind == "nonverb-update":  # what the totals cannot say: plurals
             _apply_words(lists, f, in_totals=True)
             lists.files[f"{f.kind}-0"] = f.path
-        elif f.kind == "short-words":
-            lists.short_words |= {e for _, _, _, e in f.entries if isinstance(e, str)}
+        elif f.kind == "short-words":  # a check of the build: the totals (all its words if no section says so)
+            listed = [e for section, _, _, e in f.entries if "TOTAL" in section and isinstance(e, str)]
+            lists.short_words |= set(listed or [e for _, _, _, e in f.entries if isinstance(e, str)])
             lists.files["short-words"] = f.path
     for n, update in enumerate(updates, start=1):
         for f in folder_files(update):
@@ -349,8 +350,8 @@ def word_forms(word: Word, evidence: PluralEvidence, lists: Lists, undecided: st
         takes = undecided == "plural"
     if not takes:
         return
-    for base in (word.word, word.feminine):
-        for p in plural_forms(base) if base else []:
+    for base in [b for b in (word.word, word.feminine) if b]:
+        for p in plural_forms(base):
             if plain(p) not in lists.plurals_removed:
                 yield p, "plural", base
 

@@ -222,7 +222,10 @@ def _read_body(parsed: FiseFile, lines: list[str], start: int) -> None:
         if text == "#":
             return  # the trailer
         title = _TITLE.match(text)
-        if title and parsed.kind != "short-words":
+        if title and parsed.kind == "short-words":  # the revision's changes, then the totals
+            section, sub = _title(title.group(2)), {}
+            continue
+        if title:
             name = _title(title.group(2))
             if name not in known:
                 raise SourceError(f"{where}: unknown section title {text!r}")

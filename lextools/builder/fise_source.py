@@ -17,10 +17,12 @@ lexicon's metadata says which publication it was built from. Options (descriptor
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from lextools.builder.filters import SourceWord
 from lextools.builder.fise_forms import PluralEvidence, generate, load_lists, plural_forms
 from lextools.builder.fise_lists import plain
 from lextools.builder.hunspell import iter_dic, read_aff
@@ -50,6 +52,8 @@ def configure(source: Source, settings: dict[str, Any]) -> Source:
     lists = load_lists(Path(folder), [Path(u) for u in options.get("fise_updates", [])])
     evidence = plural_evidence(options.get("plural_evidence", []), [w.word for w in lists.words.values()])
     words = list(generate(lists, evidence, source.name, undecided))
+    if lists.short_words:
+        lists.notes.insert(0, short_words_check(lists.short_words, words))
     undecided_count = sum(1 for n in lists.notes if n.startswith("undecided plural"))
     summary = {
         "verbs": sum(len(v) for v in lists.verbs.values()),
@@ -64,6 +68,21 @@ def configure(source: Source, settings: dict[str, Any]) -> Source:
     sha = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in files.items()}
     info = {**source.info, "fise": summary}
     return replace(source, files=files, sha256=sha, info=info, options={**options, "_words": words})
+
+
+def short_words_check(listed: set[str], words: list[SourceWord]) -> str:
+    """The two- and three-tile words FISE lists against those the build makes (CH, LL, RR one tile each)."""
+    made = {p for w in words if not any(t.startswith("fise-") for t in w.tags) and _tiles(p := plain(w.raw)) in (2, 3)}
+    listed = {plain(w) for w in listed}
+    missing, extra = sorted(listed - made), sorted(made - listed)
+    return (
+        f"two- and three-tile check: {len(listed)} listed, {len(missing)} of them not made "
+        f"({' '.join(missing[:10])}), {len(extra)} made and not listed ({' '.join(extra[:10])})"
+    )
+
+
+def _tiles(word: str) -> int:
+    return len(re.sub("ch|ll|rr", "1", word))
 
 
 def read_fise(source: Source) -> list[Any]:
