@@ -32,7 +32,7 @@ class Provenance:
     _lemma_of_tags: dict[frozenset[str], str | None] = field(default_factory=dict)
 
     def kept(self, key: str, word: SourceWord) -> None:
-        if word.tags:
+        if word.tags and self._lemma_of_tags.get(word.tags, "") is not None:  # a set seen without a lemma: None
             self._lemma(key, word)
         current = self.sources.get(key)
         if current is None:
