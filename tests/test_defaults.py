@@ -188,7 +188,8 @@ def test_coes_headwords_confirmed_by_wspanish(fise: Lexicon, word: str, kept: bo
 @pytest.mark.parametrize(
     ("word", "kept"),
     [
-        # Verbs RLA-ES lacks, conjugated from verbecc's templates: every simple tense, voseo present and imperative.
+        # Verbs RLA-ES lacks, conjugated by lextools' conjugator with the model of each verbecc template: every
+        # simple tense, voseo present and imperative.
         ("BICHEAR", True), ("HIBRIDAR", True), ("HIBRIDÁBAMOS", True), ("HIBRIDARE", True), ("TETANIZAR", True),
         ("OVALIZÁS", True), ("OVALIZÁ", True), ("DEBITASEN", True), ("DEBITADO", True),
         # Pronominal entries (ABESTIARSE, SOROCHARSE) conjugated without the pronoun; the participle masculine only.
