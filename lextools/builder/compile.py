@@ -35,7 +35,7 @@ from lextools.core.edition import Edition
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.files import atomic_write, tool_versions
 from lextools.core.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
-from lextools.core.sidecar import sidecar_path
+from lextools.core.sidecar import lemmas_path, sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines
 
 #: Examples kept per rule in the exclusion report.
@@ -315,6 +315,9 @@ def _write_files(
     atomic_write(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
     if provenance is not None:
         atomic_write(sidecar_path(home, edition.name), provenance.to_bytes(files["words"]["sha256"]))
+        # the lemma and rule of each form (FISE's lists); an older file names another build's checksum
+        if provenance.lemmas:
+            atomic_write(lemmas_path(home, edition.name), provenance.lemmas_bytes(files["words"]["sha256"]))
     metadata = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

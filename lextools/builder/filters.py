@@ -191,6 +191,13 @@ register(
         _tagged("outside-paradigm"),
     )
 )
+for _name, _description in (
+    ("fise-infinitive-only", "a conjugated form of a verb FISE's lists give in the infinitive only (obsolete)"),
+    ("fise-participle", "a feminine or plural participle of a verb FISE's lists do not class as transitive"),
+    ("fise-impersonal", "a personal form of a verb FISE's lists class as impersonal"),
+    ("fise-defective", "a form of a defective verb that FISE's lists do not name"),
+):
+    register(tags_rule(_name, _description, _tagged(_name)))
 register(
     tags_rule(
         "unconjugated",

@@ -1,5 +1,6 @@
 """Provenance as a build collects it: which source gave each word, and which rule dropped each
-excluded form, written as the lexicon's sidecar (the format: :mod:`lextools.core.sidecar`)."""
+excluded form, written as the lexicon's sidecar (the format: :mod:`lextools.core.sidecar`); and, for
+the words of a source that knows each form's lemma and rule (FISE's lists), the lemma records."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from lextools.builder.filters import SourceWord
+from lextools.builder.fise_forms import parse_tag
 from lextools.core.sidecar import CHECKSUM_KEY, SOURCE_SETS_KEY, USUAL_SOURCES_KEY
+
+#: Lemmas kept per word (AMO: a form of AMAR, and the noun AMO).
+LEMMAS_PER_WORD = 3
 
 
 @dataclass
@@ -22,8 +27,13 @@ class Provenance:
     excluded: dict[str, tuple[str, SourceWord]] = field(default_factory=dict)  # key → (rule, form)
     _rank: dict[str, int] = field(default_factory=dict)
     _joined: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: kept key → its lemma records (lemma, rule, model, class, property; tab-separated, several joined)
+    lemmas: dict[str, str] = field(default_factory=dict)
+    _lemma_of_tags: dict[frozenset[str], str | None] = field(default_factory=dict)
 
     def kept(self, key: str, word: SourceWord) -> None:
+        if word.tags and self._lemma_of_tags.get(word.tags, "") is not None:  # a set seen without a lemma: None
+            self._lemma(key, word)
         current = self.sources.get(key)
         if current is None:
             self.sources[key] = sys.intern(word.source)
@@ -34,6 +44,26 @@ class Provenance:
             if pair not in self._joined:
                 self._joined[pair] = ",".join(sorted({*current.split(","), word.source}))
             self.sources[key] = self._joined[pair]
+
+    def _lemma(self, key: str, word: SourceWord) -> None:
+        """Record the lemma and rule a form's ``fise:`` tag names (one parse per set of tags)."""
+        fields = self._lemma_of_tags.get(word.tags, "")
+        if fields == "":
+            parsed = parse_tag(word.tags)
+            fields = self._lemma_of_tags[word.tags] = "\t".join(parsed) if parsed else None
+        if fields is None:
+            return
+        record = f"{_clean(word.stem or word.raw)}\t{fields}"
+        current = self.lemmas.get(key)
+        if current is None:
+            self.lemmas[key] = record
+        elif record not in current and (current.count("\t") + 1) // 5 < LEMMAS_PER_WORD:
+            self.lemmas[key] = f"{current}\t{record}"
+
+    def lemmas_bytes(self, checksum: str) -> bytes:
+        """The lemma records for the lexicon whose words DAWG has this checksum (:mod:`lextools.core.sidecar`)."""
+        lines = [f"{CHECKSUM_KEY}\t{checksum}", *(f"{key}\t{record}" for key, record in sorted(self.lemmas.items()))]
+        return gzip.compress(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"), mtime=0)
 
     def dropped(self, key: str, rule: str, word: SourceWord, rank: int = 0) -> None:
         """Keep the form that passed the most rules (``rank``: the dropping rule's place in the recipe):

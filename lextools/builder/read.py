@@ -1,6 +1,7 @@
 """Reading a source's words, by its format: word lists here, hunspell dictionaries
-(:mod:`lextools.builder.hunspell_source`), reviews (:mod:`lextools.builder.review`) and lemma tables
-(:mod:`lextools.builder.lemma_table`). The descriptors are :mod:`lextools.core.sources`."""
+(:mod:`lextools.builder.hunspell_source`), reviews (:mod:`lextools.builder.review`), lemma tables
+(:mod:`lextools.builder.lemma_table`) and FISE's lemma lists (:mod:`lextools.builder.fise_source`). The
+descriptors are :mod:`lextools.core.sources`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 from lextools.builder.filters import SourceWord
+from lextools.builder.fise_source import FORMAT as FISE_FORMAT
+from lextools.builder.fise_source import read_fise
 from lextools.builder.hunspell_source import dictionary_headwords, plain_word, read_hunspell
 from lextools.builder.lemma_table import lemmas, read_lemma_table
 from lextools.builder.review import review_words
@@ -35,6 +38,8 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         yield from review_words(source)
     elif source.format == "lemma-table":
         yield from read_lemma_table(source, headwords_of)
+    elif source.format == FISE_FORMAT:
+        yield from read_fise(source)
     else:
         raise SourceError(f"source {source.name}: unknown format {source.format!r}")
 

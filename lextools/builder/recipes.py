@@ -6,6 +6,12 @@ A recipe::
     sources = ["rla-es"]                     # descriptors in sources/
     rules = ["one-tile", "proper-noun", …]   # lextools.builder.filters.RULES, applied in this order
     notes = "why these choices"
+    # a recipe naming the source "fise-lists" (FISE's lemma lists, lextools.builder.fise_source) says where
+    # they are and what a word no open source decides takes: the command's --fise-lists and
+    # --fise-update set the first two
+    fise_lists = "/path/to/the/folder"
+    fise_updates = ["/path/to/a/later/revision"]
+    undecided_plurals = "plural"             # or "singular"
 
 A source of format ``reviewed`` (see :mod:`lextools.builder.review`) adds its rule after the recipe's: on the
 lengths it covers, only the words it keeps. A house-rules build copies a recipe and leaves a rule
@@ -17,12 +23,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from lextools.builder.filters import SourceWord, rules_named
+from lextools.builder.fise_source import FORMAT as FISE_FORMAT
+from lextools.builder.fise_source import configure as configure_fise
 from lextools.builder.guard import BuildSource, SourceStart, build_lexicon
 from lextools.builder.read import read_source
 from lextools.builder.review import review_rule
@@ -38,6 +46,19 @@ class Recipe:
     sources: tuple[str, ...]
     rules: tuple[str, ...]
     notes: str = ""
+    #: the settings of a ``fise-lists`` source (:data:`FISE_SETTINGS`)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+#: The recipe keys a ``fise-lists`` source reads (:func:`lextools.builder.fise_source.configure`).
+FISE_SETTINGS = ("fise_lists", "fise_updates", "undecided_plurals", "plural_evidence")
+
+
+def fise_recipe(edition: str, settings: dict[str, Any]) -> Recipe:
+    """The recipe of ``lextools build E --fise-lists DIR``: FISE's lists alone (one-tile words are no play)."""
+    notes = "FISE's lemma lists, every form under the FISE rules"
+    rules = ("one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-defective")
+    return Recipe(edition, ("fise-lists",), rules, notes, settings)
 
 
 def load_recipe(edition: str, path: Path | None = None) -> Recipe:
@@ -66,7 +87,11 @@ def read_recipe(path: Path) -> Recipe:
             raise SourceError(f"{path_text(path)}: {key} must be a list of names")
     load_edition(data["edition"])
     rules_named(data["rules"])  # an unknown rule fails here, before any source is read
-    return Recipe(data["edition"], tuple(data["sources"]), tuple(data["rules"]), data.get("notes", ""))
+    settings = {key: data[key] for key in FISE_SETTINGS if key in data}
+    if "fise_lists" in settings:  # a folder named in a recipe is relative to the recipe
+        settings["fise_lists"] = str(path.parent / settings["fise_lists"])
+        settings["fise_updates"] = [str(path.parent / u) for u in settings.get("fise_updates", [])]
+    return Recipe(data["edition"], tuple(data["sources"]), tuple(data["rules"]), data.get("notes", ""), settings)
 
 
 class SharedSources:
@@ -128,6 +153,8 @@ def build_default(
     edition = load_edition(recipe.edition)
     rules = rules_named(recipe.rules)
     sources = [load_source(n) for n in recipe.sources]
+    # FISE's lists are read from the folder the build names: their files and forms are known only now
+    sources = [configure_fise(s, recipe.settings) if s.format == FISE_FORMAT else s for s in sources]
     reviews = [s for s in sources if s.format == "reviewed"]
     if reviews:  # the hand review of short words has the last word on their lengths
         rules.append(review_rule(reviews, edition))

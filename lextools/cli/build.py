@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,7 +24,7 @@ from rich.progress import (
 
 from lextools.builder.filters import rules_named
 from lextools.builder.lists import DEFAULT_RULES, build_from_lists
-from lextools.builder.recipes import Recipe, SharedSources, build_default, load_recipe, read_recipe
+from lextools.builder.recipes import Recipe, SharedSources, build_default, fise_recipe, load_recipe, read_recipe
 from lextools.cli.common import LexiconsOpt, err, home
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError, path_text
@@ -53,6 +54,14 @@ def build(
     no_wait: Annotated[
         bool, typer.Option("--no-wait", help="Fail at once if another build of the edition is writing there.")
     ] = False,
+    fise_lists: Annotated[
+        Path | None,
+        typer.Option("--fise-lists", help="Build from FISE's lemma lists in this folder (totals and their revision)."),
+    ] = None,
+    fise_update: Annotated[
+        list[Path] | None,
+        typer.Option("--fise-update", help="A folder of a later FISE revision, applied on top (repeatable, in order)."),
+    ] = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Build lexicons: from your own word lists (--source), a recipe (--recipe), or the default open sources.
@@ -68,11 +77,18 @@ def build(
         raise LexiconError("give --source or --recipe, not both")
     if source and not editions:
         raise LexiconError("--source needs the edition to build, e.g. `lextools build es-fise --source words.txt`")
+    if fise_update and not fise_lists:
+        raise LexiconError("--fise-update applies a revision to the lists of --fise-lists DIR")
+    if fise_lists and source:
+        raise LexiconError("give --source or --fise-lists, not both")
     # Fail on an unknown edition before any work; ES-FISE is es-fise.
     editions = [load_edition(name).name for name in editions] if editions else editions
     to = home(lexicons)
     if source:
         _build_lists(editions or [], source, rules, encoding, to, force=force, wait=not no_wait)
+    elif fise_lists:
+        todo = _fise_recipes(editions or ["es-fise"], recipe, fise_lists, fise_update or [])
+        _build_recipes(todo, to, force=force, wait=not no_wait)
     else:
         _build_recipes(_recipes(editions or [], recipe), to, force=force, wait=not no_wait)
 
@@ -118,6 +134,19 @@ def _recipes(editions: list[str], recipe: Path | None) -> list[tuple[str, Recipe
     if editions and editions != [house.edition]:
         raise LexiconError(f"{path_text(recipe)} is a recipe for {house.edition}, not {' '.join(editions)}")
     return [(house.edition, house)]
+
+
+def _fise_recipes(
+    editions: list[str], recipe: Path | None, lists: Path, updates: list[Path]
+) -> list[tuple[str, Recipe]]:
+    """The recipes of a build from FISE's lists: --recipe's (naming the fise-lists source), else FISE's lists alone."""
+    settings = {"fise_lists": str(lists), "fise_updates": [str(u) for u in updates]}
+    if recipe is None:
+        return [(name, fise_recipe(name, settings)) for name in editions]
+    todo = _recipes(editions, recipe)
+    if not any("fise-lists" in r.sources for _, r in todo):
+        raise LexiconError(f"{path_text(recipe)} names no fise-lists source for --fise-lists to read")
+    return [(name, replace(r, settings={**r.settings, **settings})) for name, r in todo]
 
 
 def _build_recipes(todo: list[tuple[str, Recipe]], to: Path, *, force: bool, wait: bool) -> None:
@@ -208,3 +237,19 @@ def _report_build(meta: dict[str, Any], to: Path) -> None:
         if "only_here" in s:  # a default build: what each source contributed and lost
             alone, removed = s["only_here"], s["removed"]
             err.print(f"  {s['name']}: {s['words']:,} words, {alone:,} from it alone, {removed:,} excluded")
+        if "fise" in s:
+            _report_fise(s["fise"])
+
+
+def _report_fise(fise: dict[str, Any]) -> None:
+    """What a build from FISE's lists read, and what it could not decide or read (each note names its line)."""
+    err.print(
+        f"  FISE's lists: {fise['verbs']:,} verbs, {fise['other_words']:,} other words, {fise['forms']:,} forms; "
+        f"{fise['undecided_plurals']:,} words no open source decides the plural of "
+        f"(undecided_plurals = {fise['undecided_take']!r})",
+        highlight=False,
+    )
+    for note in fise["first_notes"]:
+        err.print(f"  [yellow]note:[/] {note}", highlight=False)
+    if fise["notes"] > len(fise["first_notes"]):
+        err.print(f"  … {fise['notes'] - len(fise['first_notes']):,} more notes", highlight=False)

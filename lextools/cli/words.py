@@ -92,7 +92,9 @@ def explain(
         print_json(told)
         return
     for t in told:
-        if t["valid"]:
+        if t["valid"] and t["reason"]:  # a build from lemma lists: the lemma and rule of the form
+            out.print(t["reason"], highlight=False, soft_wrap=True)
+        elif t["valid"]:
             listed = message("explain_valid", word=t["word"], edition=edition, sources=", ".join(t["sources"]) or "—")
             out.print(listed.text(language), highlight=False, soft_wrap=True)
         elif t["word"] is None:  # the spelling error names no word: say which one, as every other line does

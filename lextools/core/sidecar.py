@@ -19,6 +19,16 @@ without ``#sourcesets`` (written before it existed) names the sources on each ``
 sidecar whose checksum is not its lexicon's (a build interrupted between the two files) is ignored
 rather than believed.
 
+A build from a source that knows each form's lemma and rule (FISE's lemma lists) also writes
+``E.lemmas.tsv.gz``, gzipped UTF-8 like the sidecar, read by :func:`read_sidecar` too::
+
+    #checksum   <sha256 of the words DAWG>
+    <key>       <lemma>  <rule>  <model>  <class>  <property>   [the same five again for another lemma]
+
+``rule`` is how the form comes from its lemma (``form``, ``inf``, ``inf-se``, ``part-all``,
+``part-masc``, ``word``, ``fem``, ``plural``, ``plural-only``), ``model`` the conjugation model
+(``ar01``), ``class`` and ``property`` the verb's codes in the lists (empty for other words).
+
 Words dropped because their spelling uses a letter without a tile (KILO in es-fise) have no key:
 the spelling error itself is their explanation.
 """
@@ -40,6 +50,10 @@ SOURCE_SETS_KEY = "#sourcesets"
 
 def sidecar_path(home: Path, edition: str) -> Path:
     return Path(home) / f"{edition}.provenance.tsv.gz"
+
+
+def lemmas_path(home: Path, edition: str) -> Path:
+    return Path(home) / f"{edition}.lemmas.tsv.gz"
 
 
 class Records:

@@ -66,6 +66,8 @@ class Sidecar:
     records: Records
     #: The numbered sets of sources of ``+`` records; None in a sidecar that names them on each line.
     source_sets: tuple[tuple[str, ...], ...] | None = None
+    #: Each word's lemma and rule, when the build had them (FISE's lemma lists: ``E.lemmas.tsv.gz``).
+    lemmas: Records | None = None
 
     def listed(self, value: str) -> tuple[str, ...]:
         """The sources of a ``+`` record."""
@@ -85,7 +87,18 @@ def _sidecar(path: str, stamp: tuple[int, int], checksum: str) -> Sidecar | None
         return None  # written for another build: not to be believed
     sets = header.get(SOURCE_SETS_KEY[1:])
     numbered = None if sets is None else tuple(_names(joined) for joined in sets.split("\t") if joined)
-    return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records, numbered)
+    return Sidecar(_names(header.get(USUAL_SOURCES_KEY[1:], "")), records, numbered, _lemmas(path, checksum))
+
+
+def _lemmas(sidecar: str, checksum: str) -> Records | None:
+    """The lemma records written beside the sidecar by the same build, if any (:func:`lemmas_path`)."""
+    path = sidecar.removesuffix(".provenance.tsv.gz") + ".lemmas.tsv.gz"
+    try:
+        with open(path, "rb") as f:
+            header, records = read_sidecar(f.read())
+    except (OSError, ValueError, EOFError):
+        return None
+    return records if header.get(CHECKSUM_KEY[1:]) == checksum else None
 
 
 def _names(joined: str) -> tuple[str, ...]:
@@ -131,14 +144,77 @@ def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) ->
     record = sidecar.records.get(result.key or "") or []  # a spelled word has its key
     if result.valid:  # the usual case, built once: the service explains every word it is asked
         listed = sidecar.listed(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
+        lemma = sidecar.lemmas.get(result.key or "") if sidecar.lemmas is not None else None
+        if lemma:
+            return _from_lemma(result, listed, lemma)
         return Explanation(result, None, None, None, None, None, listed)  # (positional: cheaper to build)
     if len(result.tiles) < 2:
         return _told(result, "one-tile", message("explain_one_tile", word=result.word))
     if record[:1] != ["-"] or len(record) != 5:
         return _told(result, None, _not_found(lex, result.word))
     rule, source, form, headword = record[1:]
-    why = _reason(lex, result.word, rule, source, form)
+    if rule in _LEMMA_RULES and headword:  # a form FISE's lists leave out: named by its lemma
+        why = _lemma_reason(lex, sidecar, result.word, rule, headword)
+    else:
+        why = _reason(lex, result.word, rule, source, form)
     return _told(result, rule, why, form=form, source=source, headword=headword or None)
+
+
+#: The message of each rule a form comes from its lemma by (lextools.builder.fise_forms).
+_LEMMA_MESSAGES = {
+    "form": "explain_lemma_form",
+    "inf": "explain_lemma_infinitive",
+    "inf-se": "explain_lemma_infinitive_se",
+    "part-all": "explain_lemma_participle_all",
+    "part-masc": "explain_lemma_participle_masc",
+    "word": "explain_lemma_word",
+    "fem": "explain_lemma_feminine",
+    "plural": "explain_lemma_plural",
+    "plural-only": "explain_lemma_plural_only",
+}
+
+
+#: The rules of FISE's lists a form of a listed verb can break, and how each is told.
+_LEMMA_RULES = {
+    "fise-participle": "explain_lemma_participle_masc",
+    "fise-infinitive-only": "explain_lemma_not_conjugated",
+    "fise-impersonal": "explain_lemma_impersonal_only",
+    "fise-defective": "explain_lemma_defective_only",
+}
+
+
+def _lemma_reason(lex: Lexicon, sidecar: Sidecar, word: str, rule: str, headword: str) -> Message:
+    """BOXEADAS: participle of BOXEAR, intransitive — masculine singular only: the class and model are
+    those of the lemma's infinitive, a word of the lexicon with its own lemma record."""
+    key = lex.lookup(headword).key or ""
+    record = (sidecar.lemmas.get(key) if sidecar.lemmas is not None else None) or [headword, "", "", ""]
+    model, klass = (record[2], record[3]) if len(record) >= 4 else ("", "")
+    code_of_model, _, verb = model.partition("/")
+    values: dict[str, Any] = {"word": word, "lemma": headword.upper(), "model": code_of_model[2:]}
+    values.update(model_verb=verb.upper(), klass=_class_name(klass))
+    return message(_LEMMA_RULES[rule], **values)
+
+
+def _class_name(klass: str) -> Message | str:
+    return message(f"verb_class_{klass}") if f"verb_class_{klass}" in catalogue() else klass
+
+
+def _from_lemma(result: WordResult, listed: tuple[str, ...], record: list[str]) -> Explanation:
+    """A valid word explained by its lemma: "AMADAS: participle of AMAR, transitive — all four forms"."""
+    parts = []
+    for i in range(0, len(record) - 4, 5):
+        lemma, rule, model, klass = record[i : i + 4]
+        code = _LEMMA_MESSAGES.get(rule, "explain_lemma_word")
+        if rule == "inf" and (klass == "0" or model[2:4] in ("88", "99")):
+            code = "explain_lemma_infinitive_only"
+        code_of_model, _, verb = model.partition("/")  # ar01/contar
+        values: dict[str, Any] = {"word": result.word, "lemma": lemma.upper()}
+        values.update(model=code_of_model[2:], model_verb=verb.upper())
+        values["klass"] = _class_name(klass)
+        parts.append(message(code, **values))
+    why = parts[0] if len(parts) == 1 else message("explain_lemmas", first=parts[0], second=parts[1])
+    lemma, rule = record[0], record[1]
+    return Explanation(result, None, f"lemma-{rule}", None, None, lemma, listed, message=why)
 
 
 def _told(
