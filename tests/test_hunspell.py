@@ -10,7 +10,6 @@ from __future__ import annotations
 import gzip
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -281,15 +280,12 @@ def test_rla_es_homograph_keeps_both_provenances(tmp_path: Path) -> None:
 @needs_vendor
 @pytest.mark.slow
 def test_rla_es_full_expansion() -> None:
-    t0 = time.perf_counter()
     forms, report = hs.expand(VENDOR / "es.dic.gz", VENDOR / "es.aff")
-    elapsed = time.perf_counter() - t0
     assert report.stems == report.declared_count == 70158
     assert report.forms == len(forms) == 747753
     assert report.unique_words == 713707
     assert not report.unknown_directives and not report.warnings
     assert dict(report.undefined_flags) == {"/": 1}  # "rosar/RED/" in the source
-    assert elapsed < 60
 
 
 def test_symbols_and_prefixed_units_are_tagged_abbreviations(tmp_path: Path) -> None:
