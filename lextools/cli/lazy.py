@@ -137,6 +137,8 @@ def _as_str(value: Any) -> str | None:
 
 
 def _as_int(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):  # a default
+        return value
     return int(value) if isinstance(value, str) and _INTEGER.fullmatch(value) else None
 
 
@@ -145,7 +147,7 @@ def _as_bool(value: Any) -> bool | None:
 
 
 def _as_path(value: Any) -> Path | None:
-    return Path(value) if isinstance(value, str) else None
+    return value if isinstance(value, Path) else Path(value) if isinstance(value, str) else None
 
 
 #: The annotations :class:`Plain` converts, and how (None: a value it leaves to Typer).
