@@ -8,6 +8,7 @@ would cost a one-word command a third of its time).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -27,24 +28,24 @@ from lextools.core.lexicon import Lexicon, default_home, load_lexicon
 if TYPE_CHECKING:
     from rich.console import Console
 
-
-class _Console:
-    """A rich ``Console`` made with these options when first used (see the module's docstring)."""
-
-    def __init__(self, **options: Any) -> None:
-        self._options = options
-        self._console: Console | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._console is None:
-            from rich.console import Console  # noqa: PLC0415  (rich costs a one-word command a third of its time)
-
-            self._console = Console(**self._options)
-        return getattr(self._console, name)
+    out: Console
+    err: Console
 
 
-out = cast("Console", _Console())
-err = cast("Console", _Console(stderr=True, soft_wrap=True))
+def __getattr__(name: str) -> Any:
+    """``out`` and ``err``, rich's consoles for stdout and stderr, made when first imported (a module
+    that prints through rich imports them; see the module's docstring)."""
+    if name not in ("out", "err"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _console(name == "err")
+
+
+@functools.cache
+def _console(stderr: bool) -> Console:
+    from rich.console import Console  # noqa: PLC0415  (rich costs a one-word command a third of its time)
+
+    return Console(stderr=True, soft_wrap=True) if stderr else Console()
+
 
 LexiconsOpt = Annotated[
     Path | None,
@@ -146,5 +147,5 @@ def errors_exit_2() -> Iterator[None]:
 def fail(message: str) -> NoReturn:
     from rich.markup import escape  # noqa: PLC0415  (an error is the only plain line printed in colour)
 
-    err.print("[red]error:[/] " + escape(message), highlight=False)
+    _console(stderr=True).print("[red]error:[/] " + escape(message), highlight=False)
     raise SystemExit(2) from None

@@ -25,7 +25,7 @@ from typer import _click as click  # Typer 0.29 carries its own click: the class
 from typer._click.exceptions import UsageError
 from typer._coercion import RuntimeParam, build_runtime_param
 from typer._param_types import coerce_cli_path
-from typer.core import TyperGroup, _TyperParameter
+from typer.core import TyperGroup, TyperOption, _TyperParameter
 
 
 class LazyGroup(TyperGroup):
@@ -50,7 +50,7 @@ class LazyGroup(TyperGroup):
             _plain(command.get_params(ctx))
         return command
 
-    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+    def get_help_option(self, ctx: click.Context) -> TyperOption | None:
         option = super().get_help_option(ctx)
         _plain([] if option is None else [option])
         return option
