@@ -8,8 +8,8 @@ Run from the repository root with the project's venv (about 2 minutes on 2 cores
 
 Each row runs one command in a fresh process, ``--runs`` times in turn with the others (so a busy
 spell of the machine spreads over every row rather than landing on one; ``diff`` and ``verify``, which
-take seconds, 3 times), and reports the median wall time and the largest peak RSS (``ru_maxrss`` of
-the child, from ``os.wait4``). The floors a person
+take seconds, 3 times), and reports the median wall time, the median CPU time (the steadier figure
+on a busy machine) and the largest peak RSS. The floors a person
 compares with are measured in the same run: ``python -c pass`` (the interpreter's start) and
 ``grep -qx WORD`` over the es-fise word list exported as text (what a look-up costs with no program
 at all). ``verify`` reads the es-fise GADDAG + DAWG KWG, exported first into a temporary directory
@@ -59,6 +59,7 @@ class Row:
     status: int = 0
     floor: bool = False
     walls: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
     peaks: list[float] = field(default_factory=list)
     statuses: set[int] = field(default_factory=set)
 
@@ -73,6 +74,7 @@ class Row:
             "command": " ".join(self.argv_shown()),
             "wall_s": None if wall is None else round(wall, 4),
             "walls_s": [round(w, 4) for w in self.walls],
+            "cpu_s": round(statistics.median(self.cpus), 4) if self.cpus else None,
             "peak_rss_mb": None if peak is None else round(peak, 1),
             "target_s": self.seconds,
             "target_mb": self.mb,
@@ -87,8 +89,10 @@ class Row:
 COMMAND: list[str] = []
 
 
-def run(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS (MB) and exit status of one run of ``argv``, its output discarded.
+def run(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float, float, int]:
+    """Wall seconds, CPU seconds, peak RSS (MB) and exit status of one run of ``argv``, its output
+    discarded. The CPU time (user + system, the command's and GNU time's) is the steadier figure on a
+    busy machine: what the command costs, not how long it waited for a core.
 
     The peak is what GNU time reads of its own child: a child of this process would count this
     process's pages as its own (Linux keeps the high-water mark of the memory a process had before
@@ -103,7 +107,8 @@ def run(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float, int]:
         _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - start
         peak_kb = int(rss.read().split()[-1]) if TIME else usage.ru_maxrss
-    return wall, peak_kb / 1024, os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime  # wait4's: the child's and its own waited-for children's
+    return wall, cpu, peak_kb / 1024, os.waitstatus_to_exitcode(status)
 
 
 #: GNU time, which reads its child's peak RSS (see :func:`run`); None where it is not installed.
@@ -151,8 +156,9 @@ def measure(table: list[Row], runs: int, env: dict[str, str]) -> None:
         for row in table:
             if round_ >= 3 and (row.seconds or 0) >= 1:
                 continue
-            wall, peak, status = run(row.argv, env)
+            wall, cpu, peak, status = run(row.argv, env)
             row.walls.append(wall)
+            row.cpus.append(cpu)
             row.peaks.append(peak)
             row.statuses.add(status)
 
@@ -162,7 +168,7 @@ def report(table: list[Row], runs: int) -> str:
     grep = next(iter(v for k, v in floor.items() if k.startswith("grep")), None)
     load = os.getloadavg()[0]
     lines = [f"median wall of {runs} runs (commands of seconds: 3), the largest peak RSS; load average {load:.1f}", ""]
-    head = f"{'what a person runs':38} {'wall':>9} {'× grep':>7} {'peak RSS':>9}  {'target':17} verdict"
+    head = f"{'what a person runs':38} {'wall':>9} {'× grep':>7} {'CPU':>9} {'peak RSS':>9}  {'target':17} verdict"
     lines += [head, "-" * len(head)]
     for row in table:
         f = row.figures()
@@ -173,7 +179,10 @@ def report(table: list[Row], runs: int) -> str:
         verdict = "floor" if row.floor else "PASS" if f["met"] else "FAIL"
         if not row.floor and not row.statuses <= {row.status}:
             verdict += f" (exit {sorted(row.statuses)})"
-        lines.append(f"{row.name:38} {wall * 1000:7.0f} ms {times:>7} {peak:6.1f} MB  {target or '—':17} {verdict}")
+        cpu = f"{f['cpu_s'] * 1000:6.0f} ms"
+        lines.append(
+            f"{row.name:38} {wall * 1000:7.0f} ms {times:>7} {cpu:>9} {peak:6.1f} MB  {target or '—':17} {verdict}"
+        )
     return "\n".join(lines)
 
 
