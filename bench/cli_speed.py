@@ -5,6 +5,7 @@ Run from the repository root with the project's venv (about 2 minutes on 2 cores
     python -m bench.cli_speed                         # the lexicon home (lextools default_home), 7 runs a row
     python -m bench.cli_speed --runs 11 --json cli.json
     python -m bench.cli_speed --lextools /other/venv/bin/lextools   # another checkout's command, same rows
+    python -m bench.cli_speed --one-word              # only the floors and the one-word commands (~20 s)
 
 Each row runs one command in a fresh process, ``--runs`` times in turn with the others (so a busy
 spell of the machine spreads over every row rather than landing on one; ``diff`` and ``verify``, which
@@ -191,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lexicons", type=Path, default=None, help="lexicon directory [default: lextools' default home]")
     ap.add_argument("--runs", type=int, default=7, help="measured runs of each command (default 7)")
     ap.add_argument("--lextools", type=Path, default=None, help="the lextools command to measure [default: this venv]")
+    ap.add_argument("--one-word", action="store_true", help="only the floors and the one-word commands")
     ap.add_argument("--json", type=Path, help="also write the figures here as JSON")
     args = ap.parse_args(argv)
     home = args.lexicons or default_lexicons()
@@ -202,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
             env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
             words, kwg = export(home, Path(tmp), env)
-            table = rows(home, words, kwg)
+            table = [r for r in rows(home, words, kwg) if not args.one_word or r.floor or r.mb is not None]
             measure(table, max(1, args.runs), env)
     except Unavailable as e:
         print(f"cli_speed: {e}", file=sys.stderr)

@@ -70,6 +70,8 @@ def check(
 
 def _words(words: list[str], file: Path | None) -> list[str]:
     """The words named, or read from standard input (``-``), and those of ``--file``."""
+    if "-" in words and words != ["-"]:
+        raise LexiconError("- (read the words from standard input) stands alone")
     if words == ["-"] or file is not None:
         from lextools.core import wordlist  # noqa: PLC0415  (the list reader, only for words not named)
 
@@ -77,8 +79,6 @@ def _words(words: list[str], file: Path | None) -> list[str]:
             words = wordlist.words_of(wordlist.decode(sys.stdin.buffer.read(), "standard input")[0])
         if file is not None:
             words += wordlist.read_list(file).words
-    elif "-" in words:
-        raise LexiconError("- (read the words from standard input) stands alone")
     return words
 
 
