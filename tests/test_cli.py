@@ -179,13 +179,36 @@ def test_the_readme_names_the_commands_of_help_in_its_order() -> None:
                                   ["hooks", "es-fise", "casa"], ["score", "es-fise", "casa"],
                                   ["anagram", "es-fise", "casa"]])  # fmt: skip
 def test_a_one_word_command_imports_only_its_group(lexicon_home: Path, argv: list[str]) -> None:
-    """No build machinery, no service, no progress bars, no other command group: a quick start."""
-    code = "import sys; from lextools.cli.main import main\ntry: main()\nexcept SystemExit: print(*sys.modules)"
+    """No build machinery, no service, no other command group, none of the heavy dependencies a
+    command can do without (pydantic, which Typer converts arguments with; rich, for a table or a
+    line; ICU, for ASCII words), and of the provenance sidecar only the record of ``explain``'s word."""
+    code = """if True:
+        import sys
+        import lextools.features.explain as x
+        asked, find = [], x.find_records
+        x.find_records = lambda f, keys: asked.append(sorted(keys)) or find(f, keys)
+        from lextools.cli.main import main
+        try: main()
+        except SystemExit: print(*sys.modules, "SIDECAR", x._sidecar.cache_info().misses, asked)
+    """
     env = {**os.environ, "LEXTOOLS_HOME": str(lexicon_home)}
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, check=True)
-    loaded = set(done.stdout.split())
+    loaded = set(done.stdout.split("SIDECAR")[0].split())
     group = "lextools.cli.study" if argv[0] == "anagram" else "lextools.cli.words"
     assert group in loaded
-    heavy = ("lextools.builder", "service", "rich.progress", "gunicorn", "flask")
+    heavy = ("lextools.builder", "service", "rich", "pydantic", "icu", "gunicorn", "flask")
     assert not {m for m in loaded if m.startswith(heavy)}
     assert not {f"lextools.cli.{g}" for g in GROUPS} & loaded - {group}
+    whole, records = done.stdout.split("SIDECAR")[1].split(maxsplit=1)
+    assert whole == "0" and records.strip() == ("[['CASA']]" if argv[0] == "explain" else "[]")
+
+
+def test_arguments_are_converted_as_typer_converts_them(runner: CliRunner, lexicon_home: Path) -> None:
+    """Plain parameters are converted without pydantic (lextools.cli.lazy.Plain), with Typer's own
+    conversion and message for a value that is not plain."""
+    L = ["-L", str(lexicon_home)]
+    score = json.loads(run(runner, "score", "es-fise", "chiquillo", "-b", "1", "--blank", "2", "--json", *L).stdout)
+    assert [t["blank"] for t in score["tiles"][:3]] == [True, True, False]
+    refused = runner.invoke(app, ["score", "es-fise", "casa", "--blank", "x", *L])
+    assert refused.exit_code == 2 and "valid integer" in refused.output
+    assert runner.invoke(app, ["anagram", "es-fise", "casa", "--min-length", "-1", *L]).exit_code == 0

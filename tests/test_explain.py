@@ -137,6 +137,28 @@ def test_records_find_every_key_and_only_those(records: dict[str, str], asked: l
         assert found.get(key) == expected
 
 
+@pytest.mark.parametrize("chunk", [5, 64, 1 << 16])
+def test_find_records_reads_what_read_sidecar_reads(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    """A command explaining a word reads only its record (find_records), a chunk at a time: the same
+    header and records as the whole file read, whatever the chunks' boundaries, for keys present and
+    absent, sharing prefixes, multi-byte, in a file of two gzip members."""
+    import io
+
+    from lextools.core import sidecar
+
+    monkeypatch.setattr(sidecar, "CHUNK", chunk)
+    kept = "".join(f"{key}\t+\t{i}\n" for i, key in enumerate(["A", "AB", "AB1", "CASA", "ÑU"]))
+    data = gzip.compress(f"#checksum\tabc\n#sources\tx,y\n{kept}".encode()) + gzip.compress(
+        "MADRID\t-\tproper-noun\tmain.txt\tMadrid\t\nÑA\t-\tone-tile\ts\tña\tña\n".encode()
+    )
+    header, records = sidecar.read_sidecar(data)
+    asked = ["A", "AB1", "ABC", "C", "CASA", "MADRID", "ÑA", "ÑU", "Ñ"]
+    found_header, found = sidecar.find_records(io.BytesIO(data), asked)
+    assert found_header == header == {"checksum": "abc", "sources": "x,y"}
+    assert found == {key: records.get(key) for key in asked if records.get(key) is not None}
+    assert found["MADRID"] == ["-", "proper-noun", "main.txt", "Madrid", ""] and len(found) == 6
+
+
 def test_sidecar_numbers_the_sets_of_sources_and_still_reads_named_ones() -> None:
     """``+`` records name a numbered set of sources (``#sourcesets``); a sidecar written before the
     numbers existed names the sources on each line, and is read as it was."""

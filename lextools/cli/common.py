@@ -1,28 +1,51 @@
 """What every command group of the CLI shares: the consoles, the common options, and errors → exit 2.
 
-Kept to what a one-word command needs (typer, rich's console, the core), since every command
-imports it.
+Kept to what a one-word command needs (typer, the core), since every command imports it: rich's
+consoles are made when something is first printed through them, and a command that prints plain
+lines (:func:`echo`), a small table (:func:`print_table`) or JSON never imports rich (importing it
+would cost a one-word command a third of its time).
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import shutil
 import sys
-from collections.abc import Iterator
+import textwrap
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from lextools.core.edition import canonical_edition_name, edition_names
 from lextools.core.errors import LexiconError, os_error_message, path_text
 from lextools.core.lexicon import Lexicon, default_home, load_lexicon
 
-out = Console()
-err = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    out: Console
+    err: Console
+
+
+def __getattr__(name: str) -> Any:
+    """``out`` and ``err``, rich's consoles for stdout and stderr, made when first imported (a module
+    that prints through rich imports them; see the module's docstring)."""
+    if name not in ("out", "err"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _console(name == "err")
+
+
+@functools.cache
+def _console(stderr: bool) -> Console:
+    from rich.console import Console  # noqa: PLC0415  (rich costs a one-word command a third of its time)
+
+    return Console(stderr=True, soft_wrap=True) if stderr else Console()
+
 
 LexiconsOpt = Annotated[
     Path | None,
@@ -58,6 +81,51 @@ def open_lexicon(edition: str, lexicons: Path | None) -> Lexicon:
     return load_lexicon(edition, home(lexicons))
 
 
+def echo(line: str) -> None:
+    """One line on stdout as it is: no markup, no wrapping (rich's ``print(…, markup=False,
+    highlight=False, soft_wrap=True)`` without rich)."""
+    sys.stdout.write(line + "\n")
+
+
+#: A table cell: its text, or its text and the colour a terminal shows it in ("green", "red").
+Cell = str | tuple[str, str]
+_COLOURS = {"green": "32", "red": "31"}
+
+
+def print_table(columns: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
+    """A table drawn as rich draws its own (a heavy head, a light body), its last column wrapped to fit
+    the terminal's width; colours only on a terminal, and never with ``NO_COLOR`` set."""
+    texts = [[c if isinstance(c, str) else c[0] for c in row] for row in rows]
+    widths = [max(map(len, column)) for column in zip(columns, *texts, strict=True)]
+    room = shutil.get_terminal_size().columns - sum(widths[:-1]) - 3 * len(widths) - 1
+    widths[-1] = min(widths[-1], max(room, 10))
+    painted = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+    def rule(left: str, fill: str, cross: str, right: str) -> str:
+        return left + cross.join(fill * (w + 2) for w in widths) + right
+
+    def lines(bar: str, row: Sequence[Cell]) -> list[str]:
+        cells = [c if isinstance(c, str) else c[0] for c in row]
+        colours = [None if isinstance(c, str) else _COLOURS.get(c[1]) for c in row]
+        wrapped = [*([c] for c in cells[:-1]), textwrap.wrap(cells[-1], widths[-1]) or [""]]
+        out = []
+        for i in range(max(map(len, wrapped))):
+            parts = []
+            for part, width, colour in zip(wrapped, widths, colours, strict=True):
+                text = part[i] if i < len(part) else ""
+                padded = text.ljust(width)
+                parts.append(
+                    f"\x1b[{colour}m{text}\x1b[0m{padded[len(text) :]}" if painted and colour and text else padded
+                )
+            out.append(bar + " " + f" {bar} ".join(parts) + " " + bar)
+        return out
+
+    drawn = [rule("┏", "━", "┳", "┓"), *lines("┃", columns), rule("┡", "━", "╇", "┩")]
+    drawn += [line for row in rows for line in lines("│", row)]
+    drawn.append(rule("└", "─", "┴", "┘"))
+    sys.stdout.write("\n".join(drawn) + "\n")
+
+
 def print_json(data: Any) -> None:
     """One compact JSON document on stdout: the body the service returns for the same query."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -77,5 +145,7 @@ def errors_exit_2() -> Iterator[None]:
 
 
 def fail(message: str) -> NoReturn:
-    err.print("[red]error:[/] " + escape(message), highlight=False)
+    from rich.markup import escape  # noqa: PLC0415  (an error is the only plain line printed in colour)
+
+    _console(stderr=True).print("[red]error:[/] " + escape(message), highlight=False)
     raise SystemExit(2) from None

@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
-from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, home, open_lexicon, out, print_json
+from lextools.cli.common import (
+    Cell,
+    EditionArg,
+    JsonOpt,
+    LexiconsOpt,
+    echo,
+    home,
+    open_lexicon,
+    print_json,
+    print_table,
+)
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, choose_language, message
-from lextools.core.wordlist import decode, read_list, words_of
 from lextools.features import answers
-from lextools.features.explain import explain as explain_word
+from lextools.features import explain as explaining
 
 app = typer.Typer()
 
@@ -36,13 +45,7 @@ def check(
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Check words. Exit 0 when every word is valid, 1 when any is not."""
-    words = list(words or [])
-    if words == ["-"]:
-        words = words_of(decode(sys.stdin.buffer.read(), "standard input")[0])
-    elif "-" in words:
-        raise LexiconError("- (read the words from standard input) stands alone")
-    if file is not None:
-        words += read_list(file).words
+    words = _words(list(words or []), file)
     if not words:
         raise LexiconError("no words to check: name them, give - to read standard input, or --file LIST")
     lex = open_lexicon(edition, lexicons)
@@ -50,18 +53,33 @@ def check(
     if as_json:
         print_json(answer)
     else:
-        table = Table("input", "word", "tiles", "valid", "score", "reason")
-        for r in answer["results"]:
-            table.add_row(
+        rows: list[list[Cell]] = [
+            [
                 r["input"],
                 r["word"] or "",
                 "·".join(r["tiles"]),
-                "[green]yes[/]" if r["valid"] else "[red]no[/]",
+                ("yes", "green") if r["valid"] else ("no", "red"),
                 "" if r["score"] is None else str(r["score"]),
                 r["reason"] or "",
-            )
-        out.print(table)
+            ]
+            for r in answer["results"]
+        ]
+        print_table(("input", "word", "tiles", "valid", "score", "reason"), rows)
     raise typer.Exit(0 if all(r["valid"] for r in answer["results"]) else 1)
+
+
+def _words(words: list[str], file: Path | None) -> list[str]:
+    """The words named, or read from standard input (``-``), and those of ``--file``."""
+    if "-" in words and words != ["-"]:
+        raise LexiconError("- (read the words from standard input) stands alone")
+    if words == ["-"] or file is not None:
+        from lextools.core import wordlist  # noqa: PLC0415  (the list reader, only for words not named)
+
+        if words == ["-"]:
+            words = wordlist.words_of(wordlist.decode(sys.stdin.buffer.read(), "standard input")[0])
+        if file is not None:
+            words += wordlist.read_list(file).words
+    return words
 
 
 def _language(lang: str | None, of: Lexicon | Edition) -> str:
@@ -82,7 +100,7 @@ def explain(
     lex = open_lexicon(edition, lexicons)
     language = _language(lang, lex)
     told = []
-    for r in (explain_word(lex, w, home(lexicons)) for w in words):
+    for r in explaining.explain_words(lex, words, home(lexicons)):
         if r.message is not None:
             reason = r.message.text(language)
         else:  # the spelling error (KILO in es-fise), or a lexicon built without a sidecar
@@ -96,11 +114,11 @@ def explain(
             out.print(t["reason"], highlight=False, soft_wrap=True)
         elif t["valid"]:
             listed = message("explain_valid", word=t["word"], edition=edition, sources=", ".join(t["sources"]) or "—")
-            out.print(listed.text(language), highlight=False, soft_wrap=True)
+            echo(listed.text(language))
         elif t["word"] is None:  # the spelling error names no word: say which one, as every other line does
-            out.print(f"{t['input'].strip().upper()}: {t['reason']}", highlight=False, soft_wrap=True)
+            echo(f"{t['input'].strip().upper()}: {t['reason']}")
         else:
-            out.print(t["reason"] or t["input"], highlight=False, soft_wrap=True)
+            echo(t["reason"] or t["input"])
 
 
 @app.command()
@@ -116,11 +134,11 @@ def hooks(
     if as_json:
         print_json(rows[0] if len(rows) == 1 else rows)
         return
-    table = Table("front", "word", "back")
+    table: list[Sequence[Cell]] = []
     for r in rows:
         word = ("·" if r["front_inner"] else "") + r["word"] + ("·" if r["back_inner"] else "")
-        table.add_row(" ".join(r["front"]), word if r["valid"] else f"{word} (not valid)", " ".join(r["back"]))
-    out.print(table)
+        table.append((" ".join(r["front"]), word if r["valid"] else f"{word} (not valid)", " ".join(r["back"])))
+    print_table(("front", "word", "back"), table)
 
 
 @app.command()
@@ -147,7 +165,7 @@ def score(
         print_json(answer)
         return
     for line in _score_lines(ed, answer, language):
-        out.print(line, highlight=False, markup=False, soft_wrap=True)
+        echo(line)
 
 
 def _score_lines(ed: Edition, answer: dict[str, Any], lang: str) -> list[str]:

@@ -12,9 +12,12 @@ The build applies it (:mod:`lextools.builder.review`); explanations quote a drop
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lextools.core.errors import SourceError
-from lextools.core.sources import Source
+
+if TYPE_CHECKING:
+    from lextools.core.sources import Source
 
 #: The rule a build reports for the words a review drops.
 RULE_NAME = "short-word-review"

@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import bisect
 import gzip
+import zlib
 from array import array
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lextools.core.lexicon import reader_name
 
@@ -137,3 +139,49 @@ def read_sidecar(data: bytes) -> tuple[dict[str, str], Records]:
         else:
             lines.append(line if line.endswith(b"\n") else line + b"\n")
     return header, Records(lines)
+
+
+#: How much of the gzipped file :func:`find_records` decompresses at a time.
+CHUNK = 1 << 16
+
+
+def find_records(f: BinaryIO, keys: Collection[str]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The header, and the records of ``keys`` only (their fields after the key), from a sidecar file.
+
+    For a few words (a command explaining one): the file is decompressed a chunk at a time and each
+    chunk searched for those keys, so nothing else is kept, no line is split, and the reading stops
+    once every key is found. :func:`read_sidecar` is for a process that explains many words.
+    """
+    wanted = {key.encode("utf-8") + b"\t" for key in keys}
+    header: dict[str, str] = {}
+    found: dict[str, list[str]] = {}
+    inflate, rest = zlib.decompressobj(wbits=31), b""  # gzip
+    while wanted and (chunk := f.read(CHUNK)):
+        text = rest + inflate.decompress(chunk)
+        if inflate.eof and inflate.unused_data:  # another gzip member follows (gzip allows several)
+            f.seek(-len(inflate.unused_data), 1)
+            inflate = zlib.decompressobj(wbits=31)
+        cut = text.rfind(b"\n") + 1  # whole lines only; the last one's start waits for the next chunk
+        _search(text[:cut], header, wanted, found)
+        rest = text[cut:]
+    if wanted:
+        _search(rest + inflate.flush() + b"\n", header, wanted, found)
+    return header, found
+
+
+def _search(lines: bytes, header: dict[str, str], wanted: set[bytes], found: dict[str, list[str]]) -> None:
+    """Moves each key of ``wanted`` whose record is among ``lines`` (whole lines) to ``found``; the
+    header's lines come first in the file, and go to ``header``."""
+    at = 0
+    while lines.startswith(b"#", at):
+        end = lines.index(b"\n", at)
+        name, _, value = lines[at + 1 : end].decode("utf-8").partition("\t")
+        header[name] = value
+        at = end + 1
+    view = b"\n" + lines[at:]
+    for key in list(wanted):
+        start = view.find(b"\n" + key)
+        if start >= 0:
+            start += 1 + len(key)
+            found[key[:-1].decode("utf-8")] = view[start : view.index(b"\n", start)].decode("utf-8").split("\t")
+            wanted.discard(key)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +41,9 @@ from lextools.core.errors import SourceError
 
 def project_dir(name: str) -> Path:
     """``sources/`` or ``build/``: packaged in a wheel, else beside the package in a checkout."""
-    packaged = resources.files("lextools") / "_project" / name
+    packaged = Path(__file__).resolve().parents[1] / "_project" / name  # read as files: see lextools.core.edition
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     return Path(__file__).resolve().parents[2] / name
 
 

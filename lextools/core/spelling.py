@@ -50,13 +50,14 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
-
-import icu
+from typing import TYPE_CHECKING, Literal
 
 from lextools.core.edition import Edition
 from lextools.core.errors import SpellingError
 from lextools.core.messages import Message, message
+
+if TYPE_CHECKING:
+    import icu
 
 Notation = Literal["plain", "digits", "brackets"]
 NOTATIONS: tuple[Notation, ...] = ("plain", "digits", "brackets")
@@ -93,6 +94,8 @@ def _too_long_error(text: str) -> SpellingError:
 
 @cache
 def _transliterator(keep: frozenset[str], split_ligatures: bool) -> icu.Transliterator:
+    import icu  # noqa: PLC0415  (ICU is for text that is not ASCII: a command checking CASA does without it)
+
     rules = [":: NFKD ;", ":: Upper ;"]
     for letter in sorted(keep):
         base_and_marks = unicodedata.normalize("NFD", letter)

@@ -9,17 +9,19 @@ builds each answer and both layers call it. Word lists are in the edition's alph
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lextools.core import search
 from lextools.core.edition import Edition
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon, WordResult
 from lextools.core.messages import message
 from lextools.core.spelling import spell
-from lextools.features.explain import Explanation, Sidecar, explain_result, load_sidecar
+from lextools.features.explain import Explanation, Sidecar, explain_result, sidecar_for
+
+if TYPE_CHECKING:
+    from lextools.core import search
 
 
 def entries(lex: Lexicon, keys: Iterable[str]) -> list[dict[str, Any]]:
@@ -48,20 +50,22 @@ def check(lex: Lexicon, words: Sequence[str], lang: str = "en", home: Path | Non
 
     With the lexicon's directory (``home``), an invalid word's reason names the rule that removed it
     and the source form it came from (:mod:`lextools.features.explain`); the sidecar that says so is read once
-    for the whole batch.
+    for the whole batch, and only when a word needs it.
     """
-    sidecar = _sidecar(lex, home)
     edition = lex.edition
+    looked_up = lex.lookup_many(words)
+    sidecar = _sidecar(lex, home, {r.key for r in looked_up if not r.valid and r.key is not None})
     results = [
         r.as_dict() if r.valid else described(r, edition, lang, _why(lex, r, home, sidecar))  # valid: most words
-        for r in lex.lookup_many(words)
+        for r in looked_up
     ]
     return {"edition": edition.name, "results": results}
 
 
 def explained(lex: Lexicon, result: WordResult, lang: str = "en", home: Path | None = None) -> dict[str, Any]:
     """:func:`localized`, with the build's explanation as the reason of an invalid word it can tell."""
-    return described(result, lex.edition, lang, _why(lex, result, home, _sidecar(lex, home)))
+    asked = {result.key} if not result.valid and result.key is not None else set()
+    return described(result, lex.edition, lang, _why(lex, result, home, _sidecar(lex, home, asked)))
 
 
 def described(result: WordResult, edition: Edition, lang: str, why: Explanation | None) -> dict[str, Any]:
@@ -74,8 +78,9 @@ def described(result: WordResult, edition: Edition, lang: str, why: Explanation 
     return localized(result, edition, lang)
 
 
-def _sidecar(lex: Lexicon, home: Path | None) -> Sidecar | None:
-    return None if home is None else load_sidecar(lex, home)
+def _sidecar(lex: Lexicon, home: Path | None, keys: Collection[str]) -> Sidecar | None:
+    """The sidecar to explain the invalid words of these keys with; None when there are none."""
+    return None if home is None or not keys else sidecar_for(lex, home, keys)
 
 
 def _why(lex: Lexicon, result: WordResult, home: Path | None, sidecar: Sidecar | None) -> Explanation | None:
@@ -158,6 +163,8 @@ def over_bag(edition: Edition, tiles: Sequence[str], blanks: Iterable[int] = ())
 
 
 def two_tile(lex: Lexicon) -> dict[str, Any]:
+    from lextools.core import search  # noqa: PLC0415  (the searches: no look-up, hook or score needs them)
+
     words = entries(lex, lex.edition.sort_keys(search.words_of_length(lex, 2)))
     return {"edition": lex.edition.name, "count": len(words), "words": words}
 

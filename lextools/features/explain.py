@@ -3,13 +3,16 @@
 Reads the provenance sidecar a build writes beside the lexicon (:mod:`lextools.core.sidecar`). The CLI's
 ``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`, or
 :func:`explain_result` for a word already looked up, with a sidecar already read (a batch check reads
-it once; the service holds it per lexicon, service/lexicons.py).
+it once; the service holds it per lexicon, service/lexicons.py). A process that explains a few
+words and holds no sidecar (a command) reads only their records (:func:`sidecar_for`).
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import zlib
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,10 +27,14 @@ from lextools.core.sidecar import (
     SOURCE_SETS_KEY,
     USUAL_SOURCES_KEY,
     Records,
+    find_records,
     read_sidecar,
     sidecar_path,
 )
-from lextools.core.sources import load_source
+
+#: At most this many words are explained from their own records (:func:`sidecar_for`), more from
+#: the whole sidecar.
+FEW_WORDS = 64
 
 
 @dataclass(frozen=True)
@@ -63,7 +70,7 @@ class Explanation:
 @dataclass(frozen=True)
 class Sidecar:
     usual_sources: tuple[str, ...]
-    records: Records
+    records: Records | Mapping[str, list[str]]  # every record, or those of the words asked (:func:`sidecar_for`)
     #: The numbered sets of sources of ``+`` records; None in a sidecar that names them on each line.
     source_sets: tuple[tuple[str, ...], ...] | None = None
     #: Each word's lemma and rule, when the build had them (FISE's lemma lists: ``E.lemmas.tsv.gz``).
@@ -79,10 +86,22 @@ class Sidecar:
             return ()  # a damaged record says nothing: no source is named rather than a wrong one
 
 
+#: The sidecars :func:`_sidecar` has read, by (path, stamp, checksum): whether one is in memory.
+_read: set[tuple[str, tuple[int, int], str]] = set()
+
+
 @functools.lru_cache(maxsize=8)
 def _sidecar(path: str, stamp: tuple[int, int], checksum: str) -> Sidecar | None:
     with open(path, "rb") as f:
         header, records = read_sidecar(f.read())
+    if len(_read) >= 64:  # a process that saw many rebuilds: forget the old ones
+        _read.clear()
+    _read.add((path, stamp, checksum))
+    return _believed(header, records, checksum)
+
+
+def _believed(header: dict[str, str], records: Records | Mapping[str, list[str]], checksum: str) -> Sidecar | None:
+    """The sidecar of this header and these records, or None when it was written for another build."""
     if header.get(CHECKSUM_KEY[1:]) != checksum:
         return None  # written for another build: not to be believed
     sets = header.get(SOURCE_SETS_KEY[1:])
@@ -125,8 +144,33 @@ def load_sidecar(lex: Lexicon, home: Path) -> Sidecar | None:
         return None  # missing or unreadable: explanations fall back to "not in the lexicon"
 
 
+def sidecar_for(lex: Lexicon, home: Path, keys: Collection[str]) -> Sidecar | None:
+    """A sidecar to explain the words of these keys with: the whole one when this process holds it
+    (the service) or the words are many, else only their records (:func:`lextools.core.sidecar.find_records`):
+    a command explaining a word or two reads a fraction of the time and memory the whole costs it."""
+    if len(keys) > FEW_WORDS:
+        return load_sidecar(lex, home)
+    path = _sidecar_file(home, lex.edition.name)
+    try:
+        st = os.stat(path)
+        if (path, (st.st_mtime_ns, st.st_ino), lex.checksum) in _read:
+            return load_sidecar(lex, home)
+        with open(path, "rb") as f:
+            header, records = find_records(f, keys)
+    except (OSError, ValueError, EOFError, zlib.error):
+        return None  # missing or unreadable: explanations fall back to "not in the lexicon"
+    return _believed(header, records, lex.checksum)
+
+
 def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
     return explain_result(lex, lex.lookup(text), load_sidecar(lex, home))
+
+
+def explain_words(lex: Lexicon, texts: Iterable[str], home: Path) -> list[Explanation]:
+    """:func:`explain` of each word, the sidecar read for them (:func:`sidecar_for`)."""
+    results = [lex.lookup(text) for text in texts]
+    sidecar = sidecar_for(lex, home, {r.key for r in results if r.key is not None})
+    return [explain_result(lex, r, sidecar) for r in results]
 
 
 def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) -> Explanation:
@@ -232,6 +276,8 @@ def _reason(lex: Lexicon, word: str, rule: str, source: str, form: str) -> Messa
         if split:
             return message("explain_enclitic", word=word, base=split[0], clitic=split[1])
     if rule == reviewed.RULE_NAME:
+        from lextools.core.sources import load_source  # noqa: PLC0415  (descriptors: only a reviewed word's reason reads one)
+
         for described in lex.metadata.get("sources", []):
             if described.get("format") == "reviewed":
                 why = reviewed.why_dropped(load_source(described["name"]), word)
