@@ -111,7 +111,7 @@ def explain(
         return
     for t in told:
         if t["valid"] and t["reason"]:  # a build from lemma lists: the lemma and rule of the form
-            out.print(t["reason"], highlight=False, soft_wrap=True)
+            echo(t["reason"])
         elif t["valid"]:
             listed = message("explain_valid", word=t["word"], edition=edition, sources=", ".join(t["sources"]) or "—")
             echo(listed.text(language))

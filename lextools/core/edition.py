@@ -1,6 +1,6 @@
 """Editions: a tile set plus the rules that turn spelling into tiles.
 
-Each edition is one JSON file in ``lextools/core/editions/``.
+Each edition is one JSON file in ``lextools/core/editions/`` (read with :mod:`importlib.resources`).
 The facts come from the public rule texts (FISE/FILE tournament rules, Mattel's instructions, the
 Hasbro rules, the FISF rules) named in each file's ``sources``; a fact they do not give
 (every count and most values of es-mattel2021) is ``null`` in the file, never guessed, and features
@@ -37,16 +37,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from math import comb
-from pathlib import Path
 from typing import Any
 
 from lextools.core.errors import EditionDataError, QueryError, UnknownEditionError
 from lextools.core.messages import Message, message
-
-#: The shipped editions' files (a folder beside this module: read as files, without importlib.resources,
-#: which costs a one-word command more than reading them).
-EDITIONS = Path(__file__).parent / "editions"
 
 
 @dataclass(frozen=True)
@@ -208,7 +204,8 @@ def edition_names() -> list[str]:
 
 @cache
 def _shipped_names() -> tuple[str, ...]:
-    return tuple(sorted(p.name.removesuffix(".json") for p in EDITIONS.iterdir() if p.name.endswith(".json")))
+    folder = resources.files("lextools.core") / "editions"
+    return tuple(sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")))
 
 
 def canonical_edition_name(name: object) -> str:
@@ -257,7 +254,7 @@ def load_edition(name: str) -> Edition:
 
 @cache
 def _load_shipped(name: str) -> Edition:
-    text = (EDITIONS / f"{name}.json").read_text(encoding="utf-8")
+    text = (resources.files("lextools.core") / "editions" / f"{name}.json").read_text(encoding="utf-8")
     return parse_edition(json.loads(text))
 
 

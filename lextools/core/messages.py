@@ -20,7 +20,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 #: The languages every message is written in; the first is the fallback.
@@ -46,8 +46,8 @@ def plural_forms(template: str, values: dict[str, Any], lang: str) -> str:
 
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
-    # A file beside this module, read as one (importlib.resources costs a command more than the reading).
-    table: dict[str, dict[str, str]] = json.loads((Path(__file__).parent / "messages.json").read_text(encoding="utf-8"))
+    text = (resources.files("lextools.core") / "messages.json").read_text(encoding="utf-8")
+    table: dict[str, dict[str, str]] = json.loads(text)
     return table
 
 

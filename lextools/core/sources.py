@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,9 @@ from lextools.core.errors import SourceError
 
 def project_dir(name: str) -> Path:
     """``sources/`` or ``build/``: packaged in a wheel, else beside the package in a checkout."""
-    packaged = Path(__file__).resolve().parents[1] / "_project" / name  # read as files: see lextools.core.edition
+    packaged = resources.files("lextools") / "_project" / name
     if packaged.is_dir():
-        return packaged
+        return Path(str(packaged))
     return Path(__file__).resolve().parents[2] / name
 
 

@@ -97,11 +97,14 @@ def _sidecar(path: str, stamp: tuple[int, int], checksum: str) -> Sidecar | None
     if len(_read) >= 64:  # a process that saw many rebuilds: forget the old ones
         _read.clear()
     _read.add((path, stamp, checksum))
-    return _believed(header, records, checksum)
+    return _believed(path, header, records, checksum)
 
 
-def _believed(header: dict[str, str], records: Records | Mapping[str, list[str]], checksum: str) -> Sidecar | None:
-    """The sidecar of this header and these records, or None when it was written for another build."""
+def _believed(
+    path: str, header: dict[str, str], records: Records | Mapping[str, list[str]], checksum: str
+) -> Sidecar | None:
+    """The sidecar at ``path`` of this header and these records (with the lemma records beside it),
+    or None when it was written for another build."""
     if header.get(CHECKSUM_KEY[1:]) != checksum:
         return None  # written for another build: not to be believed
     sets = header.get(SOURCE_SETS_KEY[1:])
@@ -159,7 +162,7 @@ def sidecar_for(lex: Lexicon, home: Path, keys: Collection[str]) -> Sidecar | No
             header, records = find_records(f, keys)
     except (OSError, ValueError, EOFError, zlib.error):
         return None  # missing or unreadable: explanations fall back to "not in the lexicon"
-    return _believed(header, records, lex.checksum)
+    return _believed(path, header, records, lex.checksum)
 
 
 def explain(lex: Lexicon, text: str, home: Path) -> Explanation:
