@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask
 
 from lextools.core.lexicon import default_home
+from lextools.features.export import default_cache
 from service import challenge, director, errors, export, meta, pages, quiz, study, words
 from service.answer import AnswerJSON, _cors, _nosniff
 from service.hot import HotRoutes
@@ -22,15 +23,18 @@ from service.study import WALKS
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``), the
     limits of ``service.limits.LIMITS`` (batch size, body size, search pages and budget, blanks),
-    ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
-    None never; see service/lexicons.py), ``HOT_ROUTES`` (False: Flask answers the word look-ups and
-    batch checks too, instead of service/hot.py)."""
+    ``EXPORT_CACHE`` (the directory exports are made into, default
+    :func:`lextools.features.export.default_cache`), ``RELOAD_CHECK_SECONDS`` (how often a worker
+    looks for a rebuilt lexicon: 0 on every request, None never; see service/lexicons.py),
+    ``HOT_ROUTES`` (False: Flask answers the word look-ups and batch checks too, instead of
+    service/hot.py)."""
     app = Flask("service", static_folder=None)
     # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
     # path with an HTML body: an API client would follow it, and "..//" would become "../".
     app.url_map.merge_slashes = False
     app.config.from_mapping(
         LEXICONS=None,
+        EXPORT_CACHE=None,  # where exports are made once and sent from (service/export.py)
         RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
         HOT_ROUTES=True,
         **limit_defaults(),
@@ -41,7 +45,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json = AnswerJSON(app)
     app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
     app.extensions[WALKS] = threading.BoundedSemaphore(app.config["SEARCH_CONCURRENCY"])
-    app.extensions[export.MADE] = export.MadeExports()
+    app.extensions[quiz.QUIZZES] = threading.BoundedSemaphore(app.config["QUIZ_CONCURRENCY"])
+    app.config["EXPORT_CACHE"] = Path(app.config["EXPORT_CACHE"] or default_cache())
+    app.extensions[export.MADE] = export.ExportFiles(app.config["EXPORT_CACHE"], app.config["EXPORT_CONCURRENCY"])
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:

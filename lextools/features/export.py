@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -122,7 +123,20 @@ def _tile_facts(lex: Lexicon, label: str) -> dict[str, Any]:
     return {"label": label, "aliases": aliases, "blank": False, "count": tile.count, "score": tile.value}
 
 
+def default_cache() -> Path:
+    """Where the service keeps the exports it made: ``$LEXTOOLS_CACHE``, else the per-user cache
+    directory (XDG), ``lextools/exports`` in it."""
+    if os.environ.get("LEXTOOLS_CACHE"):
+        return Path(os.environ["LEXTOOLS_CACHE"])
+    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache_home) / "lextools" / "exports"
+
+
 def layout(fmt: str, data: bytes, notation: str) -> dict[str, Any]:
+    return _layout(fmt, len(data), notation)
+
+
+def _layout(fmt: str, size: int, notation: str) -> dict[str, Any]:
     if fmt == "txt":
         return {"encoding": "utf-8", "line_end": "\n", "notation": notation}
     if fmt == "dawg":
@@ -130,7 +144,7 @@ def layout(fmt: str, data: bytes, notation: str) -> dict[str, Any]:
     return {
         "node_bytes": 4,
         "byte_order": "little",
-        "nodes": len(data) // 4,
+        "nodes": size // 4,
         "tile": "node >> 24",
         "accepts": "node & 0x800000",
         "is_end": "node & 0x400000",
@@ -143,16 +157,30 @@ def layout(fmt: str, data: bytes, notation: str) -> dict[str, Any]:
 
 def manifest(lex: Lexicon, fmt: str, data: bytes, name: str, notation: str = "plain") -> dict[str, Any]:
     """The manifest of one export (see the module docstring)."""
+    return _manifest(lex, fmt, name, hashlib.sha256(data).hexdigest(), len(data), notation)
+
+
+def file_manifest(lex: Lexicon, fmt: str, path: Path, notation: str = "plain") -> dict[str, Any]:
+    """The manifest of an export written at ``path``, read a megabyte at a time."""
+    digest, size = hashlib.sha256(), 0
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return _manifest(lex, fmt, path.name, digest.hexdigest(), size, notation)
+
+
+def _manifest(lex: Lexicon, fmt: str, name: str, sha256: str, size: int, notation: str) -> dict[str, Any]:
     meta = lex.metadata
     return {
         "manifest_version": MANIFEST_VERSION,
         "format": fmt,
         "description": DESCRIPTIONS[fmt],
-        "layout": layout(fmt, data, notation),
+        "layout": _layout(fmt, size, notation),
         "edition": lex.edition.name,
         "alphabet": alphabet_table(lex, fmt),
         "words": len(lex),
-        "files": [{"name": name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}],
+        "files": [{"name": name, "sha256": sha256, "bytes": size}],
         "lexicon": {
             "checksum": lex.checksum,
             "built": meta.get("built"),
@@ -168,6 +196,11 @@ def manifest_path(path: Path) -> Path:
     return path.with_name(path.name + ".manifest.json")
 
 
+def manifest_bytes(info: dict[str, Any]) -> bytes:
+    """A manifest as the file beside an export holds it."""
+    return (json.dumps(info, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
 def write_export(
     lex: Lexicon, fmt: str, path: Path, notation: Notation = "plain", home: Path | None = None
 ) -> dict[str, Any]:
@@ -175,5 +208,5 @@ def write_export(
     data = export_bytes(lex, fmt, notation, home)
     info = manifest(lex, fmt, data, path.name, notation)
     atomic_write(path, data)
-    atomic_write(manifest_path(path), (json.dumps(info, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+    atomic_write(manifest_path(path), manifest_bytes(info))
     return info
