@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import secrets
 import sys
-from collections.abc import Iterable
 from importlib import metadata as pkg_metadata
 from pathlib import Path
 
@@ -19,17 +18,11 @@ def atomic_write(path: Path, data: bytes) -> None:
     ``tempfile.mkstemp`` makes it: a lexicon is read by other users (a service account, a container's
     runtime user). ``O_EXCL`` with a random name keeps two concurrent builds apart.
     """
-    atomic_write_chunks(path, (data,))
-
-
-def atomic_write_chunks(path: Path, chunks: Iterable[bytes]) -> None:
-    """:func:`atomic_write` of the chunks one after the other, never all of them in memory at once."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
-            for chunk in chunks:
-                f.write(chunk)
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -133,10 +133,6 @@ def default_cache() -> Path:
 
 
 def layout(fmt: str, data: bytes, notation: str) -> dict[str, Any]:
-    return _layout(fmt, len(data), notation)
-
-
-def _layout(fmt: str, size: int, notation: str) -> dict[str, Any]:
     if fmt == "txt":
         return {"encoding": "utf-8", "line_end": "\n", "notation": notation}
     if fmt == "dawg":
@@ -144,7 +140,7 @@ def _layout(fmt: str, size: int, notation: str) -> dict[str, Any]:
     return {
         "node_bytes": 4,
         "byte_order": "little",
-        "nodes": size // 4,
+        "nodes": len(data) // 4,
         "tile": "node >> 24",
         "accepts": "node & 0x800000",
         "is_end": "node & 0x400000",
@@ -157,30 +153,16 @@ def _layout(fmt: str, size: int, notation: str) -> dict[str, Any]:
 
 def manifest(lex: Lexicon, fmt: str, data: bytes, name: str, notation: str = "plain") -> dict[str, Any]:
     """The manifest of one export (see the module docstring)."""
-    return _manifest(lex, fmt, name, hashlib.sha256(data).hexdigest(), len(data), notation)
-
-
-def file_manifest(lex: Lexicon, fmt: str, path: Path, notation: str = "plain") -> dict[str, Any]:
-    """The manifest of an export written at ``path``, read a megabyte at a time."""
-    digest, size = hashlib.sha256(), 0
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-            size += len(block)
-    return _manifest(lex, fmt, path.name, digest.hexdigest(), size, notation)
-
-
-def _manifest(lex: Lexicon, fmt: str, name: str, sha256: str, size: int, notation: str) -> dict[str, Any]:
     meta = lex.metadata
     return {
         "manifest_version": MANIFEST_VERSION,
         "format": fmt,
         "description": DESCRIPTIONS[fmt],
-        "layout": _layout(fmt, size, notation),
+        "layout": layout(fmt, data, notation),
         "edition": lex.edition.name,
         "alphabet": alphabet_table(lex, fmt),
         "words": len(lex),
-        "files": [{"name": name, "sha256": sha256, "bytes": size}],
+        "files": [{"name": name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}],
         "lexicon": {
             "checksum": lex.checksum,
             "built": meta.get("built"),
@@ -196,11 +178,6 @@ def manifest_path(path: Path) -> Path:
     return path.with_name(path.name + ".manifest.json")
 
 
-def manifest_bytes(info: dict[str, Any]) -> bytes:
-    """A manifest as the file beside an export holds it."""
-    return (json.dumps(info, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
-
-
 def write_export(
     lex: Lexicon, fmt: str, path: Path, notation: Notation = "plain", home: Path | None = None
 ) -> dict[str, Any]:
@@ -208,5 +185,5 @@ def write_export(
     data = export_bytes(lex, fmt, notation, home)
     info = manifest(lex, fmt, data, path.name, notation)
     atomic_write(path, data)
-    atomic_write(manifest_path(path), manifest_bytes(info))
+    atomic_write(manifest_path(path), (json.dumps(info, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
     return info
