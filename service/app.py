@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask
 
 from lextools.core.lexicon import default_home
+from lextools.features.export import default_cache
 from service import challenge, director, errors, export, hosts, meta, pages, quiz, study, words
 from service.answer import AnswerJSON, _cors, _nosniff
 from service.hot import HotRoutes
@@ -22,16 +23,19 @@ from service.study import WALKS
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``), the
     limits of ``service.limits.LIMITS`` (batch size, body size, search pages and budget, blanks),
-    ``RELOAD_CHECK_SECONDS`` (how often a worker looks for a rebuilt lexicon: 0 on every request,
-    None never; see service/lexicons.py), ``HOT_ROUTES`` (False: Flask answers the word look-ups and
-    batch checks too, instead of service/hot.py), ``ALLOWED_HOSTS`` (the Host names answered besides
-    localhost and IP addresses; service/hosts.py)."""
+    ``EXPORT_CACHE`` (the directory exports are made into, default
+    :func:`lextools.features.export.default_cache`), ``RELOAD_CHECK_SECONDS`` (how often a worker
+    looks for a rebuilt lexicon: 0 on every request, None never; see service/lexicons.py),
+    ``HOT_ROUTES`` (False: Flask answers the word look-ups and batch checks too, instead of
+    service/hot.py), ``ALLOWED_HOSTS`` (the Host names answered besides localhost and IP addresses;
+    service/hosts.py)."""
     app = Flask("service", static_folder=None)
     # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
     # path with an HTML body: an API client would follow it, and "..//" would become "../".
     app.url_map.merge_slashes = False
     app.config.from_mapping(
         LEXICONS=None,
+        EXPORT_CACHE=None,  # where exports are made once and sent from (service/export.py)
         RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
         HOT_ROUTES=True,
         ALLOWED_HOSTS=None,  # None: $LEXTOOLS_ALLOWED_HOSTS (service/hosts.py); localhost and IPs always
@@ -43,7 +47,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json = AnswerJSON(app)
     app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
     app.extensions[WALKS] = threading.BoundedSemaphore(app.config["SEARCH_CONCURRENCY"])
-    app.extensions[export.MADE] = export.MadeExports()
+    app.extensions[quiz.QUIZZES] = threading.BoundedSemaphore(app.config["QUIZ_CONCURRENCY"])
+    app.config["EXPORT_CACHE"] = Path(app.config["EXPORT_CACHE"] or default_cache())
+    app.extensions[export.MADE] = export.ExportFiles(app.config["EXPORT_CACHE"], app.config["EXPORT_CONCURRENCY"])
     app.extensions[hosts.EXTENSION] = hosts.AllowedHosts(hosts.configured_names(app.config["ALLOWED_HOSTS"]))
 
     service_log = logging.getLogger("lextools.service")

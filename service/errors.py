@@ -25,6 +25,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from lextools.core.errors import (
+    BusyError,
     CorruptLexiconError,
     EditionDataError,
     LexiconError,
@@ -49,6 +50,10 @@ ERRORS: dict[str, tuple[int, str]] = {
     "unknown_parameter": (400, "a query parameter the route does not take (a blank in a URL path is %3F)"),
     "stale_cursor": (400, "the cursor belongs to a lexicon since rebuilt: start the search again"),
     "bad_query": (400, "a pattern, rack or tile constraint that cannot be searched"),
+    "quiz_too_large": (
+        400,
+        "a quiz over its size limit (questions × tiles × blanks, or answers); the message says which",
+    ),
     "word_too_long": (400, "a challenged word of over 60 characters: no board holds it (a shorter one is judged)"),
     "unauthorized": (401, "the record route without the director token, or with a wrong one"),
     "foreign_origin": (403, "a challenge sent from another site's page (its Origin is not this server)"),
@@ -70,6 +75,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "lexicon_not_found": (503, "this server has no lexicon for the edition"),
     "corrupt_lexicon": (503, "this server's lexicon for the edition cannot be read; the service log says why"),
     "record_error": (503, "the challenge record cannot be written: nothing is judged unrecorded"),
+    "busy": (503, "a quiz or export that cannot be made within its wait now; ask again after Retry-After seconds"),
 }
 
 #: Werkzeug's own errors under our codes (any other takes a code made from its name).
@@ -86,6 +92,7 @@ STATUS: dict[type[LexiconError], int] = {
     EditionDataError: 500,  # a shipped edition file is inconsistent: our bug
     RateLimitError: 429,  # more challenges per second than a judge needs
     RecordError: 503,  # the challenge record cannot be written: nothing is judged unrecorded
+    BusyError: 503,  # a quiz's lists still being ranked, another export being made: ask again shortly
 }
 
 
@@ -131,6 +138,13 @@ def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
     if status >= 500:
         return error_response(status, e.code, public_message(e))
     return error_response(status, e.code, e.text(lang))
+
+
+def _on_busy(e: BusyError) -> tuple[Response, int]:
+    """503 with the catalogue's message (it names nothing of the server) and ``Retry-After``."""
+    response, status = error_response(status_of(e), e.code, e.text(request_language()))
+    response.headers["Retry-After"] = str(e.retry_after)
+    return response, status
 
 
 def _on_service_error(e: ServiceError) -> tuple[Response, int]:
@@ -193,6 +207,7 @@ def _on_unexpected(e: Exception) -> tuple[Response, int]:
 
 def register(app: Flask) -> None:
     app.register_error_handler(LexiconError, _on_lexicon_error)
+    app.register_error_handler(BusyError, _on_busy)
     app.register_error_handler(ServiceError, _on_service_error)
     app.register_error_handler(HTTPException, _on_http_error)
     app.register_error_handler(ParseException, _on_malformed_body)  # gunicorn's, met reading the body

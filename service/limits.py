@@ -29,6 +29,7 @@ from typing import Any
 from lextools.core.search import MAX_QUERY_TILES, ORDERS
 from lextools.core.spelling import MAX_TILES, NOTATIONS
 from lextools.features.export import FORMATS
+from lextools.features.quiz import MAX_QUIZ_ANSWERS, MAX_QUIZ_TILES
 
 #: Words a play can form (the judge box's count is one digit, 1–8).
 MAX_WORDS = 8
@@ -58,6 +59,12 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "SEARCH_BUDGET_MS": (200, "milliseconds of work one search or anagram page may take"),
     "SEARCH_CONCURRENCY": (1, "search and anagram pages one worker runs at once; others wait their turn"),
     "MAX_RACK_BLANKS": (2, "blanks in one rack (as many as any verified bag holds)"),
+    # A quiz's size is the library's (MAX_QUIZ_TILES, MAX_QUIZ_ANSWERS: the CLI refuses the same quizzes);
+    # its time is the service's.
+    "QUIZ_BUDGET_MS": (1500, "milliseconds one quiz may take, its wait for its turn included; then 503 busy"),
+    "QUIZ_CONCURRENCY": (1, "quizzes one worker makes at once; the others wait their turn (at most the budget)"),
+    "EXPORT_CONCURRENCY": (1, "exports one worker makes at once (KWG, KAD, text); the others wait their turn"),
+    "EXPORT_WAIT_MS": (10_000, "milliseconds an export request waits for its turn or its file; then 503 busy"),
 }
 
 #: ``export?format=``: the word list as text, the words DAWG as built, KWG and KAD files (the library's).
@@ -70,6 +77,8 @@ __all__ = [
     "MAX_BODY",
     "MAX_PLAY_CHARS",
     "MAX_QUERY_TILES",
+    "MAX_QUIZ_ANSWERS",
+    "MAX_QUIZ_TILES",
     "MAX_TILES_PER_WORD",
     "MAX_WORDS",
     "MAX_WORD_CHARS",

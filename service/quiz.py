@@ -7,15 +7,21 @@ The parameters' limits are the library's constants and their defaults those of
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, current_app
 
+from lextools.core.budget import Budget
+from lextools.core.errors import BusyError
+from lextools.core.messages import message
 from lextools.features import quiz
 from service.api import EditionQuery, operation
 from service.lexicons import lexicon
 from service.params import Choice, Text, WholeNumber, load
-from service.shapes import errors, json_response, nullable, obj, ref
+from service.shapes import Limited, errors, json_response, nullable, obj, ref
 
 bp = Blueprint("quiz", __name__, url_prefix="/v1/<edition>")
 
@@ -51,7 +57,13 @@ class QuizQuery(EditionQuery):
         metadata=_about("first probability rank within the length"),
     )  # fmt: skip
     rank_to = WholeNumber(1, quiz.MAX_RANK, data_key="to", metadata=_about("last probability rank (default: the last)"))
-    count = WholeNumber(1, quiz.MAX_COUNT, load_default=_DEFAULT.count, metadata=_about("questions"))
+    count = WholeNumber(
+        1, quiz.MAX_COUNT, load_default=_DEFAULT.count,
+        metadata=_about(
+            f"questions; questions × length, × (1 + blanks)³ for a build, at most "
+            f"{quiz.MAX_QUIZ_TILES}, and at most {quiz.MAX_QUIZ_ANSWERS} answers in all (else 400 quiz_too_large)"
+        ),
+    )  # fmt: skip
     seed = WholeNumber(
         0,
         quiz.MAX_SEED,
@@ -109,8 +121,36 @@ def request_from_args() -> quiz.QuizRequest:
     "/quiz",
     query=QuizQuery,
     summary="A word-study quiz (anagram, build, hooks, word-or-phony, word list); same seed, same quiz",
+    description=Limited(
+        "A quiz is made within {QUIZ_BUDGET_MS} ms, its wait for its turn included ({QUIZ_CONCURRENCY} at once "
+        "per worker); a quiz whose word lists are still being ranked is 503 busy with Retry-After: ask again."
+    ),
     operationId="quiz",
     responses={"200": json_response(_ANSWER, "The questions with their answers"), **errors(400, 404, 503)},
 )
 def get_quiz(edition: str) -> dict[str, Any]:
-    return quiz.quiz(lexicon(edition), request_from_args())
+    lex = lexicon(edition)
+    request = request_from_args()
+    with quizzing() as budget:
+        return quiz.quiz(lex, request, budget)
+
+
+#: Where :func:`service.app.create_app` keeps the semaphore of quizzes being made.
+QUIZZES = "lextools.quizzes"
+
+
+@contextmanager
+def quizzing() -> Iterator[Budget]:
+    """The budget of one quiz: ``QUIZ_BUDGET_MS`` from the request's start, its wait for its turn
+    included. A worker makes at most ``QUIZ_CONCURRENCY`` quizzes at once; a quiz that gets no turn
+    within its budget, or is not made within it, is :class:`BusyError` (503, Retry-After). The work
+    pauses every few milliseconds for the worker's other requests (lextools.core.budget)."""
+    seconds = current_app.config["QUIZ_BUDGET_MS"] / 1000
+    start = time.monotonic()
+    turn = current_app.extensions[QUIZZES]
+    if not turn.acquire(timeout=seconds):
+        raise BusyError(message("busy_quiz"))
+    try:
+        yield Budget(seconds=max(0.0, seconds - (time.monotonic() - start)))
+    finally:
+        turn.release()

@@ -60,6 +60,16 @@ def build_pinned(home: Path, edition_name: str) -> dict[str, Any]:
     return write_lexicon(home, edition, keys, report, [{"name": "test", "licence": "test data"}], rules)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def export_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The service's export cache (``$LEXTOOLS_CACHE``) in the session's temporary directory, for
+    every app and server the tests start: nothing is written to the user's cache."""
+    cache = tmp_path_factory.mktemp("export-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LEXTOOLS_CACHE", str(cache))
+        yield cache
+
+
 @pytest.fixture(scope="session")
 def lexicon_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A lexicon directory with all five editions built from the small test lists (:func:`build_small`)."""

@@ -3,8 +3,10 @@ their manifests, `lextools verify`, and building a lexicon from a KWG (round tri
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,8 @@ from lextools.cli.main import app, main
 from lextools.core import kwg
 from lextools.core.edition import edition_names
 from lextools.core.lexicon import load_lexicon
+from lextools.features.export import export_bytes
+from service.app import create_app
 from tests.conftest import SMALL_LISTS, build_small
 
 FILE_FORMATS = {"kwg": ["--format", "kwg"], "kwg-gaddag": ["--format", "kwg", "--gaddag"], "kad": ["--format", "kad"]}
@@ -298,3 +302,30 @@ def test_verify_reads_a_gaddag_laid_out_otherwise(tmp_path: Path) -> None:
     parts = {p.name: p for p in verify(path, load_lexicon("en", tmp_path)).parts}
     assert parts["split points (GADDAG)"].missing_examples == ["A·B"]
     assert parts["split points (GADDAG)"].extra_examples == ["A·C"]
+
+
+def test_the_service_sends_kwg_and_kad_made_once_into_its_cache(lexicon_home: Path, tmp_path: Path) -> None:
+    """Issue 23: made once per lexicon and format (KWG and KAD ignore the notation) by a process of
+    its own, sent from a file byte for byte as the library makes them; a request that cannot wait
+    for it is 503 busy with Retry-After while it is being made."""
+    cache = tmp_path / "cache"
+    hurried = create_app({"LEXICONS": lexicon_home, "TESTING": True, "EXPORT_CACHE": cache, "EXPORT_WAIT_MS": 0})
+    r = hurried.test_client().get("/v1/fr/export?format=kwg-gaddag")
+    assert r.status_code == 503 and r.json["error"]["code"] == "busy" and r.headers["Retry-After"]
+    for _ in range(600):  # the export goes on without the request: its manifest is written last
+        if list(cache.rglob("fr-gaddag.kwg.manifest.json")):
+            break
+        time.sleep(0.05)
+    client = create_app({"LEXICONS": lexicon_home, "TESTING": True, "EXPORT_CACHE": cache}).test_client()
+    lex = load_lexicon("fr", lexicon_home)
+    for fmt, notation in (("kwg-gaddag", "plain"), ("kad", "digits"), ("txt", "brackets")):
+        r = client.get(f"/v1/fr/export?format={fmt}&notation={notation}")
+        assert r.status_code == 200, r.data[:200]
+        assert r.data == export_bytes(lex, fmt, notation, lexicon_home)  # type: ignore[arg-type]
+        info = client.get(f"/v1/fr/manifest?format={fmt}&notation={notation}").json
+        assert info["files"][0]["sha256"] == hashlib.sha256(r.data).hexdigest()
+    made = sorted(p.name for p in cache.rglob("*") if p.is_file() and not p.name.startswith("."))
+    assert made == ["fr-brackets.txt", "fr-brackets.txt.manifest.json", "fr-gaddag.kwg", "fr-gaddag.kwg.manifest.json",
+                    "fr.kad", "fr.kad.manifest.json"]  # fmt: skip
+    r = client.get("/v1/fr/export?format=kad&notation=plain")  # the same file: KAD takes no notation
+    assert r.data == export_bytes(lex, "kad", home=lexicon_home) and len(list(cache.rglob("*.kad"))) == 1

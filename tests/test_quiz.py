@@ -22,6 +22,7 @@ from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.probability import draw_count
 from lextools.core.spelling import spell
 from lextools.features.quiz import QuizRequest, list_names, quiz, ranked_alphagrams
+from service.app import create_app
 
 
 def all_keys(lex: Lexicon) -> list[str]:
@@ -306,3 +307,29 @@ def test_quiz_errors_come_in_the_language_asked(client: FlaskClient) -> None:
     assert "chevalets de 8 jetons au plus" in french
     english = client.get("/v1/es-fise/quiz?blanks=2&length=2&lang=en").json["error"]["message"]
     assert english == "blanks must be between 0 and 2, and fewer than the tiles"
+
+
+def test_a_quiz_over_its_size_is_refused_alike_by_the_api_and_the_cli(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lexicon_home: Path
+) -> None:
+    """Issue 23: 8 tiles with 2 blanks and 20 questions made 100,000 answers (8 MB); 100 words of 15 tiles, 12 s."""
+    for query in ("type=build&length=8&blanks=2&count=20", "type=word-or-phony&length=15&count=100"):
+        r = client.get(f"/v1/es-fise/quiz?{query}&lang=en")
+        assert r.status_code == 400 and r.json["error"]["code"] == "quiz_too_large", query
+        assert r.json["error"]["message"].startswith("a quiz holds at most 800 tiles")
+    assert client.get("/v1/es-fise/quiz?type=build&length=8&blanks=1&count=12&seed=1").status_code == 200
+    argv = ["lextools", "quiz", "es-fise", "--type", "build", "--length", "8", "--blanks", "2", "--count", "20"]
+    monkeypatch.setattr("sys.argv", [*argv, "-L", str(lexicon_home)])
+    with pytest.raises(SystemExit) as e:
+        main()
+    assert e.value.code == 2 and "at most 800 tiles" in capsys.readouterr().err
+
+
+def test_a_quiz_not_made_within_its_budget_is_503_busy_and_made_for_the_next_ask(lexicon_home: Path) -> None:
+    url = "/v1/en/quiz?type=word-or-phony&length=5&count=20&seed=4"
+    hurried = create_app({"LEXICONS": lexicon_home, "TESTING": True, "QUIZ_BUDGET_MS": 0}).test_client()
+    r = hurried.get(url)
+    assert r.status_code == 503 and r.json["error"]["code"] == "busy" and r.headers["Retry-After"] == "2"
+    assert "ask again" in r.json["error"]["message"]
+    patient = create_app({"LEXICONS": lexicon_home, "TESTING": True}).test_client()
+    assert patient.get(url).json["count"] > 0

@@ -16,10 +16,14 @@ a long pure-Python loop would otherwise hold up until it finished. Only there do
 
 from __future__ import annotations
 
+import heapq
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: How often a long walk lets other requests run.
 PAUSE_SECONDS = 0.002
@@ -79,6 +83,15 @@ class Budget:
         if now >= self._pause_at:
             self.pause()
 
+    def check(self, position: str = "") -> None:
+        """One large unit of work done (a quiz question, a few milliseconds): stops the walk when time
+        is up, else lets the other requests run when a pause is due. Reads the clock every time."""
+        now = self.clock()
+        if self._deadline is not None and now >= self._deadline:
+            self.stop(position)
+        if now >= self._pause_at:
+            self.pause()
+
     def pause(self) -> None:
         pause()
         self._pause_at = self.clock() + PAUSE_SECONDS
@@ -106,6 +119,33 @@ def pause() -> None:
     """Let the other requests of this process run (see the module docstring): long work that is not
     a budgeted walk (a probability ranking, a text export) calls this every millisecond or two."""
     time.sleep(PAUSE_SLEEP if _event_loop() else 0)
+
+
+def paced(items: Iterable[T]) -> Iterator[T]:
+    """The items, letting the other requests run every :data:`PAUSE_SECONDS` (:meth:`Budget.pace`)
+    between two of them: for a long loop that is not a budgeted walk (ranking a list, listing answers)."""
+    pacer = Budget()
+    for item in items:
+        pacer.pace()
+        yield item
+
+
+#: Items sorted in one call by :func:`paced_sorted`: a few milliseconds of sorting.
+SORT_SLICE = 4096
+
+
+def paced_sorted(items: Iterable[T], key: Callable[[T], Any]) -> list[T]:
+    """``sorted(items, key=key)``, in slices of :data:`SORT_SLICE` sorted one at a time and then
+    merged, pausing for the other requests in between: one sort of a hundred thousand items is a
+    single call that would hold the worker's event loop for a third of a second on a busy machine."""
+    items = list(items)
+    slices = []
+    for start in range(0, len(items), SORT_SLICE):
+        slices.append(sorted(items[start : start + SORT_SLICE], key=key))
+        pause()
+    if len(slices) <= 1:
+        return slices[0] if slices else []
+    return list(paced(heapq.merge(*slices, key=key)))
 
 
 def _event_loop() -> bool:

@@ -82,6 +82,20 @@ class QueryError(LexiconError):
     code = "bad_query"
 
 
+class QuizTooLargeError(QueryError):
+    """A quiz over the size one request may ask for (questions × tiles × blanks, or its answers)."""
+
+    code = "quiz_too_large"
+
+
+class BusyError(LexiconError):
+    """Work this process cannot finish in a request's budget now (a quiz's word lists still being
+    ranked, an export being made): nothing is wrong with the request; ask again in ``retry_after`` s."""
+
+    code = "busy"
+    retry_after = 2
+
+
 class PositionError(QueryError):
     """A resume position (``after=``) that no walk of this kind gave out."""
 

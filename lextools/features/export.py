@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,15 @@ def _tile_facts(lex: Lexicon, label: str) -> dict[str, Any]:
     tile = lex.edition.by_label[label]
     aliases = [tile.code, f"[{label}]"] if len(label) > 1 else []
     return {"label": label, "aliases": aliases, "blank": False, "count": tile.count, "score": tile.value}
+
+
+def default_cache() -> Path:
+    """Where the service keeps the exports it made: ``$LEXTOOLS_CACHE``, else the per-user cache
+    directory (XDG), ``lextools/exports`` in it."""
+    if os.environ.get("LEXTOOLS_CACHE"):
+        return Path(os.environ["LEXTOOLS_CACHE"])
+    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache_home) / "lextools" / "exports"
 
 
 def layout(fmt: str, data: bytes, notation: str) -> dict[str, Any]:

@@ -24,15 +24,19 @@ drawn by :class:`random.Random` seeded with it, so a seed always gives the same 
 from __future__ import annotations
 
 import random
+import threading
+import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from lextools.core import search
+from lextools.core.budget import Budget, paced, paced_sorted
 from lextools.core.edition import Edition, edition_names, load_edition
-from lextools.core.errors import QueryError, SpellingError
+from lextools.core.errors import BusyError, QueryError, QuizTooLargeError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.core.probability import MAX_BLANKS, draw_count
@@ -55,6 +59,12 @@ DEFAULT_LENGTH = {"anagram": 7, "build": 6, "hooks": 4, "word-or-phony": 5, "lis
 DEFAULT_BUILD_MIN = 3
 #: A build rack of 8 tiles and 2 blanks makes thousands of words: racks stay this short, quizzes this long.
 MAX_BUILD_LENGTH, MAX_BUILD_COUNT = 8, 20
+#: A quiz's size — questions × tiles per question, × (1 + blanks)³ for a build, whose blanks multiply
+#: its sub-anagrams — is at most this (:func:`check_size`): 100 questions of 8 tiles, 53 of 15 tiles,
+#: 20 build racks of 8 tiles, 12 of 8 tiles with a blank, 3 with two.
+MAX_QUIZ_TILES = 800
+#: Answers listed in one quiz (build racks with blanks make thousands): about 800 KB of JSON.
+MAX_QUIZ_ANSWERS = 10_000
 #: A tile worth this much or more is a "high-value" tile (es-fise: J LL Ñ RR X Z).
 HIGH_VALUE = 8
 #: Vowels: a phony changes a vowel for a vowel and a consonant for a consonant, as a misremembered word does.
@@ -156,15 +166,33 @@ class Ranked:
 #: Ranked lists kept per loaded lexicon, the most recently used ones: a list is every key of its
 #: length, and a rebuilt lexicon is a new object whose old lists go with it.
 CACHED_LISTS = 6
-_LISTS: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+#: A kept list nobody asked for in this long is dropped, so a worker's memory comes back soon after
+#: a burst of quizzes; ranking it again takes a second or two.
+LISTS_IDLE_SECONDS = 10.0
+#: Quizzes a process makes at once for budgeted requests (the service's): a quiz beyond them waits
+#: for one to end, at most its budget, then is told to ask again (BusyError), rather than queue work
+#: that would go on after its client left.
+QUIZZES_QUEUED = 1
+_QUEUE = threading.BoundedSemaphore(QUIZZES_QUEUED)
+#: Each lexicon's kept lists: what → (the list, when it was last asked for).
+_LISTS: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], tuple[Any, float]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
     """Keys by probability (most ways first, ties in the edition's alphabet), or alphabetically without counts."""
     if not edition.has_counts:
-        return edition.sort_keys(keys)
-    ways = {k: draw_count(edition, edition.decode(k), blanks) for k in keys}
-    return sorted(ways, key=lambda k: (-ways[k], edition.collation_key(k)))
+        return paced_sorted(keys, edition.collation_key)
+    keys = list(keys)
+    ways = [draw_count(edition, edition.decode(k), blanks) for k in paced(keys)]
+    # One string per key, compared in C: the ways counted down from the most, at a fixed width, then
+    # the key in the edition's alphabet — the order of (-ways, collation key), without a Python call
+    # per comparison (a sort that long would hold the worker's other requests).
+    most = max(ways, default=0)
+    width = len(str(most))
+    places = [f"{most - w:0{width}d}{c}" for w, c in zip(paced(ways), edition.collation_keys(keys), strict=True)]
+    return [keys[i] for i in paced(paced_sorted(range(len(keys)), places.__getitem__))]
 
 
 def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> list[str]:
@@ -173,7 +201,7 @@ def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> list[str]:
     return _cached(
         lex,
         ("alphagrams", length, blanks),
-        lambda: rank(ed, {alphagram(ed, k) for k in search.words_of_length(lex, length)}, blanks),
+        lambda: rank(ed, {alphagram(ed, k) for k in paced(keys_of_length(lex, length))}, blanks),
     )
 
 
@@ -186,16 +214,67 @@ def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None =
     )
 
 
+_LISTS_LOCK = threading.Lock()
+
+
+#: Up to this length a walk finds the keys of a length sooner than a pass over every key.
+_WALKED_LENGTHS = 5
+
+
+def keys_of_length(lex: Lexicon, length: int) -> list[str]:
+    """The keys of ``length`` tiles (in no order that matters: the ranking sorts them). Short ones by
+    a walk of the words DAWG; longer ones in one pass over every key, paced for the worker's other
+    requests — a walk to 11 tiles visits most of the graph in Python, twenty times slower."""
+    if length <= _WALKED_LENGTHS:
+        return search.words_of_length(lex, length)
+    return [k for k in paced(lex.keys()) if len(k) == length]
+
+
 def _cached(lex: Lexicon, what: tuple[Any, ...], compute: Callable[[], T]) -> T:
-    lists = _LISTS.setdefault(lex, OrderedDict())
-    if what in lists:
-        lists.move_to_end(what)
-    else:
-        lists[what] = compute()
+    """A ranked list (or what is made from one), computed once per lexicon while it stays among the
+    :data:`CACHED_LISTS` most recently used and was asked for in the last :data:`LISTS_IDLE_SECONDS`."""
+    with _LISTS_LOCK:
+        lists = _LISTS.setdefault(lex, OrderedDict())
+        if what in lists:
+            lists.move_to_end(what)
+            found: T = lists[what][0]
+            lists[what] = found, time.monotonic()
+            return found
+    result = compute()
+    with _LISTS_LOCK:
+        lists[what] = result, time.monotonic()
         while len(lists) > CACHED_LISTS:
             lists.popitem(last=False)
-    result: T = lists[what]
+    _start_reaper()
     return result
+
+
+_reaper: threading.Thread | None = None
+
+
+def _start_reaper() -> None:
+    """A thread (a greenlet under gevent) that drops idle lists, while there are lists to drop."""
+    global _reaper
+    with _LISTS_LOCK:
+        if _reaper is None:
+            _reaper = threading.Thread(target=_reap, name="quiz lists", daemon=True)
+            _reaper.start()
+
+
+def _reap() -> None:
+    global _reaper
+    while True:
+        time.sleep(LISTS_IDLE_SECONDS / 4)
+        with _LISTS_LOCK:
+            now = time.monotonic()
+            for lists in list(_LISTS.values()):
+                for what in [w for w, (_, used) in lists.items() if now - used > LISTS_IDLE_SECONDS]:
+                    del lists[what]
+            for job_key in [k for k, job in _JOBS.items() if job.stale(now)]:
+                del _JOBS[job_key]
+            if not any(_LISTS.values()) and not _JOBS:
+                _reaper = None
+                return
 
 
 def alphagram(edition: Edition, key: str) -> str:
@@ -231,7 +310,7 @@ def _list_name(edition: Edition, name: str | None) -> str | None:
 
 def _list_keys(lex: Lexicon, length: int, list_name: str | None) -> list[str]:
     ed = lex.edition
-    keys = search.words_of_length(lex, length)
+    keys = keys_of_length(lex, length)
     if list_name == "high-value":
         codes = {t.code for t in ed.tiles if (t.value or 0) >= HIGH_VALUE}
         return [k for k in keys if codes.intersection(k)]
@@ -244,9 +323,127 @@ def _list_keys(lex: Lexicon, length: int, list_name: str | None) -> list[str]:
 # -- the quiz -------------------------------------------------------------------------------------
 
 
-def quiz(lex: Lexicon, request: QuizRequest) -> dict[str, Any]:
-    """A quiz as JSON-ready data: the CLI prints it and the service answers it, unchanged."""
+@dataclass
+class _Work:
+    """The quiz being made in this context: the answers it lists so far."""
+
+    answers: int = 0
+
+
+_WORK: ContextVar[_Work | None] = ContextVar("quiz_work", default=None)
+
+
+def quiz_size(req: QuizRequest) -> int:
+    """Questions × tiles per question, × (1 + blanks)³ for a build (see :data:`MAX_QUIZ_TILES`)."""
+    assert req.length is not None
+    weight = (1 + req.blanks) ** 3 if req.type == "build" else 1
+    return req.count * req.length * weight
+
+
+def check_size(req: QuizRequest) -> None:
+    """Refuse (:class:`QuizTooLargeError`) a quiz over :data:`MAX_QUIZ_TILES` before any work."""
+    if quiz_size(req) > MAX_QUIZ_TILES:
+        raise QuizTooLargeError(message("quiz_too_large", tiles=MAX_QUIZ_TILES))
+
+
+def quiz(lex: Lexicon, request: QuizRequest, budget: Budget | None = None) -> dict[str, Any]:
+    """A quiz as JSON-ready data: the CLI prints it and the service answers it, unchanged.
+
+    Its size is bounded (:func:`check_size`, :data:`MAX_QUIZ_ANSWERS`): the CLI and the service refuse
+    the same quizzes. The work pauses every few milliseconds for the other requests of the process
+    (:mod:`lextools.core.budget`). With a ``budget`` (the service's) the quiz is made in a thread of
+    its own (a greenlet under gevent) and waited for at most ``budget.remaining()``; one not made by
+    then is a :class:`BusyError` and goes on being made, kept for the same request asked again.
+    """
     req = request.checked(lex.edition)
+    check_size(req)
+    if budget is None:
+        return _made(lex, req)
+    job = _job(lex, req, budget)
+    if not job.done.wait(budget.remaining()):
+        raise BusyError(message("busy_quiz"))
+    with _LISTS_LOCK:
+        _JOBS.pop((id(lex), req), None)  # taken: the next ask makes it again
+    if job.error is not None:
+        raise job.error
+    return job.value
+
+
+class _Job:
+    """A quiz being made for a budgeted request, or made and not taken yet."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        self.lex = lex  # kept alive (and its id unique) while its job is
+        self.done = threading.Event()
+        self.value: dict[str, Any] = {}
+        self.error: BaseException | None = None
+        self.finished = 0.0
+
+    def stale(self, now: float) -> bool:
+        return self.done.is_set() and now - self.finished > LISTS_IDLE_SECONDS
+
+    def run(self, req: QuizRequest) -> None:
+        try:
+            self.value = _made(self.lex, req)
+        except BaseException as e:  # the request waiting on it raises it
+            self.error = e
+        finally:
+            self.finished = time.monotonic()
+            _QUEUE.release()
+            self.done.set()
+
+
+_JOBS: dict[tuple[int, QuizRequest], _Job] = {}
+
+
+def _job(lex: Lexicon, req: QuizRequest, budget: Budget) -> _Job:
+    """The job making this quiz, started unless one is; :data:`QUIZZES_QUEUED` at most unfinished
+    (a new one waits for its turn at most the budget, then is a :class:`BusyError`)."""
+    key = (id(lex), req)
+    with _LISTS_LOCK:
+        job = _JOBS.get(key)
+    if job is None:
+        if not _QUEUE.acquire(timeout=budget.remaining()):
+            raise BusyError(message("busy_quiz"))
+        with _LISTS_LOCK:
+            job = _JOBS.get(key)
+            if job is not None:  # started by another request meanwhile
+                _QUEUE.release()
+            else:
+                job = _JOBS[key] = _Job(lex)
+                threading.Thread(target=job.run, args=(req,), name=f"quiz {req.type}", daemon=True).start()
+    _start_reaper()
+    return job
+
+
+def _made(lex: Lexicon, req: QuizRequest) -> dict[str, Any]:
+    token = _WORK.set(_Work())
+    try:
+        return _quiz(lex, req)
+    finally:
+        _WORK.reset(token)
+
+
+def _each(chosen: list[Ranked]) -> Iterator[Ranked]:
+    """The chosen items, one question each, letting the other requests run between two (:meth:`Budget.check`)."""
+    pacer = Budget()
+    for item in chosen:
+        pacer.check(item.key)
+        yield item
+
+
+def _anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> list[search.Match]:
+    """:func:`lextools.core.search.anagrams`, counted against the quiz's cap on answers."""
+    matches = search.anagrams(lex, rack, blanks, sub=sub, min_length=min_length)
+    work = _WORK.get()
+    if work is not None:
+        work.answers += len(matches)
+        if work.answers > MAX_QUIZ_ANSWERS:
+            raise QuizTooLargeError(message("quiz_answers", max=MAX_QUIZ_ANSWERS))
+    return matches
+
+
+def _quiz(lex: Lexicon, req: QuizRequest) -> dict[str, Any]:
     assert req.length is not None  # checked() fills it in
     ed = lex.edition
     if req.type in ("anagram", "build"):
@@ -299,7 +496,7 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
     """Anagram and build questions: the alphagram with ``blanks`` tiles turned to blanks, and its words."""
     ed = lex.edition
     questions, seen = [], set()
-    for item in chosen:
+    for item in _each(chosen):
         labels = list(ed.decode(item.key))
         # Which tiles become blanks is drawn per alphagram, so a seed always blanks the same ones.
         drop = set(random.Random(f"{req.seed}:{item.key}").sample(range(len(labels)), req.blanks))
@@ -310,7 +507,7 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
             continue
         seen.add(text)
         build = req.type == "build"
-        matches = search.anagrams(
+        matches = _anagrams(
             lex, ed.encode(shown), req.blanks, sub=build, min_length=req.min_length if build else req.length or 2
         )
         questions.append(
@@ -321,7 +518,7 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
                 "rack": rack,
                 "answers": [
                     {**entry, "blanks": list(m.blanks)}
-                    for entry, m in zip(answers.entries(lex, (m.key for m in matches)), matches, strict=True)
+                    for entry, m in zip(answers.entries(lex, paced(m.key for m in matches)), matches, strict=True)
                 ],
             }
         )
@@ -331,7 +528,7 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
 def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[str, Any]]:
     ed = lex.edition
     questions = []
-    for item in chosen:
+    for item in _each(chosen):
         hooks = lex.hooks(item.key)
         questions.append(
             {
@@ -356,7 +553,7 @@ def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list
     assert req.length is not None
     ed = lex.edition
     questions, seen = [], set()
-    for item in chosen:
+    for item in _each(chosen):
         rng = random.Random(f"{req.seed}:{item.key}")
         phony = _phony(lex, req, item, rng) if rng.random() < 0.5 else None
         key = phony[0] if phony else item.key
@@ -396,7 +593,7 @@ def _phony(lex: Lexicon, req: QuizRequest, item: Ranked, rng: random.Random) -> 
     rng.shuffle(ways)
     pairs = _pairs(lex, req.length, req.blanks)
     for base, edit in ways:
-        candidates = [k for k in edit(base) if _is_phony(lex, k) and _pairs_of(k) <= pairs]
+        candidates = [k for k in paced(edit(base)) if _is_phony(lex, k) and _pairs_of(k) <= pairs]
         if candidates:
             weights = [_weight(lex.edition, k) for k in candidates]
             return rng.choices(candidates, weights)[0], base
@@ -427,7 +624,7 @@ def _pairs(lex: Lexicon, length: int, blanks: int) -> frozenset[str]:
     return _cached(
         lex,
         ("pairs", length, blanks),  # read from the ranked list the quiz has just used, not a new walk
-        lambda: frozenset().union(*(_pairs_of(k) for k in ranked_words(lex, length, blanks))),
+        lambda: frozenset().union(*(_pairs_of(k) for k in paced(ranked_words(lex, length, blanks)))),
     )
 
 
