@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask
 
 from lextools.core.lexicon import default_home
-from service import challenge, director, errors, export, meta, pages, quiz, study, words
+from service import cardboxes, challenge, director, errors, export, meta, pages, quiz, study, words
 from service.answer import AnswerJSON, _cors, _nosniff
 from service.hot import HotRoutes
 from service.inputs import canonical_edition, refuse_unknown_parameters, require_utf8_path
@@ -57,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.bp)
     app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
     challenge.init_app(app)  # the word judge's config and routes, kept apart
+    cardboxes.init_app(app)  # the cardboxes kept by sync code, beside the challenge record
     app.register_blueprint(director.bp)  # the director's view of the record (service/director.py)
     if app.config["HOT_ROUTES"]:
         app.wsgi_app = HotRoutes(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -45,6 +45,11 @@ MAX_PLAY_CHARS = MAX_WORDS * (MAX_WORD_CHARS + 1) - 1
 #: Challenges a second per client (a judge at a table needs one every few seconds); app config
 #: ``CHALLENGE_RATE`` overrides it.
 CHALLENGE_RATE = 10
+#: The highest probability rank, count of anagrams and point value a search condition may name
+#: (more than any lexicon's words of one length, anagrams of one rack, points of a 15-tile word).
+MAX_RANK = 10**7
+MAX_ANAGRAMS = 1000
+MAX_SCORE = 1000
 #: Body bytes of a challenge: 8 words of 60 characters, each \uXXXX-escaped at worst, and the rest.
 MAX_BODY = 4096
 
@@ -58,6 +63,9 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "SEARCH_BUDGET_MS": (200, "milliseconds of work one search or anagram page may take"),
     "SEARCH_CONCURRENCY": (1, "search and anagram pages one worker runs at once; others wait their turn"),
     "MAX_RACK_BLANKS": (2, "blanks in one rack (as many as any verified bag holds)"),
+    "CARDBOX_RATE": (30, "cardbox sync requests a minute per client"),
+    "CARDBOX_MAX_BYTES": (1024 * 1024, "bytes of one cardbox kept on the server (thousands of cards)"),
+    "CARDBOX_MAX_COUNT": (100_000, "cardboxes the server keeps"),
 }
 
 #: ``export?format=``: the word list as text, the words DAWG as built, KWG and KAD files (the library's).
@@ -67,9 +75,12 @@ __all__ = [
     "CHALLENGE_RATE",
     "EXPORT_FORMATS",
     "LIMITS",
+    "MAX_ANAGRAMS",
     "MAX_BODY",
     "MAX_PLAY_CHARS",
     "MAX_QUERY_TILES",
+    "MAX_RANK",
+    "MAX_SCORE",
     "MAX_TILES_PER_WORD",
     "MAX_WORDS",
     "MAX_WORD_CHARS",
