@@ -19,6 +19,8 @@ from service.director_auth import require_director
 
 #: What a kiosk serves: the judge page and its static files, and the kiosk edition's challenge route.
 KIOSK_ENDPOINTS = {"pages.judge", "pages.static"}
+#: The static files the judge page loads: a kiosk serves no other (no search, word card or study script).
+KIOSK_STATIC = {"judge.js", "common.js", "style.css"}
 KIOSK_EDITION_ENDPOINTS = {"challenge.challenge"}
 #: What a kiosk serves to the director only (the token).
 KIOSK_DIRECTOR_ENDPOINTS = {"meta.healthz", "challenge.read_record", "director.page", "director.csv"}
@@ -32,7 +34,11 @@ def kiosk_edition() -> str | None:
 def gate() -> None:
     """``before_request``: 404 for anything a kiosk does not serve; the director's routes need the token."""
     edition = kiosk_edition()
-    if edition is None or request.endpoint in KIOSK_ENDPOINTS:
+    if edition is None:
+        return
+    if request.endpoint == "pages.static" and (request.view_args or {}).get("filename") not in KIOSK_STATIC:
+        abort(404)
+    if request.endpoint in KIOSK_ENDPOINTS:
         return
     if request.endpoint in KIOSK_EDITION_ENDPOINTS and (request.view_args or {}).get("edition") == edition:
         return

@@ -46,6 +46,11 @@ MAX_PLAY_CHARS = MAX_WORDS * (MAX_WORD_CHARS + 1) - 1
 #: Challenges a second per client (a judge at a table needs one every few seconds); app config
 #: ``CHALLENGE_RATE`` overrides it.
 CHALLENGE_RATE = 10
+#: The highest probability rank, count of anagrams and point value a search condition may name
+#: (more than any lexicon's words of one length, anagrams of one rack, points of a 15-tile word).
+MAX_RANK = 10**7
+MAX_ANAGRAMS = 1000
+MAX_SCORE = 1000
 #: Body bytes of a challenge: 8 words of 60 characters, each \uXXXX-escaped at worst, and the rest.
 MAX_BODY = 4096
 
@@ -65,6 +70,9 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "QUIZ_CONCURRENCY": (1, "quizzes one worker makes at once; the others wait their turn (at most the budget)"),
     "EXPORT_CONCURRENCY": (1, "exports one worker makes at once (KWG, KAD, text); the others wait their turn"),
     "EXPORT_WAIT_MS": (10_000, "milliseconds an export request waits for its turn or its file; then 503 busy"),
+    "CARDBOX_RATE": (30, "cardbox sync requests a minute per client"),
+    "CARDBOX_MAX_BYTES": (1024 * 1024, "bytes of one cardbox kept on the server (thousands of cards)"),
+    "CARDBOX_MAX_COUNT": (100_000, "cardboxes the server keeps"),
 }
 
 #: ``export?format=``: the word list as text, the words DAWG as built, KWG and KAD files (the library's).
@@ -74,11 +82,14 @@ __all__ = [
     "CHALLENGE_RATE",
     "EXPORT_FORMATS",
     "LIMITS",
+    "MAX_ANAGRAMS",
     "MAX_BODY",
     "MAX_PLAY_CHARS",
     "MAX_QUERY_TILES",
     "MAX_QUIZ_ANSWERS",
     "MAX_QUIZ_TILES",
+    "MAX_RANK",
+    "MAX_SCORE",
     "MAX_TILES_PER_WORD",
     "MAX_WORDS",
     "MAX_WORD_CHARS",

@@ -1,4 +1,5 @@
-"""The HTML pages: the Word Judge (``/judge``) and the study page (``/study``), with ``/`` linking both.
+"""The HTML pages: the Word Judge (``/judge``), the study page (``/study``) and the search page
+(``/search``), with ``/`` linking them.
 
 The pages are plain Jinja templates plus static ES modules and CSS from this package: no build step,
 nothing fetched from another origin (the Content-Security-Policy below makes the browser enforce
@@ -33,7 +34,7 @@ from lextools.core.messages import Message, choose_language, message
 from lextools.features import quiz
 from service.kiosk import kiosk_edition
 from service.lexicons import lexicons
-from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS, MAX_WORDS
+from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS, MAX_WORDS, ORDERS
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
 
@@ -94,7 +95,7 @@ def _page(template: str, choices: list[dict[str, str]] | None = None, **context:
 
 
 #: The paths of the pages: a 404 there is a page, not the API's JSON (service/errors.py asks).
-PAGE_PATHS = {"/", "/judge", "/study"}
+PAGE_PATHS = {"/", "/judge", "/study", "/search"}
 
 
 def error_page(text: Message, choices: list[dict[str, str]] | None = None, status: int = 404) -> tuple[str, int]:
@@ -170,6 +171,12 @@ def judge() -> str | tuple[str, int]:
 @bp.get("/study")
 def study() -> str | tuple[str, int]:
     return _page("study.html", quiz_settings=quiz.choices())
+
+
+@bp.get("/search")
+def search_page() -> str | tuple[str, int]:
+    """Anagram, build and pattern searches with conditions, their results as tiles, and word cards."""
+    return _page("search.html", orders=ORDERS)
 
 
 @bp.after_request

@@ -127,6 +127,39 @@ SCHEMAS: dict[str, Schema] = {
             ),
         ]
     },
+    "WordCard": {
+        "allOf": [
+            ref("WordResult"),
+            obj(
+                ["edition", "values", "alphagram", "alphagram_tiles", "rank", "anagrams", "hooks", "rule", "sources"],
+                edition={"type": "string"},
+                values={**strings(), "items": nullable("integer"), "description": "each tile's value"},
+                alphagram={"type": "string", "description": "the tiles in the edition's alphabet"},
+                alphagram_tiles=strings(),
+                rank={
+                    **obj(
+                        ["rank", "of", "order"],
+                        rank={"type": "integer", "description": "1-based, among the words of its length in tiles"},
+                        of={"type": "integer", "description": "words of that length"},
+                        order={"type": "string", "enum": ["probability", "alpha"]},
+                    ),
+                    "nullable": True,
+                    "description": "null for a word not in the lexicon; alpha where tile counts are unverified",
+                },
+                anagrams={"type": "array", "items": ref("Entry"), "description": "the other words of its tiles"},
+                hooks={
+                    "allOf": [
+                        ref("Hooks"),
+                        obj(
+                            ["hooked"], hooked={"type": "string", "description": "the word with inner-hook dots: ·ALA·"}
+                        ),
+                    ]
+                },
+                rule={**nullable("string"), "description": "the build rule that removed an invalid word"},
+                sources={**strings(), "description": "for a valid word: the sources that list it"},
+            ),
+        ]
+    },
     "HooksAnswer": {
         "allOf": [
             ref("Hooks"),

@@ -13,15 +13,18 @@ from flask import Blueprint, current_app, request
 
 from lextools.core import search
 from lextools.core.budget import Budget
+from lextools.core.conditions import NAMES, Conditions, conditions
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.core.spelling import MAX_INPUT_CHARS
 from lextools.features import answers
+from lextools.features.searching import ranked_anagrams
 from service.api import EditionQuery, operation
 from service.errors import ServiceError, bad_request
 from service.lexicons import lexicon
-from service.params import Choice, ConfigValue, Flag, Text, WholeNumber, load
+from service.limits import MAX_ANAGRAMS, MAX_RANK, MAX_SCORE
+from service.params import Choice, ConfigValue, Flag, Query, Text, WholeNumber, load
 from service.shapes import Limit, Limited, errors, json_response, obj, page_fields, ref, strings
 
 bp = Blueprint("study", __name__, url_prefix="/v1/<edition>")
@@ -40,16 +43,47 @@ def _cursor() -> Text:
     return Text(metadata={"description": "next_cursor of the previous page: resumes where its work stopped"})
 
 
-class AnagramsQuery(EditionQuery):
+def _number(high: int, what: str, low: int = 1) -> WholeNumber:
+    return WholeNumber(low, high, metadata={"description": what})
+
+
+class ConditionsQuery(EditionQuery):
+    """The search conditions a player combines (:mod:`lextools.core.conditions`), the same on a search
+    and an anagram query; ``min_length``, ``starts`` and ``ends`` are declared by each query (an
+    anagram query's ``min_length`` has a default)."""
+
+    max_length = _number(search.MAX_QUERY_TILES, "longest word, in tiles")
+    min_rank = _number(MAX_RANK, "lowest probability rank within the word's length in tiles (1: the likeliest)")
+    max_rank = _number(MAX_RANK, "highest probability rank within the word's length in tiles")
+    includes = Text(metadata={"description": "tiles the word holds anywhere, each at least as often as given"})
+    front_hook = Flag(metadata={"description": "true: the word takes a front hook tile; false: it takes none"})
+    back_hook = Flag(metadata={"description": "true: the word takes a back hook tile; false: it takes none"})
+    min_anagrams = _number(MAX_ANAGRAMS, "fewest words spelled with exactly its tiles, itself included")
+    max_anagrams = _number(MAX_ANAGRAMS, "most words spelled with exactly its tiles, itself included")
+    min_score = _number(MAX_SCORE, "lowest point value (tile values, no premiums)", 0)
+    max_score = _number(MAX_SCORE, "highest point value", 0)
+
+
+class AnagramsQuery(ConditionsQuery):
     sub = Flag(load_default=False, metadata={"description": "subanagrams too"})
     min_length = WholeNumber(
         1, search.MAX_QUERY_TILES, load_default=2, metadata={"description": "shortest word, in tiles"}
+    )
+    starts = Text(metadata={"description": "tiles the word starts with"})
+    ends = Text(metadata={"description": "tiles the word ends with"})
+    order = Choice(
+        search.ORDERS,
+        load_default=search.ORDERS[0],
+        metadata={
+            "description": "longest first in tiles, then the edition's alphabet (alpha) or the likeliest "
+            "draw first (probability)"
+        },
     )
     limit = _limit()
     cursor = _cursor()
 
 
-class SearchQuery(EditionQuery):
+class SearchQuery(ConditionsQuery):
     """In the order the service has always checked them (the first refused one is answered): the
     page's parameters, then, once the cursor is read, the filters."""
 
@@ -66,6 +100,17 @@ class SearchQuery(EditionQuery):
     contains = Text(metadata={"description": "tiles the word contains"})
     starts = Text(metadata={"description": "tiles the word starts with"})
     ends = Text(metadata={"description": "tiles the word ends with"})
+    min_length = _number(search.MAX_QUERY_TILES, "shortest word, in tiles")
+
+
+#: The names of the conditions' query parameters (those :func:`lextools.core.conditions.conditions` takes).
+CONDITION_PARAMETERS = tuple(name for name in NAMES if name not in ("starts", "ends"))
+
+
+def _conditions(lex: Lexicon, query: type[Query], **also: Any) -> Conditions:
+    """The conditions of a request (the query's condition parameters, and ``also`` those the view read)."""
+    given = load(query, *CONDITION_PARAMETERS)
+    return conditions(lex, **{name: given.get(name) for name in CONDITION_PARAMETERS}, **also)
 
 
 _ENTRIES_WITH_BLANKS = {"type": "array", "items": {"allOf": [ref("Entry"), obj(["blanks"], blanks=strings())]}}
@@ -129,16 +174,28 @@ def two_tile_words(edition: str) -> dict[str, Any]:
 def anagrams(edition: str, rack: str) -> dict[str, Any]:
     """``?`` in the rack is a blank — send it as ``%3F``, or the URL's query string starts there."""
     lex = lexicon(edition)
-    params = load(AnagramsQuery)
-    sub, min_length = params["sub"], params["min_length"]
-    limit, after = _page(lex, "r", params)
+    params = load(AnagramsQuery, "sub", "min_length", "order", "limit", "cursor", "starts", "ends")
+    sub, min_length, order = params["sub"], params["min_length"], params["order"]
+    kind = "r" if order == "alpha" else "q"
+    limit, after = _page(lex, kind, params)
     key, blanks = search.parse_rack(rack, lex)
     most = current_app.config["MAX_RACK_BLANKS"]
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
         raise bad_request(message("rack_blanks", max=most))
+    cond = _conditions(lex, AnagramsQuery, starts=params.get("starts"), ends=params.get("ends"))
     with walking(limit) as budget:
-        matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after)
-    return answers.anagrams(lex, rack, blanks, sub, min_length, matches, _page_answer(lex, "r", budget, len(matches)))
+        if order == "alpha":
+            matches = search.anagrams(
+                lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after, conditions=cond
+            )
+        else:
+            matches = ranked_anagrams(lex, key, blanks, sub, min_length, cond, budget=budget, after=after)
+    answer = answers.anagrams(
+        lex, rack, blanks, sub, min_length, matches, _page_answer(lex, kind, budget, len(matches))
+    )
+    if order != "alpha":  # the answers of before keep their shape: order is said only when asked for
+        answer["order"] = order
+    return answer
 
 
 @operation(
@@ -168,6 +225,7 @@ def search_words(edition: str) -> dict[str, Any]:
     order = page["order"]
     limit, after = _page(lex, order[0], page)
     params = load(SearchQuery, "pattern", "length", "contains", "starts", "ends")
+    cond = _conditions(lex, SearchQuery)
     with walking(limit) as budget:
         keys = list(
             search.find(
@@ -180,6 +238,7 @@ def search_words(edition: str) -> dict[str, Any]:
                 order=order,
                 budget=budget,
                 after=after,
+                conditions=cond,
             )
         )
     return answers.search_page(lex, order, keys, _page_answer(lex, order[0], budget, len(keys)))
@@ -188,11 +247,12 @@ def search_words(edition: str) -> dict[str, Any]:
 # -- pages and cursors --------------------------------------------------------------------------------
 #
 # A cursor is "<kind><position>.<generation>": the kind of walk (a: search in alpha order,
-# p: in probability order, r: anagrams of a rack), the library's resume position in base64url, and
-# the first 16 hex digits of the checksum of the lexicon that walked. A position means nothing in
-# another lexicon, so a cursor from an older one is refused (stale_cursor) rather than resumed.
+# p: in probability order, r: anagrams of a rack, q: anagrams in probability order), the library's
+# resume position in base64url, and the first 16 hex digits of the checksum of the lexicon that
+# walked. A position means nothing in another lexicon, so a cursor from an older one is refused
+# (stale_cursor) rather than resumed.
 
-_CURSOR = re.compile(r"([apr])([A-Za-z0-9_-]{0,400})\.([0-9a-f]{16})")
+_CURSOR = re.compile(r"([aprq])([A-Za-z0-9_-]{0,400})\.([0-9a-f]{16})")
 
 
 def _page(lex: Lexicon, kind: str, params: dict[str, Any]) -> tuple[int, str | None]:

@@ -15,6 +15,7 @@ from lextools.core.edition import load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconNotFoundError
 from lextools.core.lexicon import Lexicon
 from lextools.features import answers
+from lextools.features.card import word_card
 from lextools.features.explain import Sidecar, explain_result
 from service.api import EditionQuery, operation
 from service.inputs import json_body, words_of
@@ -84,6 +85,20 @@ def word_answer(lex: Lexicon, word: str, lang: str, sidecar: Sidecar | None) -> 
     out["sources"] = list(why.sources)
     out["hooks"] = answers.hook_tiles(lex, result)
     return out
+
+
+@operation(
+    bp,
+    "/card/<path:word>",
+    query=EditionQuery,
+    summary="The word card: tiles, score, alphagram, probability rank, anagrams, hooks, sources or reason",
+    operationId="getWordCard",
+    responses={"200": json_response(ref("WordCard"), "The card"), **errors(400, 404, 422, 503)},
+)
+def card(edition: str, word: str) -> dict[str, Any]:
+    """What ``lextools card EDITION WORD --json`` prints (:func:`lextools.features.card.word_card`)."""
+    lex = lexicon(edition)
+    return word_card(lex, word, request_language(), lexicons().sidecar(lex))
 
 
 @operation(

@@ -5,7 +5,8 @@ and body each got. Every request is sent again, with the hot routes (service/hot
 are pinned by their sha256 and length; ``/v1/openapi.json`` and the HTML pages are left out.
 
 A request is ``method`` and ``path`` (percent-encoded, query string included), with optional
-``headers``, a ``json`` body or a raw ``data`` body, and a ``note``. The corpus is in groups; each
+``headers``, a ``json`` body or a raw ``data`` body, and a ``note``; ``{code}`` in a path is the sync
+code the group's last ``POST /v1/cardbox`` was given (each run draws a new one). The corpus is in groups; each
 group gets a fresh app over conftest's frozen small lexicons (``pinned_home``) with the group's
 ``config`` added (a director token, a kiosk, a challenge rate, smaller limits; ``"lexicons": "empty"``:
 an empty lexicon directory) and its own challenge record, so no group depends on another or on the
@@ -52,6 +53,8 @@ VOLATILE = [
     (re.compile(rf'"time":"{_ISO}"'), '"time":"<time>"'),
     (re.compile(r'"signature":"[0-9a-f]{64}"'), '"signature":"<signature>"'),
     (re.compile(rf"^[0-9a-f]{{32}},{_ISO},", re.MULTILINE), "<id>,<time>,"),
+    # A cardbox's random sync code, as it is and shown in groups of four, and when it was stored.
+    (re.compile(r'"code":"[0-9A-Z]{20}","shown":"[0-9A-Z-]{24}","updated":"[^"]*"'), '"code":"<code>"'),
 ]
 
 #: Binary answers are pinned by digest, not stored.
@@ -95,7 +98,9 @@ def answer(client: FlaskClient, request: dict[str, Any]) -> dict[str, Any]:
         kwargs["json"] = request["json"]
     if "data" in request:
         kwargs["data"] = request["data"].encode("utf-8")
-    response = client.open(request["path"], **kwargs)
+    response = client.open(request["path"].replace("{code}", getattr(client, "sync_code", "")), **kwargs)
+    if request["path"] == "/v1/cardbox" and response.status_code == 201:
+        client.sync_code = response.get_json()["code"]  # type: ignore[attr-defined]  # for the next {code}
     out: dict[str, Any] = {"status": response.status_code, "content_type": response.content_type}
     data = response.get_data()
     if response.mimetype == BINARY:

@@ -31,6 +31,7 @@ class Commands(LazyGroup):
         "check": "lextools.cli.words:app",
         "explain": "lextools.cli.words:app",
         "hooks": "lextools.cli.words:app",
+        "card": "lextools.cli.words:app",
         "two-tile": "lextools.cli.study:app",
         "anagram": "lextools.cli.study:app",
         "pattern": "lextools.cli.study:app",

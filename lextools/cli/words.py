@@ -26,6 +26,8 @@ from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, choose_language, message
 from lextools.features import answers
 from lextools.features import explain as explaining
+from lextools.features.card import word_card
+from lextools.features.explain import load_sidecar
 
 app = typer.Typer()
 
@@ -139,6 +141,42 @@ def hooks(
         word = ("·" if r["front_inner"] else "") + r["word"] + ("·" if r["back_inner"] else "")
         table.append((" ".join(r["front"]), word if r["valid"] else f"{word} (not valid)", " ".join(r["back"])))
     print_table(("front", "word", "back"), table)
+
+
+@app.command()
+def card(
+    edition: EditionArg,
+    word: Annotated[str, typer.Argument(help="A word in any notation (need not be valid).")],
+    lang: Annotated[
+        str | None, typer.Option(help="Language of the reason: es, fr or en [default: the edition's]")
+    ] = None,
+    as_json: JsonOpt = False,
+    lexicons: LexiconsOpt = None,
+) -> None:
+    """The word card: tiles and score, alphagram, probability rank, anagrams, hooks with inner-hook
+    dots, and the sources (or the reason it is not valid). --json: the API's card."""
+    lex = open_lexicon(edition, lexicons)
+    answer = word_card(lex, word, _language(lang, lex), load_sidecar(lex, home(lexicons)))
+    if as_json:
+        print_json(answer)
+        return
+    for line in _card_lines(answer):
+        echo(line)
+
+
+def _card_lines(c: dict[str, Any]) -> list[str]:
+    h = c["hooks"]
+    rank = c["rank"]
+    lines = [
+        f"{c['word']} ({c['edition']}): {'valid' if c['valid'] else 'not valid'}",
+        f"tiles: {'·'.join(c['tiles'])}  score: {'?' if c['score'] is None else c['score']}",
+        f"alphagram: {'·'.join(c['alphagram_tiles'])}",
+        f"rank: {rank['rank']} of {rank['of']} ({rank['order']})" if rank else "rank: —",
+        f"hooks: {' '.join(h['front'])} {h['hooked']} {' '.join(h['back'])}".rstrip(),
+        f"anagrams: {', '.join(a['word'] for a in c['anagrams']) or '—'}",
+    ]
+    lines.append(f"sources: {', '.join(c['sources'])}" if c["valid"] else f"reason: {c['reason']}")
+    return lines
 
 
 @app.command()

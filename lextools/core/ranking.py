@@ -17,11 +17,15 @@ from __future__ import annotations
 import heapq
 import logging
 import time
+from collections import Counter
+from collections.abc import Iterable
 from math import comb
 
 from lextools.core import background
 from lextools.core.budget import pause
+from lextools.core.errors import SpellingError
 from lextools.core.lexicon import Lexicon
+from lextools.core.spelling import spell
 
 log = logging.getLogger("lextools.ranking")
 
@@ -76,3 +80,41 @@ def _ranked_keys(lex: Lexicon) -> list[str]:
         if n % _CHUNK == 0:
             pause()
     return keys
+
+
+def rank_of(lex: Lexicon, word: str) -> tuple[int, int] | None:
+    """(1-based probability rank of the word among the lexicon's words of its length in tiles, how
+    many words have that length); None when the word is not in the lexicon.
+
+    ``word`` is a word in any notation (chorizo, [CH]ORIZO) or a lexicon key. Where the tile counts
+    are unverified (es-mattel2021) the rank is the word's place in the alphabet within its length.
+    Computed from :func:`probability_ranking` filtered to each length, once per loaded lexicon.
+    """
+    try:
+        key: str | None = spell(word, lex.edition).key
+    except SpellingError:
+        key = None
+    if key is None or key not in lex:
+        key = word if word in lex else None
+    if key is None or len(key) < 2:  # one-tile keys are never words
+        return None
+    # The ranking first, out here: a background job waiting on another job would hold the one lane they share.
+    ordered = probability_ranking(lex) if lex.edition.has_counts else None
+    kept = background.result(lex, "ranks per length", lambda: _ranks(lex, ordered), None, evictable=False)
+    ranks, counts = kept if kept is not None else ({}, Counter())
+    rank = ranks.get(key)
+    return None if rank is None else (rank, counts[len(key)])
+
+
+def _ranks(lex: Lexicon, ranking: Iterable[str] | None) -> tuple[dict[str, int], Counter[int]]:
+    """Every key → its 1-based rank among the keys of its length (in the probability ``ranking``, or
+    in the edition's alphabet where the tile counts are unverified: no ranking), and the keys of each length."""
+    ordered = ranking if ranking is not None else lex.edition.sort_keys(lex)
+    seen: Counter[int] = Counter()
+    ranks: dict[str, int] = {}
+    for n, key in enumerate(ordered):
+        seen[len(key)] += 1
+        ranks[key] = seen[len(key)]
+        if n % _CHUNK == 0:
+            pause()
+    return ranks, seen

@@ -44,6 +44,7 @@ from typing import Any, NamedTuple
 
 from lextools.core import background
 from lextools.core.budget import Budget, Exhausted
+from lextools.core.conditions import Conditions, matcher
 from lextools.core.edition import Edition
 from lextools.core.errors import PositionError, QueryError, SpellingError
 from lextools.core.lexicon import Lexicon, _continuations, children, utf8_length
@@ -134,8 +135,10 @@ def anagrams(
     *,
     budget: Budget | None = None,
     after: str | None = None,
+    conditions: Conditions | None = None,
 ) -> list[Match]:
-    """Words using every tile of the rack (or, with ``sub``, any of them, at least ``min_length``).
+    """Words using every tile of the rack (or, with ``sub``, any of them, at least ``min_length``)
+    that meet the ``conditions`` (:mod:`lextools.core.conditions`).
 
     ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
     letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
@@ -156,10 +159,14 @@ def anagrams(
         return []
     first = 0 if start is None else bisect_right(every.order, _place(ed, start))  # earlier pages skipped
     label, have, rank = ed.by_code, Counter(rack), ed.collation_key
+    keep = matcher(lex, conditions)
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
         for i in range(first, len(every.keys)):
             key = every.keys[i]
+            if keep is not None and not keep(key):
+                budget.step(key)
+                continue
             # A rack tile is always spent before a blank: the blanks stand for the tiles the rack lacks.
             lacking = sorted((Counter(key) - have).elements(), key=rank)
             found.append(Match(key, tuple(label[c].label for c in lacking)))
@@ -462,8 +469,10 @@ def find(
     order: str = "alpha",
     budget: Budget | None = None,
     after: str | None = None,
+    conditions: Conditions | None = None,
 ) -> Iterator[str]:
-    """Keys meeting every given constraint, in ``order``: the service's ``search``.
+    """Keys meeting every given constraint and the ``conditions`` (:mod:`lextools.core.conditions`),
+    in ``order``: the service's ``search``.
 
     ``pattern`` is read by :func:`parse_pattern` (None: any word; an empty or blank one is refused);
     ``contains``, ``starts`` and ``ends`` are tiles in
@@ -493,11 +502,13 @@ def find(
     prefix, infix, suffix = tiles_of("starts", starts), tiles_of("contains", contains), tiles_of("ends", ends)
     parts: list[str | None] = parse_pattern(pattern, lex) if pattern is not None else ["*"]
     budget = budget if budget is not None else Budget()
+    test = matcher(lex, conditions)
     if order == "probability":
-        return iter(_scan_ranking(lex, _matcher(parts, prefix, length, infix, suffix), budget, after))
+        matches = _matcher(parts, prefix, length, infix, suffix)
+        return iter(_scan_ranking(lex, matches if test is None else lambda k: matches(k) and test(k), budget, after))
 
     def keep(k: str) -> bool:
-        return k.endswith(suffix) and infix in k
+        return k.endswith(suffix) and infix in k and (test is None or test(k))
 
     return iter(_walk_guided(lex, parts, prefix, length, keep=keep, budget=budget, after=after))
 

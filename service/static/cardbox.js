@@ -109,6 +109,19 @@ export async function record(edition, type, question, right, now = Date.now()) {
   return updated;
 }
 
+/** Add questions as new cards of a deck (box 0, due now); a card already there keeps its progress.
+ * Resolves to the number of cards added. */
+export async function addCards(edition, type, questions, now = Date.now()) {
+  const added = [];
+  for (const question of questions) {
+    const id = cardId(edition, type, question);
+    if (await card(id)) continue;
+    added.push({ id, deck: deckOf(edition, type), edition, type, question, box: 0, due: now, right: 0, wrong: 0, last: now });
+  }
+  await save(added);
+  return added.length;
+}
+
 /** The whole cardbox as the text of an export file. */
 export async function exportText() {
   const all = await cards();

@@ -6,6 +6,7 @@
 // the server spells them (GET /v1/{edition}/words/…), so CH, 1 and [CH] are the same tile.
 import * as cardbox from "./cardbox.js";
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
+import { anagramQuestions, entriesOf } from "./lists.js";
 import { rackTiles, wordList } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -379,5 +380,37 @@ onEditionChange(() => {
   showCardbox();
 });
 
+document.addEventListener("lextools:cardbox", () => showCardbox()); // sync.js took cards from the server
+
+// -- a list handed over by another page (the search page's "quiz on these") ---------------------
+
+/** ``/study?list=session``: quiz on the words the other page left in sessionStorage["lextools:list"]
+ * ({edition, title, words}), one anagram question per alphagram. */
+async function quizOnHandedList() {
+  if (new URLSearchParams(location.search).get("list") !== "session") return;
+  let list = null;
+  try {
+    list = JSON.parse(sessionStorage.getItem("lextools:list"));
+  } catch {
+    list = null;
+  }
+  if (!Array.isArray(list?.words) || !list.words.length || typeof list.edition !== "string") {
+    message(t("list_empty"));
+    return;
+  }
+  message(t("search_working"));
+  const questions = await anagramQuestions(list.edition, await entriesOf(list.edition, list.words));
+  if (!questions.length) {
+    message(t("list_empty"));
+    return;
+  }
+  message(t("list_quiz", { title: list.title ?? "", count: questions.length }));
+  const queue = questions.map((question) => ({ question, box: null }));
+  session = { edition: list.edition, type: "anagram", seed: "list", queue, index: 0, asked: 0, right: 0, current: null, timer: null };
+  showScore();
+  ask();
+}
+
 fitEdition();
 showCardbox();
+quizOnHandedList();

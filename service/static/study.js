@@ -1,6 +1,7 @@
 // The study page: look a word up, list the two-tile words (the quizzes are in quiz.js).
 // Everything comes from the /v1 API.
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
+import { cardButton } from "./card.js";
 import { wordList } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -63,8 +64,9 @@ $("lookup").addEventListener("submit", async (event) => {
       "p",
       { class: `verdict-line ${info.valid ? "valid" : "invalid"}`, "data-valid": String(info.valid) },
       el("strong", {}, info.word),
-      ` — ${t(info.valid ? "lookup_valid" : "lookup_invalid")} (${name})`,
+      ` — ${t(info.valid ? "lookup_valid" : "lookup_invalid")} (${name}) `,
     ),
+    cardButton(info.word, t("card_open"), name),
     ...why,
     tileRow(info.tiles, values),
     el("p", {}, info.score === null ? t("lookup_score_unknown") : t("lookup_score", { score: info.score })),

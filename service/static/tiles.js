@@ -1,5 +1,6 @@
 // Words and racks drawn as tiles: every list on the study page shows them, so that in es-fise CHA
 // is visibly two tiles (CH·A) and a C next to an H is never mistaken for the CH tile.
+import { cardButton } from "./card.js";
 import { el, t } from "./common.js";
 
 /** A word as a run of small tiles; its text is still the plain spelling (CHA), its title CH·A. */
@@ -19,7 +20,8 @@ export function rackTiles(list, labels) {
   list.setAttribute("aria-label", `${t("tiles_label")}: ${labels.join(", ")}`);
 }
 
-/** Words with their tiles, in the order given (the server sends them in the edition's alphabet). */
+/** Words with their tiles, in the order given (the server sends them in the edition's alphabet);
+ * each word is a button that opens its card (card.js). */
 export function wordList(entries) {
-  return el("ul", { class: "wordflow" }, ...entries.map((entry) => el("li", {}, wordTiles(entry))));
+  return el("ul", { class: "wordflow" }, ...entries.map((entry) => el("li", {}, cardButton(entry.word, wordTiles(entry)))));
 }

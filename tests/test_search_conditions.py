@@ -1,0 +1,213 @@
+"""Issue 25: the search conditions (lextools.core.conditions) in the library, the CLI and the API; the
+word card (lextools.features.card); the cardbox kept by sync code (service/cardboxes.py); and none of
+it in kiosk mode."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+from typer.testing import CliRunner
+
+from lextools.cli.main import app as cli
+from lextools.core import search
+from lextools.core.conditions import NAMES, Conditions, anagram_count, conditions
+from lextools.core.errors import QueryError, SpellingError
+from lextools.core.lexicon import Lexicon
+from lextools.core.ranking import rank_of
+from lextools.features.card import word_card
+from service import create_app
+
+CARDBOX = {"format": "lextools-cardbox", "version": 1, "exported": "2026-12-01T00:00:00Z", "cards": []}
+
+
+def every_key(es: Lexicon) -> list[str]:
+    return es.edition.sort_keys(es)
+
+
+def words(es: Lexicon, keys: list[str]) -> list[str]:
+    return [es.edition.spelling(k) for k in keys]
+
+
+# -- the conditions, each against its definition over every word ---------------------------------------
+
+CASES: list[tuple[dict[str, object], Callable[[Lexicon, str], bool]]] = [
+    ({"min_length": 4, "max_length": 5}, lambda es, k: 4 <= len(k) <= 5),
+    ({"includes": "aa"}, lambda es, k: k.count("A") >= 2),
+    ({"includes": "ll"}, lambda es, k: "2" in k),  # the LL tile (code 2), never L·L
+    ({"starts": "c", "ends": "s"}, lambda es, k: k[0] == "C" and k[-1] == "S"),
+    ({"front_hook": True}, lambda es, k: any(t + k in es for t in es.alphagram_order)),
+    ({"back_hook": False}, lambda es, k: not any(k + t in es for t in es.alphagram_order)),
+    ({"min_anagrams": 2}, lambda es, k: sum(sorted(o) == sorted(k) for o in es) >= 2),
+    ({"min_score": 8}, lambda es, k: (es.edition.score(es.edition.decode(k)) or 0) >= 8),
+    ({"max_rank": 3}, lambda es, k: (rank_of(es, k) or (99, 0))[0] <= 3),
+]
+
+
+@pytest.mark.parametrize(("given", "definition"), CASES, ids=[",".join(map(str, c[0])) for c in CASES])
+def test_each_condition_keeps_exactly_the_words_its_definition_keeps(
+    es: Lexicon, given: dict[str, object], definition: Callable[[Lexicon, str], bool]
+) -> None:
+    cond = conditions(es, **given)
+    expected = [k for k in every_key(es) if definition(es, k)]
+    assert expected and len(expected) < len(es)  # each case keeps some words and drops others
+    assert list(search.find(es, conditions=cond)) == expected
+    ranked = set(search.find(es, order="probability", conditions=cond))
+    assert ranked == set(expected)
+
+
+def test_conditions_combine_and_apply_to_anagrams(es: Lexicon) -> None:
+    key, blanks = search.parse_rack("osac?", es)
+    every = [m.key for m in search.anagrams(es, key, blanks, sub=True)]
+    cond = conditions(es, max_length=4, min_anagrams=3, starts="c")
+    kept = [m.key for m in search.anagrams(es, key, blanks, sub=True, conditions=cond)]
+    assert words(es, kept) == ["CASO", "COSA"]  # SACO: not starting with C; CASA: one anagram
+    assert kept == [k for k in every if len(k) <= 4 and k[0] == "C" and anagram_count(es, k) >= 3]
+    assert anagram_count(es, es.spell("cosa").key) == 3  # CASO, COSA, SACO
+
+
+def test_bad_conditions_are_refused_at_the_call(es: Lexicon) -> None:
+    with pytest.raises(QueryError, match="min_length is more than max_length"):
+        conditions(es, min_length=5, max_length=4)
+    with pytest.raises(QueryError, match="includes"):
+        conditions(es, includes="k")  # es-fise has no K tile
+    assert not conditions(es, includes="", front_hook=None)
+    assert conditions(es, starts="ch") == Conditions(starts="1")
+    assert set(NAMES) >= {"min_rank", "front_hook", "min_anagrams", "max_score"}
+
+
+# -- the word card -----------------------------------------------------------------------------------------
+
+
+def test_word_card_of_a_valid_word(es: Lexicon) -> None:
+    card = word_card(es, "amas")
+    assert card["valid"] and card["tiles"] == ["A", "M", "A", "S"] and card["values"] == [1, 3, 1, 1]
+    assert card["score"] == 6 and card["alphagram"] == "AAMS"
+    assert card["hooks"] == {
+        "front": ["C", "LL"],
+        "back": [],
+        "front_inner": False,
+        "back_inner": True,
+        "hooked": "AMAS·",
+    }
+    four = len(search.words_of_length(es, 4))
+    assert card["rank"]["order"] == "probability" and card["rank"]["of"] == four
+    assert 1 <= card["rank"]["rank"] <= four
+    assert [a["word"] for a in word_card(es, "cosa")["anagrams"]] == ["CASO", "SACO"]
+    llama = word_card(es, "llama")
+    assert llama["tiles"] == ["LL", "A", "M", "A"] and llama["hooks"]["back"] == ["R", "S"]
+
+
+def test_word_card_of_an_invalid_word_and_of_one_the_edition_cannot_spell(es: Lexicon) -> None:
+    card = word_card(es, "saca")
+    assert not card["valid"] and card["rank"] is None and card["reason"]
+    assert [a["word"] for a in card["anagrams"]] == ["CASA"]
+    with pytest.raises(SpellingError):
+        word_card(es, "kilo")
+
+
+# -- the API and the CLI: one contract ---------------------------------------------------------------------
+
+
+def test_api_search_and_cli_pattern_take_the_same_conditions(
+    client: FlaskClient, lexicon_home: Path, tmp_path: Path
+) -> None:
+    query = "pattern=*&includes=S&max_length=4&back_hook=false&min_score=4&limit=1000"
+    answer = client.get(f"/v1/es-fise/search?{query}").get_json()
+    assert answer["words"]
+    for w in answer["words"]:
+        assert "S" in w["tiles"] and len(w["tiles"]) <= 4
+    args = ["pattern", "es-fise", "*", "--includes", "S", "--max-length", "4", "--no-back-hook", "--min-score", "4"]
+    printed = CliRunner().invoke(cli, [*args, "--json", "--lexicons", str(lexicon_home)], catch_exceptions=False)
+    assert json.loads(printed.stdout)["words"] == answer["words"]
+    refused = client.get("/v1/es-fise/search?pattern=*&min_rank=9&max_rank=2").get_json()
+    assert refused["error"] == {"code": "bad_query", "message": "min_rank es mayor que max_rank"}
+    doc = client.get("/v1/openapi.json").get_json()
+    for path, method in (("/v1/{edition}/search", "get"), ("/v1/{edition}/anagrams/{rack}", "get")):
+        named = {p.get("name") for p in doc["paths"][path][method]["parameters"]}
+        assert set(NAMES) <= named, set(NAMES) - named
+
+
+def test_api_anagrams_in_probability_order_page_by_cursor(client: FlaskClient, es: Lexicon) -> None:
+    got, cursor = [], None
+    for _ in range(10):
+        url = "/v1/es-fise/anagrams/OSAC%3F?sub=true&order=probability&limit=2&min_length=4"
+        answer = client.get(url + (f"&cursor={cursor}" if cursor else "")).get_json()
+        got += [w["word"] for w in answer["words"]]
+        cursor = answer["next_cursor"]
+        if not cursor:
+            break
+    assert answer["order"] == "probability" and cursor is None
+    key, blanks = search.parse_rack("osac?", es)
+    alpha = words(es, [m.key for m in search.anagrams(es, key, blanks, sub=True, min_length=4)])
+    assert sorted(got) == sorted(alpha) and len(got) == len(alpha)
+    lengths = [len(es.spell(w).tiles) for w in got]
+    assert lengths == sorted(lengths, reverse=True)  # longest first
+    fives = [w for w in got if len(es.spell(w).tiles) == 4]
+    assert fives == sorted(fives, key=lambda w: rank_of(es, w))  # then by rank
+
+
+def test_api_card_and_cli_card_answer_the_same(client: FlaskClient, lexicon_home: Path) -> None:
+    answer = client.get("/v1/es-fise/card/ama?lang=en").get_json()
+    assert answer["hooks"]["front"] == ["C", "LL"] and answer["hooks"]["back"] == ["R", "S"]
+    printed = CliRunner().invoke(
+        cli,
+        ["card", "es-fise", "ama", "--lang", "en", "--json", "--lexicons", str(lexicon_home)],
+        catch_exceptions=False,
+    )
+    assert json.loads(printed.stdout) == answer
+    assert client.get("/v1/es-fise/card/kilo").status_code == 422
+    text = CliRunner().invoke(cli, ["card", "es-fise", "ama", "--lexicons", str(lexicon_home)]).stdout
+    assert "hooks: C LL AMA R S" in text
+
+
+# -- the cardbox kept by sync code ----------------------------------------------------------------------------
+
+
+def test_a_cardbox_kept_by_sync_code(client: FlaskClient) -> None:
+    made = client.post("/v1/cardbox", json={"cardbox": CARDBOX})
+    assert made.status_code == 201
+    code = made.get_json()["code"]
+    assert len(code) == 20 and made.get_json()["shown"].count("-") == 4  # 100 bits, in groups of four
+    box = {**CARDBOX, "cards": [{"id": "es-fise|anagram|AEINRS", "deck": "es-fise|anagram"}]}
+    assert client.put(f"/v1/cardbox/{code.lower()}", json={"cardbox": box}).status_code == 200
+    read = client.get(f"/v1/cardbox/{made.get_json()['shown']}").get_json()
+    assert read["cardbox"] == box and read["code"] == code
+    assert client.get("/v1/cardbox/" + "0" * 20).get_json()["error"]["code"] == "unknown_sync_code"
+    assert client.put("/v1/cardbox/" + "0" * 20, json={"cardbox": box}).status_code == 404
+    assert client.post("/v1/cardbox", json={"cardbox": {"cards": []}}).status_code == 400
+    foreign = client.post("/v1/cardbox", json={"cardbox": CARDBOX}, headers={"Origin": "https://elsewhere.example"})
+    assert foreign.status_code == 403
+    assert made.get_json()["code"] != client.post("/v1/cardbox", json={"cardbox": CARDBOX}).get_json()["code"]
+
+
+def test_the_cardbox_store_is_rate_and_size_limited(lexicon_home: Path, tmp_path: Path) -> None:
+    config = {"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "CARDBOX_RATE": 3, "CARDBOX_MAX_BYTES": 400}
+    client = create_app(config).test_client()
+    assert (tmp_path / "cardboxes.sqlite3").exists() is False  # made by the first request, beside the record
+    big = {**CARDBOX, "cards": [{"id": "x" * 500}]}
+    assert client.post("/v1/cardbox", json={"cardbox": big}).status_code == 413
+    assert client.post("/v1/cardbox", json={"cardbox": CARDBOX}).status_code == 201
+    assert client.get("/v1/cardbox/" + "1" * 20).status_code == 404
+    refused = client.post("/v1/cardbox", json={"cardbox": CARDBOX})
+    assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "too_many_syncs"
+    assert (tmp_path / "cardboxes.sqlite3").exists()
+
+
+# -- kiosk mode: nothing of this is reachable ------------------------------------------------------------------
+
+
+def test_the_kiosk_serves_no_search_card_or_sync(lexicon_home: Path, tmp_path: Path) -> None:
+    kiosk = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "KIOSK": "es-fise"}).test_client()
+    for path in ("/search", "/search?edition=es-fise", "/v1/es-fise/card/casa", "/v1/cardbox/" + "0" * 20,
+                 "/static/search.js", "/static/card.js", "/static/lists.js", "/static/sync.js", "/static/tiles.js",
+                 "/v1/es-fise/search?pattern=*&front_hook=true", "/v1/es-fise/anagrams/CASA"):  # fmt: skip
+        assert kiosk.get(path).status_code == 404, path
+    assert kiosk.post("/v1/cardbox", json={"cardbox": CARDBOX}).status_code == 404
+    judge = kiosk.get("/judge").get_data(as_text=True)
+    assert "/search" not in judge and "card.js" not in judge
+    for name in ("judge.js", "common.js", "style.css"):  # what the judge page loads still loads
+        assert kiosk.get(f"/static/{name}").status_code == 200, name
