@@ -20,11 +20,14 @@ import re
 import secrets
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, request
 
+from lextools.core.errors import BusyError
 from lextools.core.messages import message
 from service.api import operation
 from service.challenge import require_json, require_own_origin
@@ -34,6 +37,8 @@ from service.shapes import errors, json_response, obj
 
 bp = Blueprint("cardboxes", __name__)
 
+#: Seconds a request waits for a lock on the file another process holds, then 503 ``busy``.
+LOCK_WAIT = 0.2
 #: Where :func:`init_app` keeps the store.
 EXTENSION = "lextools.cardboxes"
 #: Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand is not mistaken.
@@ -75,17 +80,32 @@ class Cardboxes:
         self.clock = clock
 
     def _connect(self) -> sqlite3.Connection:
+        """A connection that waits for a lock at most ``LOCK_WAIT`` s: SQLite waits inside C, which
+        would stall the worker's every request (the challenge record's lesson)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.executescript(_SCHEMA)
+        try:
+            db = sqlite3.connect(self.path, timeout=LOCK_WAIT, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+        except sqlite3.OperationalError:
+            raise BusyError(message("busy_cardbox")) from None
         return db
+
+    @contextmanager
+    def _session(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one request's work; a lock another process holds is a 503 ``busy``."""
+        db = self._connect()
+        try:
+            yield db
+        except sqlite3.OperationalError:
+            raise BusyError(message("busy_cardbox")) from None
+        finally:
+            db.close()
 
     def hit(self, client: str, rate: int) -> None:
         """Count a request of ``client``; 429 when it made ``rate`` in the last minute already."""
         now = self.clock()
-        db = self._connect()
-        try:
+        with self._session() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM hits WHERE at < ?", (now - 60,))
             (count,) = db.execute("SELECT COUNT(*) FROM hits WHERE client = ?", (client,)).fetchone()
@@ -94,22 +114,16 @@ class Cardboxes:
                 raise ServiceError(429, "too_many_syncs", message("sync_rate", rate=rate))
             db.execute("INSERT INTO hits VALUES (?, ?)", (client, now))
             db.execute("COMMIT")
-        finally:
-            db.close()
 
     def get(self, code: str) -> tuple[str, float] | None:
-        db = self._connect()
-        try:
+        with self._session() as db:
             row = db.execute("SELECT body, updated FROM cardboxes WHERE code = ?", (code,)).fetchone()
-        finally:
-            db.close()
         return None if row is None else (str(row[0]), float(row[1]))
 
     def put(self, code: str | None, body: str, most: int) -> tuple[str, float]:
         """Store ``body`` under ``code`` (None: a new code; a code that does not exist: 404)."""
         now = self.clock()
-        db = self._connect()
-        try:
+        with self._session() as db:
             db.execute("BEGIN IMMEDIATE")
             if code is None:
                 (count,) = db.execute("SELECT COUNT(*) FROM cardboxes").fetchone()
@@ -124,8 +138,6 @@ class Cardboxes:
                 db.execute("COMMIT")
                 raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
             db.execute("COMMIT")
-        finally:
-            db.close()
         return code, now
 
 

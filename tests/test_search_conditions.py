@@ -5,6 +5,7 @@ it in kiosk mode."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -195,6 +196,22 @@ def test_the_cardbox_store_is_rate_and_size_limited(lexicon_home: Path, tmp_path
     refused = client.post("/v1/cardbox", json={"cardbox": CARDBOX})
     assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "too_many_syncs"
     assert (tmp_path / "cardboxes.sqlite3").exists()
+
+
+def test_a_locked_cardbox_file_is_busy_at_once(lexicon_home: Path, tmp_path: Path) -> None:
+    """Another program holding the file's write lock costs a request 0.2 s and a 503, not a stalled worker."""
+    client = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3"}).test_client()
+    code = client.post("/v1/cardbox", json={"cardbox": CARDBOX}).get_json()["code"]
+    holder = sqlite3.connect(tmp_path / "cardboxes.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        refused = client.put(f"/v1/cardbox/{code}", json={"cardbox": CARDBOX})
+        assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "busy"
+        assert client.get(f"/v1/cardbox/{code}").status_code == 503  # its rate is counted in the file too
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert client.put(f"/v1/cardbox/{code}", json={"cardbox": CARDBOX}).status_code == 200
 
 
 # -- kiosk mode: nothing of this is reachable ------------------------------------------------------------------
