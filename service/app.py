@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask
 
 from lextools.core.lexicon import default_home
-from service import challenge, director, errors, export, meta, pages, quiz, study, words
+from service import challenge, director, errors, export, lists, meta, pages, quiz, study, words
 from service.answer import AnswerJSON, _cors, _nosniff
 from service.hot import HotRoutes
 from service.inputs import canonical_edition, refuse_unknown_parameters, require_utf8_path
@@ -53,7 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(refuse_unknown_parameters)
     app.after_request(_cors)
     app.after_request(_nosniff)
-    for module in (meta, words, study, quiz, export):
+    for module in (meta, words, study, quiz, lists, export):
         app.register_blueprint(module.bp)
     app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
     challenge.init_app(app)  # the word judge's config and routes, kept apart
