@@ -2,14 +2,18 @@
 a lexicon, and a quiz on any list — the study page's lists, the same answers as ``lextools lists``.
 
 A stems list is computed at its first request in a worker and kept with the loaded lexicon, so the
-pages after it are slices (bench/README.md has the figures).
+pages after it are slices (bench/README.md has the figures). The first request of a list is a walk
+over the lexicon's keys: it takes its turn among the worker's budgeted walks (``SEARCH_CONCURRENCY``
+at once, :func:`service.study.walking`'s semaphore), so clients asking for many lists at once slow
+down each other, not the look-ups.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from flask import Blueprint
+from flask import Blueprint, current_app
 
 from lextools.core.edition import edition_names
 from lextools.core.messages import message
@@ -21,8 +25,17 @@ from service.language import request_language
 from service.lexicons import lexicon
 from service.params import Choice, Text, WholeNumber, load
 from service.shapes import errors, json_response, nullable, obj, ref, strings
+from service.study import WALKS
 
 bp = Blueprint("lists", __name__, url_prefix="/v1/<edition>/lists")
+
+T = TypeVar("T")
+
+
+def _in_turn(compute: Callable[[], T]) -> T:
+    """A list's answer, computed in its turn among the worker's walks."""
+    with current_app.extensions[WALKS]:
+        return compute()
 
 
 class PageQuery(EditionQuery):
@@ -83,7 +96,8 @@ _STEM = obj(
 )
 def stems(edition: str) -> dict[str, Any]:
     params = load(StemsQuery)
-    return lists.stems(lexicon(edition), int(params["length"]), params["start"], params["count"])
+    lex = lexicon(edition)
+    return _in_turn(lambda: lists.stems(lex, int(params["length"]), params["start"], params["count"]))
 
 
 @operation(
@@ -103,7 +117,7 @@ def high_value(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
     params = load(TileQuery)
     tile = params.get("tile") or next(iter(lists.high_value_tiles(lex.edition)), "")
-    return lists.with_tile(lex, tile, params.get("length"), params["start"], params["count"])
+    return _in_turn(lambda: lists.with_tile(lex, tile, params.get("length"), params["start"], params["count"]))
 
 
 @operation(
@@ -122,7 +136,8 @@ def new_words(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
     if "against" not in params:
         raise bad_request(message("one_of", name="against", choices=", ".join(edition_names())))
-    return lists.new_words(lex, lexicon(params["against"]), params.get("length"), params["start"], params["count"])
+    other = lexicon(params["against"])
+    return _in_turn(lambda: lists.new_words(lex, other, params.get("length"), params["start"], params["count"]))
 
 
 @operation(
@@ -168,4 +183,5 @@ def list_quiz(edition: str) -> dict[str, Any]:
     body = json_body()
     words = words_of({"words": body.get("words", [])}, allow_empty=True, limit=lists.MAX_QUIZ_ITEMS)
     racks = words_of({"words": body.get("racks", [])}, allow_empty=True, limit=lists.MAX_QUIZ_ITEMS)
-    return lists.list_quiz(lex, words, racks, request_language())
+    lang = request_language()
+    return _in_turn(lambda: lists.list_quiz(lex, words, racks, lang))

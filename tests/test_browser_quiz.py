@@ -13,7 +13,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from test_browser import base_url, browser, by_id, console_errors, focused_id, open_page, type_keys, wait_for  # noqa: F401
 
 from lextools.core import search
-from lextools.core.lexicon import Lexicon
+from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.spelling import spell
 
 pytestmark = pytest.mark.slow
@@ -258,9 +258,10 @@ def test_the_hooks_quiz_takes_the_hook_tile_alone_or_the_whole_word(
 def test_a_stems_list_opens_and_quizzes_and_a_plain_list_becomes_cards(
     browser: WebDriver,  # noqa: F811
     base_url: str,  # noqa: F811
-    es: Lexicon,
+    lexicon_home: Path,
     tmp_path: Path,
 ) -> None:
+    es = load_lexicon("es-fise", lexicon_home)  # the page is the same whichever reader: run once
     forget_cardbox(browser, base_url)
     open_page(browser, f"{base_url}/study?edition=es-fise")
     # The 6-tile stems of es-fise (the default list and length), from the keyboard.
