@@ -71,7 +71,7 @@ async function fetchPage(from) {
       el(
         "div",
         { class: "stem", "data-stem": stem.stem },
-        el("p", {}, el("strong", {}, `#${stem.rank} ${stem.stem}`), ` — ${t("lists_stem_line", { stem: stem.stem, takes: stem.takes.length })}: ${stem.takes.join(" ")}`),
+        el("p", {}, el("strong", {}, `#${stem.rank} ${stem.stem}`), ` — ${t("lists_stem_line", { takes: stem.takes.length })}: ${stem.takes.join(" ")}`),
         wordList(stem.words),
       ),
     );
