@@ -12,7 +12,11 @@ What is measured, in one run:
    over every sub-multiset left to blanks, the way Zyzzyva's ``LetterBag`` writes the sum — the
    baseline, which also checks that both give the same numbers;
 2. each quiz type, cold (ranked lists not cached yet) and warm, against the walk every quiz of
-   that length needs first (``search.words_of_length``), measured in the same run.
+   that length needs first (``search.words_of_length``), measured in the same run;
+3. the lists that teach (:mod:`lextools.features.lists`), cold (a worker's first request for the
+   list) and warm (the next page), against the same walk; and the phony measure: how many phonies
+   of 5 to 8 tiles (seeds 1 to 3, 12 questions each) have a run of three tiles found fewer than
+   ``PHONY_MIN_TRIGRAM`` times among all the edition's words.
 
 Times depend on the machine; the ratios are what to compare between machines and versions.
 """
@@ -35,7 +39,7 @@ from lextools.core import search
 from lextools.core.edition import Edition
 from lextools.core.lexicon import load_lexicon
 from lextools.core.probability import draw_count
-from lextools.features import quiz
+from lextools.features import lists, quiz
 
 
 def enumerated_count(edition: Edition, tiles: Sequence[str], blanks: int) -> int:
@@ -95,6 +99,46 @@ def main() -> None:
         warm, _ = timed(lambda r=request, f=fresh: quiz.quiz(f, r))
         quizzes.add_row(name, f"{cold:.2f} s", f"{warm:.3f} s", f"{cold / walk:.1f}×")
     console.print(quizzes)
+    console.print(list_times(args.lexicons, args.edition, walk))
+    console.print(phony_measure(lex))
+
+
+def list_times(home: Path, edition: str, walk: float) -> Table:
+    """Each list cold (a fresh Lexicon object: nothing kept for it) and warm (its next page)."""
+    table = Table("list", "cold", "warm (next page)", "cold / words_of_length")
+    other = "es-na103" if edition != "es-na103" else "es-fise"
+    fresh = load_lexicon(edition, home)
+    tile = (lists.high_value_tiles(fresh.edition) or [""])[0]
+    calls: list[tuple[str, Callable[[int], Any]]] = [
+        ("stems, 6 tiles, 20 a page", lambda start: lists.stems(fresh, 6, start)),
+        ("stems, 7 tiles, 20 a page", lambda start: lists.stems(fresh, 7, start)),
+        (f"high-value {tile}, 100 a page", lambda start: lists.with_tile(fresh, tile, None, start, 100)),
+    ]
+    if (home / f"{other}.json").exists():
+        against = load_lexicon(other, home)
+        calls.append(
+            (f"new against {other}, 100 a page", lambda start: lists.new_words(fresh, against, None, start, 100))
+        )
+    words = [w["word"] for w in lists.with_tile(fresh, tile, 7, 1, 100)["words"]]
+    calls.append(("list quiz, 100 words", lambda start: lists.list_quiz(fresh, words)))
+    for name, call in calls:
+        cold, _ = timed(lambda c=call: c(1))
+        warm, _ = timed(lambda c=call: c(21))
+        table.add_row(name, f"{cold:.2f} s", f"{warm:.3f} s", f"{cold / walk:.1f}×")
+    return table
+
+
+def phony_measure(lex: Any) -> str:
+    ed = lex.edition
+    phonies = []
+    for length in (5, 6, 7, 8):
+        for seed in (1, 2, 3):
+            result = quiz.quiz(lex, quiz.QuizRequest("word-or-phony", length, count=12, seed=seed))
+            phonies += [ed.encode(q["tiles"]) for q in result["questions"] if not q["valid"]]
+    words = "\n".join(lex)
+    least = quiz.PHONY_MIN_TRIGRAM
+    failing = [p for p in phonies if any(words.count(p[i : i + 3]) < least for i in range(len(p) - 2))]
+    return f"phonies of 5-8 tiles with a run of three found < {least} times: {len(failing)} of {len(phonies)}"
 
 
 if __name__ == "__main__":

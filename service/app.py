@@ -11,7 +11,7 @@ from flask import Flask
 
 from lextools.core.lexicon import default_home
 from lextools.features.export import default_cache
-from service import cardboxes, challenge, director, errors, export, hosts, meta, pages, quiz, study, words
+from service import cardboxes, challenge, director, errors, export, hosts, lists, meta, pages, quiz, study, words
 from service.answer import AnswerJSON, _cors, _nosniff
 from service.hot import HotRoutes
 from service.inputs import canonical_edition, refuse_unknown_language, refuse_unknown_parameters, require_utf8_path
@@ -64,7 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(refuse_unknown_language)
     app.after_request(_cors)
     app.after_request(_nosniff)
-    for module in (meta, words, study, quiz, export):
+    for module in (meta, words, study, quiz, lists, export):
         app.register_blueprint(module.bp)
     app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
     challenge.init_app(app)  # the word judge's config and routes, kept apart

@@ -31,7 +31,7 @@ from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError
 from lextools.core.lexicon import read_metadata
 from lextools.core.messages import Message, choose_language, message
-from lextools.features import quiz
+from lextools.features import lists, quiz
 from service.kiosk import kiosk_edition
 from service.lexicons import lexicons
 from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS, MAX_WORDS, ORDERS
@@ -170,7 +170,7 @@ def judge() -> str | tuple[str, int]:
 
 @bp.get("/study")
 def study() -> str | tuple[str, int]:
-    return _page("study.html", quiz_settings=quiz.choices())
+    return _page("study.html", quiz_settings={**quiz.choices(), "list_settings": lists.choices()})
 
 
 @bp.get("/search")

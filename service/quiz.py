@@ -76,8 +76,9 @@ class QuizQuery(EditionQuery):
         quiz.MAX_LENGTH,
         load_default=_DEFAULT.min_length,
         metadata=_about(
-            f"build: shortest word, in tiles (a build rack has at most {quiz.MAX_BUILD_LENGTH} tiles, "
-            f"and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)"
+            f"build: shortest word, in tiles; default the larger of {quiz.DEFAULT_BUILD_MIN} and the rack's "
+            f"length - {quiz.BUILD_MIN_BELOW_RACK}, at most the rack's (a build rack has at most "
+            f"{quiz.MAX_BUILD_LENGTH} tiles, and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)"
         ),
     )
     list_name = Text(

@@ -13,7 +13,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from test_browser import base_url, browser, by_id, console_errors, focused_id, open_page, type_keys, wait_for  # noqa: F401
 
 from lextools.core import search
-from lextools.core.lexicon import Lexicon
+from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.spelling import spell
 
 pytestmark = pytest.mark.slow
@@ -253,3 +253,56 @@ def test_the_hooks_quiz_takes_the_hook_tile_alone_or_the_whole_word(
         type_keys(browser, Keys.ENTER)
     assert seen_digraph, "no question had a digraph hook (LL, CH)"
     assert console_errors(browser) == []
+
+
+def test_a_stems_list_opens_and_quizzes_and_a_plain_list_becomes_cards(
+    browser: WebDriver,  # noqa: F811
+    base_url: str,  # noqa: F811
+    lexicon_home: Path,
+    tmp_path: Path,
+) -> None:
+    es = load_lexicon("es-fise", lexicon_home)  # the page is the same whichever reader: run once
+    forget_cardbox(browser, base_url)
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    # The 6-tile stems of es-fise (the default list and length), from the keyboard.
+    assert by_id(browser, "lists-kind").get_attribute("value") == "stems"
+    assert by_id(browser, "lists-stem").get_attribute("value") == "6"
+    driver_focus(browser, "lists-show")
+    type_keys(browser, Keys.ENTER)
+    stems = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lists-result .stem"), "the stems")
+    first_stem = stems[0].get_attribute("data-stem")
+    driver_focus(browser, "lists-quiz")
+    type_keys(browser, Keys.ENTER)
+    rack = question_id(browser)
+    assert rack == f"{first_stem}?", "a stem is asked with a blank"
+    words = answers_of(es, rack)
+    assert words and all(len(spell(w, es.edition).tiles) == 7 for w in words)
+    for word in words:
+        type_keys(browser, word + Keys.ENTER)
+    assert outcome(browser) == "true"
+
+    # A plain word list (one per line, any notation) is imported as new cards; what es-fise cannot
+    # use is reported, not added.
+    plain = tmp_path / "mine.txt"
+    plain.write_text("cancion\n# a comment\n[CH]IQUI[LL]O\tdefinición\nkilo\nzzzz\n", encoding="utf-8")
+    by_id(browser, "cardbox-import").send_keys(str(plain))
+    text = wait_for(browser, lambda d: by_id(d, "cardbox-message").text, "the import's message")
+    assert text.startswith("2 tarjetas nuevas") and "2 omitidas" in text and "K" in text, text
+
+    # The search page's hand-over: sessionStorage, then /study?list=session.
+    browser.execute_script(
+        'sessionStorage.setItem("lextools:list", JSON.stringify({edition: "es-fise", title: "mi búsqueda",'
+        ' words: ["CANCION", "CASAS"]}))'
+    )
+    open_page(browser, f"{base_url}/study?list=session&edition=es-fise")
+    wait_for(browser, lambda d: "mi búsqueda" in by_id(d, "lists-result").text, "the handed-over list")
+    # The anagram deck holds the stem's card and the two imported ones (shown once IndexedDB answers).
+    wait_for(browser, lambda d: cardbox_state(d)[0] == 3, "the three cards so far")
+    driver_focus(browser, "lists-add")
+    type_keys(browser, Keys.ENTER)
+    wait_for(browser, lambda d: cardbox_state(d)[0] == 4, "CASAS as a new card (CANCION is one already)")
+    assert not console_errors(browser)
+
+
+def driver_focus(driver: WebDriver, element_id: str) -> None:
+    driver.execute_script("arguments[0].focus()", by_id(driver, element_id))

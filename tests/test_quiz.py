@@ -21,7 +21,7 @@ from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.probability import draw_count
 from lextools.core.spelling import spell
-from lextools.features.quiz import QuizRequest, list_names, quiz, ranked_alphagrams
+from lextools.features.quiz import PHONY_MIN_TRIGRAM, QuizRequest, build_min_length, list_names, quiz, ranked_alphagrams
 from service.app import create_app
 
 
@@ -166,6 +166,36 @@ def test_phonies_are_never_valid_and_words_always_are(es: Lexicon) -> None:
                 assert base in es and one_edit_apart(key, base)
             kinds[q["valid"]] += 1
     assert kinds[True] and kinds[False]
+
+
+def test_es_fise_phonies_are_made_of_common_runs_of_three_tiles(
+    default_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The measure of a plausible phony, on the default es-fise lexicon: every run of three tiles in
+    it occurs at least PHONY_MIN_TRIGRAM times among the edition's valid words (the phonies of an
+    edit-only generator failed it 27 times in 95: UNOOS, MMISS, HIUYE)."""
+    monkeypatch.setenv("LEXTOOLS_READER", "dawg2")  # whichever reader the session's last test chose
+    fise = load_lexicon("es-fise", default_home)
+    ed = fise.edition
+    phonies = []
+    for length in (5, 6, 7, 8):
+        for seed in (1, 2):
+            result = quiz(fise, QuizRequest("word-or-phony", length, count=12, seed=seed))
+            phonies += [ed.encode(q["tiles"]) for q in result["questions"] if not q["valid"]]
+    assert len(phonies) >= 40
+    words = "\n".join(fise)  # one run of three never spans two words
+    runs = {key[i : i + 3] for key in phonies for i in range(len(key) - 2)}
+    rare = {ed.spelling(run): words.count(run) for run in runs if words.count(run) < PHONY_MIN_TRIGRAM}
+    assert not rare, rare
+    assert not any(key in fise for key in phonies)
+
+
+def test_the_build_quiz_asks_for_the_longer_words_by_default(es: Lexicon) -> None:
+    assert [build_min_length(n) for n in (2, 3, 4, 5, 6, 7, 8)] == [2, 3, 4, 4, 4, 5, 6]
+    result = quiz(es, QuizRequest("build", 6, count=5))
+    assert result["min_length"] == 4
+    assert all(len(a["tiles"]) >= 4 for q in result["questions"] for a in q["answers"])
+    assert quiz(es, QuizRequest("build", 6, count=1, min_length=2))["min_length"] == 2  # asked for: kept
 
 
 # -- choosing the questions ----------------------------------------------------------------------

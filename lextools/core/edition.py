@@ -81,6 +81,7 @@ class Edition:
     _value_of: dict[str, int | None] = field(init=False, repr=False)
     _label_of: dict[str, str] = field(init=False, repr=False)
     _collation: dict[int, int] = field(init=False, repr=False)
+    _spelling: dict[int, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Derived once: normalisation and tokenisation read these for every character.
@@ -91,6 +92,7 @@ class Edition:
         object.__setattr__(self, "_code_of", {t.label: t.code for t in self.tiles})
         object.__setattr__(self, "_value_of", {t.label: t.value for t in self.tiles})
         object.__setattr__(self, "_label_of", {t.code: t.label for t in self.tiles})
+        object.__setattr__(self, "_spelling", {ord(t.code): t.label for t in self.tiles})
         # The labels longest first: at each position the alternation takes the first label that
         # matches, the longest, so ``findall`` splits letters into tiles greedily (lextools.core.spelling).
         labels = sorted((t.label for t in self.tiles), key=len, reverse=True)
@@ -143,8 +145,9 @@ class Edition:
         return tuple(map(self._label_of.__getitem__, key))
 
     def spelling(self, key: str) -> str:
-        """Lexicon key → plain spelling (CHIQUILLO)."""
-        return "".join(self.by_code[c].label for c in key)
+        """Lexicon key → plain spelling (CHIQUILLO), mapped by ``str.translate``: a comparison spells
+        every word of two lexicons."""
+        return key.translate(self._spelling)
 
     # -- scoring ----------------------------------------------------------------------------------
     def score(self, tiles: Sequence[str], blanks: Iterable[int] = ()) -> int | None:

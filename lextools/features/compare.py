@@ -126,10 +126,15 @@ def diff(a: WordSet, b: WordSet) -> tuple[list[DiffRow], list[str], list[str]]:
 
     Each list is in the alphabetical order of the edition it comes from.
     """
-    tiles_a = {a.edition.spelling(k): len(k) for k in a.keys}
-    tiles_b = {b.edition.spelling(k): len(k) for k in b.keys}
-    added = [w for w in map(b.edition.spelling, b.edition.sort_keys(b.keys)) if w not in tiles_a]
-    removed = [w for w in map(a.edition.spelling, a.edition.sort_keys(a.keys)) if w not in tiles_b]
-    ca, cr = Counter(tiles_b[w] for w in added), Counter(tiles_a[w] for w in removed)
+    spelled_a = {a.edition.spelling(k): k for k in a.keys}
+    spelled_b = {b.edition.spelling(k): k for k in b.keys}
+    # Only the words on one side are sorted: two lexicons share most of their hundreds of thousands.
+    added = list(
+        map(b.edition.spelling, b.edition.sort_keys(spelled_b[w] for w in spelled_b.keys() - spelled_a.keys()))
+    )
+    removed = list(
+        map(a.edition.spelling, a.edition.sort_keys(spelled_a[w] for w in spelled_a.keys() - spelled_b.keys()))
+    )
+    ca, cr = Counter(len(spelled_b[w]) for w in added), Counter(len(spelled_a[w]) for w in removed)
     rows = [DiffRow(n, ca[n], cr[n]) for n in sorted(set(ca) | set(cr))]
     return rows, added, removed

@@ -5,12 +5,19 @@ es-fise CH is one tile, so CHA is a two-tile word):
 
 - ``anagram``: an alphagram of ``length`` tiles, ``blanks`` of them shown as blanks, and every word
   it makes;
-- ``build``: the same rack and every word of at least ``min_length`` tiles it makes;
+- ``build``: the same rack and every word of at least ``min_length`` tiles it makes. Unless asked,
+  ``min_length`` is the larger of 4 and the rack's length − 2 (never more than the rack): a 6-tile
+  rack asks for its words of 4 to 6 tiles, a 7-tile rack for those of 5 to 7, as the longer words
+  are the ones worth drilling, and a 3-tile rack for its 3-tile words;
 - ``hooks``: a word and the tiles that hook it in front and behind;
 - ``word-or-phony``: valid words mixed with phonies, each marked. A phony is one tile changed,
   inserted or removed from a valid word, not in the lexicon and spellable in the edition (no C+H
   side by side in es-fise, where they would be the CH tile); it keeps ``length`` tiles, so its
-  length gives nothing away;
+  length gives nothing away. A phony has to fool a club player: it is as likely a draw as the words
+  of the range it stands in, and every run of three tiles in it occurs at least
+  :data:`PHONY_MIN_TRIGRAM` times among the edition's words of its length and of one tile more
+  or less (so at least that often among all of them), so it looks like a word of the language
+  (among a few thousand words, a test lexicon's, once per :data:`PHONY_WORDS_PER_COUNT` words);
 - ``list``: a page of a named word list (:func:`list_names`).
 
 Questions are picked from a range of *probability ranks* within the length (``rank_from`` to
@@ -23,11 +30,12 @@ drawn by :class:`random.Random` seeded with it, so a seed always gives the same 
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -56,7 +64,9 @@ MAX_RANK = 10_000_000
 MIN_LENGTH, MAX_LENGTH = 2, search.MAX_QUERY_TILES
 #: Tiles per question when the request names no length: a bingo for anagrams, as the drills go.
 DEFAULT_LENGTH = {"anagram": 7, "build": 6, "hooks": 4, "word-or-phony": 5, "list": 4}
-DEFAULT_BUILD_MIN = 3
+#: A build quiz asks for words of at least the larger of this and the rack's length − 2.
+DEFAULT_BUILD_MIN = 4
+BUILD_MIN_BELOW_RACK = 2
 #: A build rack of 8 tiles and 2 blanks makes thousands of words: racks stay this short, quizzes this long.
 MAX_BUILD_LENGTH, MAX_BUILD_COUNT = 8, 20
 #: A quiz's size — questions × tiles per question, × (1 + blanks)³ for a build, whose blanks multiply
@@ -65,10 +75,16 @@ MAX_BUILD_LENGTH, MAX_BUILD_COUNT = 8, 20
 MAX_QUIZ_TILES = 800
 #: Answers listed in one quiz (build racks with blanks make thousands): about 800 KB of JSON.
 MAX_QUIZ_ANSWERS = 10_000
-#: A tile worth this much or more is a "high-value" tile (es-fise: J LL Ñ RR X Z).
-HIGH_VALUE = 8
+#: A tile worth this much or more is a "high-value" tile (es-fise: CH J LL Ñ Q RR X Z; en: J K Q X Z).
+HIGH_VALUE = 5
 #: Vowels: a phony changes a vowel for a vowel and a consonant for a consonant, as a misremembered word does.
 VOWELS = frozenset("AEIOU")
+#: Every run of three tiles in a phony occurs at least this often among real words.
+PHONY_MIN_TRIGRAM = 20
+#: ... or, among fewer words than 20 times this, once per this many words (at least once).
+PHONY_WORDS_PER_COUNT = 1000
+#: Words of one tile more and one tile less a phony may be made from, besides the chosen word.
+PHONY_NEIGHBOURS = 3
 
 
 @dataclass(frozen=True)
@@ -83,7 +99,7 @@ class QuizRequest:
     rank_to: int | None = None
     count: int = DEFAULT_COUNT
     seed: int | None = None
-    min_length: int = DEFAULT_BUILD_MIN
+    min_length: int | None = None  # build: None is the default (build_min_length)
     list_name: str | None = None
 
     def checked(self, edition: Edition) -> QuizRequest:
@@ -97,8 +113,9 @@ class QuizRequest:
             raise QueryError(message("unverified_counts", edition=edition.name))
         list_name = _list_name(edition, self.list_name)
         length = self._length(edition, list_name)
-        self._check_numbers(length)
-        return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name})
+        min_length = self.min_length if self.min_length is not None else build_min_length(length)
+        self._check_numbers(length, min_length)
+        return QuizRequest(**{**self.__dict__, "length": length, "list_name": list_name, "min_length": min_length})
 
     def _length(self, edition: Edition, list_name: str | None) -> int:
         """Tiles per question: the list's own length, else the one asked for, else the type's default."""
@@ -117,7 +134,7 @@ class QuizRequest:
             raise QueryError(message("quiz_range", name="length", low=MIN_LENGTH, high=MAX_LENGTH))
         return length
 
-    def _check_numbers(self, length: int) -> None:
+    def _check_numbers(self, length: int, min_length: int) -> None:
         """Blanks, ranks, count, seed and a build's limits, against the settled ``length``."""
         if not 0 <= self.blanks <= MAX_BLANKS or self.blanks >= length:
             raise QueryError(message("quiz_blanks", max=MAX_BLANKS))
@@ -130,8 +147,14 @@ class QuizRequest:
         if self.type == "build":
             if length > MAX_BUILD_LENGTH or self.count > MAX_BUILD_COUNT:
                 raise QueryError(message("quiz_build", tiles=MAX_BUILD_LENGTH, count=MAX_BUILD_COUNT))
-            if not MIN_LENGTH <= self.min_length <= length:
+            if not MIN_LENGTH <= min_length <= length:
                 raise QueryError(message("quiz_range", name="min_length", low=MIN_LENGTH, high=length))
+
+
+def build_min_length(length: int) -> int:
+    """The shortest word a build quiz on a rack of ``length`` tiles asks for, unless told otherwise:
+    the larger of :data:`DEFAULT_BUILD_MIN` and ``length`` − 2, at most the rack's length."""
+    return min(length, max(DEFAULT_BUILD_MIN, length - BUILD_MIN_BELOW_RACK))
 
 
 def choices() -> dict[str, Any]:
@@ -145,7 +168,9 @@ def choices() -> dict[str, Any]:
         "max_blanks": MAX_BLANKS,
         "max_count": MAX_COUNT,
         "max_seed": MAX_SEED,
-        "min_length": DEFAULT_BUILD_MIN,
+        # build: the shortest word asked for by rack length, when the player leaves it to the quiz
+        "min_length": {n: build_min_length(n) for n in range(MIN_LENGTH, MAX_BUILD_LENGTH + 1)},
+        "max_build_length": MAX_BUILD_LENGTH,
         "lists": {name: list_names(edition) for name, edition in editions.items()},
         "fixed_list_length": FIXED_LIST_LENGTH,
         # Probability order needs every tile count; the form offers alphabetical order alone elsewhere.
@@ -164,8 +189,9 @@ class Ranked:
 
 
 #: Ranked lists kept per loaded lexicon, the most recently used ones: a list is every key of its
-#: length, and a rebuilt lexicon is a new object whose old lists go with it.
-CACHED_LISTS = 6
+#: length, and a rebuilt lexicon is a new object whose old lists go with it. A word-or-phony quiz
+#: uses six (the keys of three lengths, one ranked list, its tile pairs and runs of three).
+CACHED_LISTS = 8
 #: A kept list nobody asked for in this long is dropped, so a worker's memory comes back soon after
 #: a burst of quizzes; ranking it again takes a second or two.
 LISTS_IDLE_SECONDS = 10.0
@@ -178,6 +204,13 @@ _QUEUE = threading.BoundedSemaphore(QUIZZES_QUEUED)
 _LISTS: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], tuple[Any, float]]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+def keys_of_length(lex: Lexicon, length: int) -> list[str]:
+    """The lexicon's keys of ``length`` tiles, in key order (whoever reads them ranks or sorts them):
+    one pass over the keys, a fraction of the walk of a pattern of ``length`` blanks, kept with the
+    ranked lists."""
+    return _cached(lex, ("keys", length), lambda: _find_keys_of_length(lex, length))
 
 
 def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
@@ -221,7 +254,7 @@ _LISTS_LOCK = threading.Lock()
 _WALKED_LENGTHS = 5
 
 
-def keys_of_length(lex: Lexicon, length: int) -> list[str]:
+def _find_keys_of_length(lex: Lexicon, length: int) -> list[str]:
     """The keys of ``length`` tiles (in no order that matters: the ranking sorts them). Short ones by
     a walk of the words DAWG; longer ones in one pass over every key, paced for the worker's other
     requests — a walk to 11 tiles visits most of the graph in Python, twenty times slower."""
@@ -507,22 +540,29 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
             continue
         seen.add(text)
         build = req.type == "build"
-        matches = _anagrams(
-            lex, ed.encode(shown), req.blanks, sub=build, min_length=req.min_length if build else req.length or 2
-        )
-        questions.append(
-            {
-                "id": text,
-                "rank": item.rank,
-                "ways": item.ways,
-                "rack": rack,
-                "answers": [
-                    {**entry, "blanks": list(m.blanks)}
-                    for entry, m in zip(answers.entries(lex, paced(m.key for m in matches)), matches, strict=True)
-                ],
-            }
-        )
+        min_length = (req.min_length or MIN_LENGTH) if build else len(labels)
+        questions.append(rack_question(lex, shown, req.blanks, build, min_length, item))
     return questions
+
+
+def rack_question(
+    lex: Lexicon, shown: list[str], blanks: int, sub: bool, min_length: int, item: Ranked | None = None
+) -> dict[str, Any]:
+    """An anagram (or, with ``sub``, build) question: the tiles ``shown`` and ``blanks`` blanks, and
+    every word of at least ``min_length`` tiles they make; ``item`` its rank where it has one."""
+    ed = lex.edition
+    rack = [*shown, *(["?"] * blanks)]
+    matches = _anagrams(lex, ed.encode(shown), blanks, sub=sub, min_length=min_length)
+    return {
+        "id": rack_text(rack),
+        "rank": item.rank if item else None,
+        "ways": item.ways if item else None,
+        "rack": rack,
+        "answers": [
+            {**entry, "blanks": list(m.blanks)}
+            for entry, m in zip(answers.entries(lex, paced(m.key for m in matches)), matches, strict=True)
+        ],
+    }
 
 
 def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[str, Any]]:
@@ -553,9 +593,10 @@ def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list
     assert req.length is not None
     ed = lex.edition
     questions, seen = [], set()
+    bounds = _ways_range(lex, req)
     for item in _each(chosen):
         rng = random.Random(f"{req.seed}:{item.key}")
-        phony = _phony(lex, req, item, rng) if rng.random() < 0.5 else None
+        phony = _phony(lex, req, item, rng, bounds) if rng.random() < 0.5 else None
         key = phony[0] if phony else item.key
         if key in seen:
             continue
@@ -573,31 +614,106 @@ def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list
     return questions
 
 
-def _phony(lex: Lexicon, req: QuizRequest, item: Ranked, rng: random.Random) -> tuple[str, str] | None:
+def _ways_range(lex: Lexicon, req: QuizRequest) -> tuple[int, int] | None:
+    """The fewest and the most ways to draw of the words ranked ``rank_from`` to ``rank_to``; None
+    where the edition's tile counts are unverified."""
+    assert req.length is not None
+    ranked = ranked_words(lex, req.length, req.blanks, req.list_name)
+    if not lex.edition.has_counts or not ranked:
+        return None
+    first = min(req.rank_from, len(ranked)) - 1
+    last = min(req.rank_to or len(ranked), len(ranked)) - 1
+    most, fewest = (_ways(lex.edition, ranked[i], req.blanks) or 0 for i in (first, last))
+    return fewest, most
+
+
+def _phony(
+    lex: Lexicon, req: QuizRequest, item: Ranked, rng: random.Random, bounds: tuple[int, int] | None
+) -> tuple[str, str] | None:
     """(phony, the word it came from), or None when no edit of the word or its neighbours makes one.
 
-    A phony of ``length`` tiles changes a tile of the chosen word, or inserts one into the word of
-    one tile less at the same relative probability rank, or removes one from the word of one tile
-    more; it uses only pairs of tiles that real words of its length use (and starts and ends with
-    tiles they start and end with).
+    A phony of ``length`` tiles changes a tile of the chosen word, or inserts one into a word of
+    one tile less, or removes one from a word of one tile more (:data:`PHONY_NEIGHBOURS` of each,
+    drawn at random); it uses only pairs of tiles that real words of its length use (and starts and ends with
+    tiles they start and end with), and runs of three tiles that are common in words of its length
+    and one tile more or less (:func:`_common_trigrams`). Of the phonies an edit makes, those as
+    likely to be drawn as the words of the range (``bounds``) are kept; where an edit makes none,
+    the next one is tried, and last the phonies nearest the range.
     """
     assert req.length is not None
     ways: list[tuple[str, Callable[[str], list[str]]]] = [(item.key, lambda k: _changed(lex.edition, k))]
     for delta, edit in ((-1, lambda k: _inserted(lex.edition, k)), (1, _removed)):
         length = req.length + delta
-        if MIN_LENGTH <= length <= MAX_LENGTH:
-            neighbours = ranked_words(lex, length, req.blanks)
-            if neighbours:  # the word as far down its list as the chosen word is down its own
-                at = (item.rank - 1) * len(neighbours) // len(ranked_words(lex, req.length, req.blanks))
-                ways.append((neighbours[at], edit))
+        neighbours = keys_of_length(lex, length) if MIN_LENGTH <= length <= MAX_LENGTH else []
+        # A few words at random: the range's bounds, not their ranks, keep the phony in the range.
+        ways.extend((neighbours[rng.randrange(len(neighbours))], edit) for _ in range(PHONY_NEIGHBOURS) if neighbours)
     rng.shuffle(ways)
-    pairs = _pairs(lex, req.length, req.blanks)
+    pairs = _pairs(lex, req.length)
+    common = _common_trigrams(lex, req.length)
+    nearest: list[tuple[float, str, str]] = []
     for base, edit in ways:
-        candidates = [k for k in paced(edit(base)) if _is_phony(lex, k) and _pairs_of(k) <= pairs]
-        if candidates:
-            weights = [_weight(lex.edition, k) for k in candidates]
-            return rng.choices(candidates, weights)[0], base
+        candidates = [
+            k for k in paced(edit(base)) if _pairs_of(k) <= pairs and _trigrams_of(k) <= common and _is_phony(lex, k)
+        ]
+        if not candidates:
+            continue
+        distance = {k: _distance(lex.edition, k, req.blanks, bounds) for k in candidates}
+        within = [k for k in candidates if distance[k] == 0]
+        if within:
+            weights = [_weight(lex.edition, k) for k in within]
+            return rng.choices(within, weights)[0], base
+        nearest.extend((distance[k], k, base) for k in candidates)
+    if nearest:
+        _, phony, base = min(nearest)
+        return phony, base
     return None
+
+
+def _distance(edition: Edition, key: str, blanks: int, bounds: tuple[int, int] | None) -> float:
+    """How far a phony's ways to draw lie outside ``bounds`` (0 inside), as a ratio."""
+    if bounds is None:
+        return 0
+    ways = _ways(edition, key, blanks) or 0
+    fewest, most = bounds
+    if ways < fewest:
+        return fewest / max(ways, 1)
+    return ways / most if ways > most else 0
+
+
+def _common_trigrams(lex: Lexicon, length: int) -> frozenset[str]:
+    """Runs of three tiles (^ and $ marking the first and the last) found at least
+    :data:`PHONY_MIN_TRIGRAM` times among the words of ``length`` tiles and of one tile more or less."""
+
+    def count() -> frozenset[str]:
+        counts: Counter[str] = Counter()
+        words = 0
+        for n in range(max(MIN_LENGTH, length - 1), min(MAX_LENGTH, length + 1) + 1):
+            keys = keys_of_length(lex, n)
+            words += len(keys)
+            counts.update(_runs(keys, 3))
+        # A lexicon of a few hundred words (a test's) has no run of three that often: there, once.
+        least = min(PHONY_MIN_TRIGRAM, 1 + words // PHONY_WORDS_PER_COUNT)
+        return frozenset(t for t, c in counts.items() if c >= least)
+
+    return _cached(lex, ("trigrams", length), count)
+
+
+def _runs(keys: list[str], size: int) -> Counter[str]:
+    """How often each run of ``size`` tiles occurs in the keys, ^ and $ (never tile codes) marking
+    the first and the last tile; counted over the keys joined into one text, with no Python call
+    per key or per run."""
+    text = "^" + "$\n^".join(keys) + "$"
+    runs = Counter(map("".join, zip(*(itertools.islice(text, i, None) for i in range(size)), strict=False)))
+    for across in [run for run in runs if "\n" in run]:  # from one word into the next
+        del runs[across]
+    return runs
+
+
+def _trigrams_of(key: str) -> frozenset[str]:
+    """A key's runs of three tiles, marked as :func:`_runs` marks them: a phony starts and ends as
+    words do (no RN… in Spanish)."""
+    marked = f"^{key}$"
+    return frozenset(marked[i : i + 3] for i in range(len(marked) - 2))
 
 
 def _changed(edition: Edition, key: str) -> list[str]:
@@ -618,14 +734,10 @@ def _removed(key: str) -> list[str]:
     return [key[:i] + key[i + 1 :] for i in range(len(key))]
 
 
-def _pairs(lex: Lexicon, length: int, blanks: int) -> frozenset[str]:
+def _pairs(lex: Lexicon, length: int) -> frozenset[str]:
     """Every two tiles that stand side by side in some word of this length: a phony uses only these
     (no QI in Spanish, where Q always comes before U), so it looks like a word of the language."""
-    return _cached(
-        lex,
-        ("pairs", length, blanks),  # read from the ranked list the quiz has just used, not a new walk
-        lambda: frozenset().union(*(_pairs_of(k) for k in paced(ranked_words(lex, length, blanks)))),
-    )
+    return _cached(lex, ("pairs", length), lambda: frozenset(_runs(keys_of_length(lex, length), 2)))
 
 
 def _pairs_of(key: str) -> frozenset[str]:

@@ -168,3 +168,26 @@ export async function importText(text) {
   await save(taken);
   return taken.length;
 }
+
+/** New cards (box 0, due now) for questions not yet in the deck; resolves to how many were added. */
+export async function addCards(edition, type, questions, now = Date.now()) {
+  const fresh = [];
+  for (const question of questions) {
+    const id = cardId(edition, type, question);
+    if (fresh.some((item) => item.id === id) || (await card(id))) continue;
+    fresh.push({ id, deck: deckOf(edition, type), edition, type, question, box: 0, due: now, right: 0, wrong: 0, last: now });
+  }
+  await save(fresh);
+  return fresh.length;
+}
+
+/** The words of a plain word list: the first column of each line (Zyzzyva's exports put the word
+ * first), without blank lines and comments. */
+export function listWords(text) {
+  return text
+    .replace(/^\uFEFF/, "")
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !/^(#|\/\/|;)/.test(line))
+    .map((line) => line.split(/[\s,;]+/)[0]);
+}

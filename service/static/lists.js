@@ -1,53 +1,164 @@
-// Word lists made into quiz questions: each alphagram of the list is an anagram question whose
-// answers are every word of those tiles (GET /v1/{edition}/anagrams/…), the question the anagram
-// quiz asks and the cardbox keeps (quiz.js, cardbox.js).
-import { api, segment } from "./common.js";
+// The lists of the study page: stems, words with a high-value tile, words new in this lexicon, the
+// player's own list, and a list handed over by the search page (sessionStorage "lextools:list",
+// opened with /study?list=session). Each list can be quizzed and added to the cardbox (quiz.js).
+import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
+import { listWords } from "./cardbox.js";
+import { addToCardbox, quizOn } from "./quiz.js";
+import { wordList } from "./tiles.js";
 
-const orders = new Map();
+const $ = (id) => document.getElementById(id);
+const SETTINGS = JSON.parse($("quiz-settings").textContent).list_settings;
+const HANDED_OVER = "lextools:list";
 
-/** The edition's tiles in its alphabet (es-fise: … C CH D … N Ñ O …): label → place; an alphagram is
- * its tiles in that order, as the anagram quiz's questions are. */
-async function tileOrder(name) {
-  if (!orders.has(name)) {
-    const result = await api(`editions/${segment(name)}`);
-    const alphabet = result.body?.alphabet?.length ? result.body.alphabet : (result.body?.tiles ?? []).map((tile) => tile.label).sort();
-    const order = new Map(alphabet.map((label, i) => [label, i]));
-    if (!result.ok) return order;
-    orders.set(name, order);
-  }
-  return orders.get(name);
+/** The list shown: {edition, title, words: [text], racks: [text], next: fetch of the next page or null}. */
+let shown = null;
+
+function fitKind() {
+  const kind = $("lists-kind").value;
+  $("lists-stem-field").hidden = kind !== "stems";
+  $("lists-tile-field").hidden = kind !== "high-value";
+  $("lists-against-field").hidden = kind !== "new";
+  $("lists-length-field").hidden = !["high-value", "new"].includes(kind);
+  $("lists-file-field").hidden = kind !== "upload";
 }
 
-/** A rack in the notation every route reads: digraph tiles bracketed (A[CH]E). */
-export function rackText(labels) {
-  return labels.map((label) => (label.length > 1 ? `[${label}]` : label)).join("");
+function fitEdition() {
+  const { name } = edition();
+  const tiles = SETTINGS.high_value[name] ?? [];
+  $("lists-tile").replaceChildren(...tiles.map((tile) => el("option", { value: tile }, tile)));
+  const against = $("lists-against");
+  for (const option of against.options) option.disabled = option.value === name;
+  if (against.value === name) against.value = [...against.options].find((o) => !o.disabled)?.value ?? "";
 }
 
-/** Words (plain spellings) as {word, tiles}, the invalid ones left out (POST /v1/{edition}/check). */
-export async function entriesOf(name, words) {
-  const entries = [];
-  for (let i = 0; i < words.length; i += 1000) {
-    const result = await api(`${segment(name)}/check`, { json: { words: words.slice(i, i + 1000) } });
-    if (!result.ok) continue;
-    entries.push(...result.body.results.filter((r) => r.valid).map((r) => ({ word: r.word, tiles: r.tiles })));
-  }
-  return entries;
+function say(text) {
+  $("lists-message").textContent = text;
 }
 
-/** One anagram question per alphagram of the entries, in the order they first come. */
-export async function anagramQuestions(name, entries) {
-  const order = await tileOrder(name);
-  const racks = new Map();
-  for (const entry of entries) {
-    const rack = [...entry.tiles].sort((a, b) => (order.get(a) ?? 99) - (order.get(b) ?? 99));
-    const id = rackText(rack);
-    if (!racks.has(id)) racks.set(id, rack);
-  }
-  const questions = [];
-  for (const [id, rack] of racks) {
-    const result = await api(`${segment(name)}/anagrams/${segment(id)}?limit=1000`);
-    if (!result.ok) continue;
-    questions.push({ id, rack, answers: result.body.words, length: rack.length, blanks: 0, min_length: rack.length });
-  }
-  return questions;
+function show(list, items, total) {
+  shown = list;
+  const out = $("lists-result");
+  const count = list.words.length + list.racks.length;
+  out.replaceChildren(el("p", {}, t("lists_count", { title: list.title, count, total: total ?? count })), ...items);
+  $("lists-actions").hidden = count === 0;
+  $("lists-more").hidden = !list.next;
+  if (!count) say(t("lists_empty"));
 }
+
+/** A page of a server list (stems, high-value, new); ``from`` the first item. */
+async function fetchPage(from) {
+  const { name } = edition();
+  const kind = $("lists-kind").value;
+  const query = new URLSearchParams({ from: String(from) });
+  const length = $("lists-length").value;
+  if (kind === "stems") query.set("length", $("lists-stem").value);
+  if (kind === "high-value") query.set("tile", $("lists-tile").value);
+  if (kind === "new") query.set("against", $("lists-against").value);
+  if (kind !== "stems") {
+    query.set("count", String(SETTINGS.max_page));
+    if (length) query.set("length", length);
+  }
+  const result = await api(`${segment(name)}/lists/${kind}?${query}`);
+  if (!result.ok) {
+    say(errorText(result));
+    return;
+  }
+  const answer = result.body;
+  const title = $("lists-kind").selectedOptions[0].textContent.trim();
+  const next = answer.from + answer.count <= answer.total ? () => fetchPage(answer.from + answer.count) : null;
+  if (kind === "stems") {
+    const items = answer.stems.map((stem) =>
+      el(
+        "div",
+        { class: "stem", "data-stem": stem.stem },
+        el("p", {}, el("strong", {}, `#${stem.rank} ${stem.stem}`), ` — ${t("lists_stem_line", { takes: stem.takes.length })}: ${stem.takes.join(" ")}`),
+        wordList(stem.words),
+      ),
+    );
+    show({ edition: name, title, words: [], racks: answer.stems.map((stem) => stem.rack), next }, items, answer.total);
+  } else {
+    show({ edition: name, title, words: answer.words.map((w) => w.word), racks: [], next }, [wordList(answer.words)], answer.total);
+  }
+}
+
+/** A list the player brings: a file of words, checked by the server when quizzed. */
+async function fromFile() {
+  const file = $("lists-file").files[0];
+  if (!file) return;
+  const words = listWords(await file.text()).slice(0, SETTINGS.max_lines);
+  showWords({ edition: edition().name, title: file.name, words });
+}
+
+function showWords(list) {
+  show(
+    { edition: list.edition, title: list.title, words: list.words, racks: [], next: null },
+    [el("ul", { class: "wordflow" }, ...list.words.map((word) => el("li", {}, word)))],
+  );
+}
+
+$("lists-kind").addEventListener("change", fitKind);
+$("lists-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  say("");
+  if ($("lists-kind").value === "upload") fromFile();
+  else fetchPage(1);
+});
+$("lists-more").addEventListener("click", () => shown?.next?.());
+
+/** The shown list's anagram questions (at most what one request takes); refused words are reported. */
+async function questions() {
+  if (!shown) return null;
+  const body = { words: shown.words.slice(0, SETTINGS.max_quiz_items), racks: shown.racks.slice(0, SETTINGS.max_quiz_items) };
+  const result = await api(`${segment(shown.edition)}/lists/quiz`, { json: body });
+  if (!result.ok) {
+    say(errorText(result));
+    return null;
+  }
+  const { refused } = result.body;
+  say(refused.length ? t("lists_refused", { count: refused.length, items: refused.slice(0, 5).map((r) => r.reason).join("; ") }) : "");
+  return result.body.questions;
+}
+
+$("lists-quiz").addEventListener("click", async () => {
+  const found = await questions();
+  if (found) quizOn(shown.edition, found);
+});
+$("lists-add").addEventListener("click", async () => {
+  const found = await questions();
+  if (found) say(t("lists_added", { count: await addToCardbox(shown.edition, found) }));
+});
+
+/** The search page's hand-over ("quiz on these"): /study?list=session opens the list it left in
+ * sessionStorage and starts a quiz on it; the list stays shown, to add it to the cardbox. */
+async function handedOver() {
+  if (new URLSearchParams(location.search).get("list") !== "session") return;
+  let list;
+  try {
+    list = JSON.parse(sessionStorage.getItem(HANDED_OVER) ?? "null");
+  } catch {
+    list = null;
+  }
+  if (!list || !Array.isArray(list.words)) return;
+  const select = $("edition");
+  if (list.edition && select.value !== list.edition && [...(select.options ?? [])].some((o) => o.value === list.edition)) {
+    select.value = list.edition;
+    select.dispatchEvent(new Event("change"));
+  }
+  const words = list.words.filter((w) => typeof w === "string").slice(0, SETTINGS.max_lines);
+  const title = String(list.title ?? t("lists_session"));
+  showWords({ edition: edition().name, title, words });
+  const found = await questions();
+  if (found) quizOn(shown.edition, found, title);
+}
+
+onEditionChange(() => {
+  fitEdition();
+  shown = null;
+  $("lists-result").replaceChildren();
+  $("lists-actions").hidden = true;
+  say("");
+});
+
+fitKind();
+fitEdition();
+handedOver();

@@ -6,7 +6,6 @@
 // the server spells them (GET /v1/{edition}/words/…), so CH, 1 and [CH] are the same tile.
 import * as cardbox from "./cardbox.js";
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
-import { anagramQuestions, entriesOf } from "./lists.js";
 import { rackTiles, wordList } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -53,6 +52,7 @@ function fitLength() {
 $("quiz-type").addEventListener("change", () => {
   const type = chosenType();
   $("quiz-list-field").hidden = type !== "list";
+  $("quiz-min-field").hidden = type !== "build";
   $("quiz-length").value = String(SETTINGS.default_length[type]);
   fitLength();
   showCardbox();
@@ -73,6 +73,7 @@ function queryOf(type) {
   });
   if (!$("quiz-length").disabled) query.set("length", $("quiz-length").value);
   if ($("quiz-to").value) query.set("to", $("quiz-to").value);
+  if (type === "build" && $("quiz-min").value) query.set("min_length", $("quiz-min").value);
   if (type === "list") query.set("list", $("quiz-list").value);
   else query.set("seed", String(Math.floor(Math.random() * SETTINGS.max_seed)));
   return query;
@@ -110,10 +111,44 @@ async function start(event) {
     message(t("quiz_empty"));
     return;
   }
-  session = { edition: name, type, seed: query.get("seed"), queue, index: 0, asked: 0, right: 0, current: null, timer: null };
-  $("quiz-round").dataset.seed = session.seed;
+  begin(name, type, queue, query.get("seed"));
+}
+
+function begin(name, type, queue, seed) {
+  session = { edition: name, type, seed, queue, index: 0, asked: 0, right: 0, current: null, timer: null };
+  $("quiz-round").dataset.seed = seed ?? "";
   showScore();
   ask();
+}
+
+/** The settings of a rack question (its tiles and blanks), kept with its card. */
+function rackSettings(q) {
+  const blanks = q.rack.filter((tile) => tile === "?").length;
+  return { ...q, length: q.rack.length, blanks, min_length: null };
+}
+
+/** Quiz on a list's anagram questions (POST /v1/{edition}/lists/quiz): every question is new. */
+export function quizOn(name, questions, title = null) {
+  stopTimer();
+  message("");
+  $("quiz-list-result").replaceChildren();
+  $("quiz-type").value = "anagram";
+  $("quiz-list-field").hidden = true;
+  $("quiz-min-field").hidden = true;
+  if (!questions.length) {
+    message(t("quiz_empty"));
+    return;
+  }
+  begin(name, "anagram", questions.map((q) => ({ question: rackSettings(q), box: null })), null);
+  if (title !== null) message(t("list_quiz", { title, count: questions.length }));
+  $("quiz-heading").scrollIntoView();
+}
+
+/** Add a list's questions to the cardbox as new cards; resolves to how many were new. */
+export async function addToCardbox(name, questions) {
+  const added = await cardbox.addCards(name, "anagram", questions.map(rackSettings));
+  showCardbox();
+  return added;
 }
 
 $("quiz-setup").addEventListener("submit", start);
@@ -317,6 +352,24 @@ function showList(quiz) {
   }
 }
 
+/** A word list as new cards: the server spells and checks each word, and says why it left one out. */
+async function importList(text) {
+  const { name } = edition();
+  const words = cardbox.listWords(text).slice(0, SETTINGS.list_settings.max_lines);
+  if (!words.length) return t("cardbox_bad_file");
+  let added = 0;
+  const refused = [];
+  for (let at = 0; at < words.length; at += SETTINGS.list_settings.max_quiz_items) {
+    const chunk = words.slice(at, at + SETTINGS.list_settings.max_quiz_items);
+    const result = await api(`${segment(name)}/lists/quiz`, { json: { words: chunk } });
+    if (!result.ok) return errorText(result);
+    added += await cardbox.addCards(name, "anagram", result.body.questions.map(rackSettings));
+    refused.push(...result.body.refused);
+  }
+  const examples = refused.slice(0, 5).map((item) => item.reason).join("; ");
+  return t("cardbox_list_imported", { count: added, refused: refused.length, examples: examples ? ` — ${examples}` : "" });
+}
+
 // -- score and cardbox ------------------------------------------------------------------------------
 
 function showScore() {
@@ -360,10 +413,12 @@ $("cardbox-import").addEventListener("change", async (event) => {
   const file = event.target.files[0];
   if (!file) return;
   const out = $("cardbox-message");
+  const text = await file.text();
   try {
-    out.textContent = t("cardbox_imported", { count: await cardbox.importText(await file.text()) });
-  } catch {
-    out.textContent = t("cardbox_bad_file");
+    out.textContent = t("cardbox_imported", { count: await cardbox.importText(text) });
+  } catch (error) {
+    // Not JSON: a plain word list (one per line, any notation) or a Zyzzyva export, read as new cards.
+    out.textContent = error.message === "not JSON" ? await importList(text) : t("cardbox_bad_file");
   }
   event.target.value = "";
   showCardbox();
@@ -382,35 +437,5 @@ onEditionChange(() => {
 
 document.addEventListener("lextools:cardbox", () => showCardbox()); // sync.js took cards from the server
 
-// -- a list handed over by another page (the search page's "quiz on these") ---------------------
-
-/** ``/study?list=session``: quiz on the words the other page left in sessionStorage["lextools:list"]
- * ({edition, title, words}), one anagram question per alphagram. */
-async function quizOnHandedList() {
-  if (new URLSearchParams(location.search).get("list") !== "session") return;
-  let list = null;
-  try {
-    list = JSON.parse(sessionStorage.getItem("lextools:list"));
-  } catch {
-    list = null;
-  }
-  if (!Array.isArray(list?.words) || !list.words.length || typeof list.edition !== "string") {
-    message(t("list_empty"));
-    return;
-  }
-  message(t("search_working"));
-  const questions = await anagramQuestions(list.edition, await entriesOf(list.edition, list.words));
-  if (!questions.length) {
-    message(t("list_empty"));
-    return;
-  }
-  message(t("list_quiz", { title: list.title ?? "", count: questions.length }));
-  const queue = questions.map((question) => ({ question, box: null }));
-  session = { edition: list.edition, type: "anagram", seed: "list", queue, index: 0, asked: 0, right: 0, current: null, timer: null };
-  showScore();
-  ask();
-}
-
 fitEdition();
 showCardbox();
-quizOnHandedList();

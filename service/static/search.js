@@ -5,7 +5,7 @@
 // cards, or downloaded as a plain list.
 import * as cardbox from "./cardbox.js";
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
-import { anagramQuestions } from "./lists.js";
+import { anagramQuestions } from "./questions.js";
 import { wordList } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
