@@ -109,19 +109,6 @@ export async function record(edition, type, question, right, now = Date.now()) {
   return updated;
 }
 
-/** Add questions as new cards of a deck (box 0, due now); a card already there keeps its progress.
- * Resolves to the number of cards added. */
-export async function addCards(edition, type, questions, now = Date.now()) {
-  const added = [];
-  for (const question of questions) {
-    const id = cardId(edition, type, question);
-    if (await card(id)) continue;
-    added.push({ id, deck: deckOf(edition, type), edition, type, question, box: 0, due: now, right: 0, wrong: 0, last: now });
-  }
-  await save(added);
-  return added.length;
-}
-
 /** The whole cardbox as the text of an export file. */
 export async function exportText() {
   const all = await cards();
@@ -169,7 +156,8 @@ export async function importText(text) {
   return taken.length;
 }
 
-/** New cards (box 0, due now) for questions not yet in the deck; resolves to how many were added. */
+/** New cards (box 0, due now) for questions not yet in the deck — a card already there keeps its
+ * progress —; resolves to how many were added. */
 export async function addCards(edition, type, questions, now = Date.now()) {
   const fresh = [];
   for (const question of questions) {
