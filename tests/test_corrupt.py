@@ -25,6 +25,7 @@ from lextools.builder import compile as compile_mod
 from lextools.cli.main import main
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.lexicon import load_lexicon
+from lextools.core.search import find
 from service import create_app
 from tests.conftest import build_small
 
@@ -308,3 +309,22 @@ def test_a_crash_while_building_the_dawgs_in_memory_writes_nothing(home: Path, m
 def test_every_refusal_is_a_lexicon_error() -> None:
     """What the CLI's exit 2 and the service's 503 rest on."""
     assert issubclass(CorruptLexiconError, LexiconError) and issubclass(LexiconNotFoundError, LexiconError)
+
+
+@pytest.mark.parametrize("name", ["truncated-to-half", "low-bit-flipped", "garbage", "deleted"])
+def test_a_damaged_ranking_is_refused_by_probability_order(home: Path, name: str) -> None:
+    """The ranking file is checked the first time it is read (a look-up never reads it): a missing one
+    when the lexicon loads, a damaged one when probability order asks for it — naming the file."""
+    path = artefact(home, "ranks")
+    DAMAGE[name](path)
+    if name == "deleted":
+        with pytest.raises(CorruptLexiconError, match=path.name):
+            load_lexicon("es-fise", home)
+        return
+    lex = load_lexicon("es-fise", home)
+    assert lex.lookup("casa").valid
+    with pytest.raises(CorruptLexiconError, match=path.name):
+        list(find(lex, pattern="C*", order="probability"))
+    client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
+    assert client.get("/v1/es-fise/words/casa").status_code == 200
+    assert_error_shape(client.get("/v1/es-fise/search?pattern=C*&order=probability"), 503, "corrupt_lexicon")

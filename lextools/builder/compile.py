@@ -1,4 +1,4 @@
-"""Build: source words → spelled in the edition → filtered → DAWGs written atomically.
+"""Build: source words → spelled in the edition → filtered → DAWGs and the ranking written atomically.
 
 :func:`compile_words` is the pure part (words in, sorted keys plus a report out);
 :func:`write_lexicon` writes the files described in :mod:`lextools.core.lexicon`, each through a
@@ -34,7 +34,16 @@ from lextools.builder.provenance import Provenance
 from lextools.core.edition import Edition
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.files import atomic_write, tool_versions
-from lextools.core.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
+from lextools.core.lexicon import (
+    FORMAT,
+    FORMAT_VERSION,
+    RANKS,
+    alphagram_order,
+    alphagrammer,
+    metadata_path,
+    read_metadata,
+)
+from lextools.core.ranking import ranking_bytes
 from lextools.core.sidecar import sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines
 
@@ -304,8 +313,16 @@ def _write_files(
     # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
     alphagram_bytes = dawg.DAWG(sorted_alphagrams(keys, order), input_is_sorted=True).tobytes()
 
+    if progress:
+        progress("probability ranking")
+    ranks_bytes = ranking_bytes(edition, keys)
+
     files: dict[str, dict[str, Any]] = {}
-    for part, data, suffix in (("words", words_bytes, ".dawg"), ("alphagrams", alphagram_bytes, ".alphagrams.dawg")):
+    for part, data, suffix in (
+        ("words", words_bytes, ".dawg"),
+        ("alphagrams", alphagram_bytes, ".alphagrams.dawg"),
+        (RANKS, ranks_bytes, ".ranks"),
+    ):
         sha = hashlib.sha256(data).hexdigest()
         name = f"{edition.name}-{sha[:16]}{suffix}"
         atomic_write(home / name, data)
@@ -363,14 +380,15 @@ def _json_bytes(obj: Any) -> bytes:
 
 
 def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] | None]) -> None:
-    """Delete DAWGs of older builds, keeping the new one and the one it replaced (readers in flight).
+    """Delete DAWGs and ranking files of older builds, keeping the new one and the one it replaced
+    (readers in flight).
 
     Whatever ``E.json`` names when we look is kept too, so no build deletes a live lexicon's files.
     """
     with contextlib.suppress(LexiconError):
         keep = [*keep, read_metadata(home, edition)]
     wanted = {f["name"] for m in keep if m for f in m["files"].values()}
-    pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}(\.anagrams|\.alphagrams)?\.dawg$")
+    pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}((\.anagrams|\.alphagrams)?\.dawg|\.ranks)$")
     for path in home.iterdir():
         if pattern.match(path.name) and path.name not in wanted:
             path.unlink(missing_ok=True)

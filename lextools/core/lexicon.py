@@ -5,6 +5,8 @@ Files in the lexicon directory, for an edition ``E``::
     E.json                 metadata, the commit point of a build (see below)
     E-<sha16>.dawg         the words: a dawgdic ``CompletionDAWG`` of lexicon keys (dictionary + guide)
     E-<sha16>.alphagrams.dawg  the anagram index: a dawgdic ``DAWG`` (dictionary only) of alphagrams
+    E-<sha16>.ranks        the probability ranking: every key, per length, likeliest first
+                           (lextools.core.ranking; absent from lexicons built before it)
     E.exclusions.json      what the build's rules dropped, per rule: count and examples
     E.provenance.tsv.gz    which rule dropped each excluded form, which sources list each word
                            (lextools.builder.provenance; read by lextools.features.explain)
@@ -35,7 +37,9 @@ half-way leaves the previous lexicon in place. The metadata object::
     format, format_version   "lextools-lexicon", 2 — a reader refuses any other version
     edition                  the edition name
     checksum                 sha256 of the words DAWG: the lexicon's identity (the service's ETag)
-    files                    {"words": {name, sha256, bytes}, "alphagrams": {...}}
+    files                    {"words": {name, sha256, bytes}, "alphagrams": {...}, "ranks": {...}}
+                             ("ranks" is optional: a lexicon built without it computes its ranking
+                             in memory when first asked)
     alphagram_order          every tile code of the lexicon, rarest first: how alphagrams are sorted
     words                    number of words
     sources                  [{name, path, sha256, licence, origin, ...}]
@@ -69,6 +73,8 @@ FORMAT = "lextools-lexicon"
 FORMAT_VERSION = 2
 #: The files of a lexicon generation, by their key in the metadata's ``files``.
 PARTS = ("words", "alphagrams")
+#: The optional file of a lexicon generation: its probability ranking (lextools.core.ranking).
+RANKS = "ranks"
 #: ``LEXTOOLS_READER``: ``dawg2`` (C++, the default when it imports) or ``python`` (DAWG-Python).
 READERS = ("dawg2", "python")
 
@@ -165,6 +171,8 @@ class Lexicon:
         self.metadata = metadata
         self.graph = graph  # dawg_python.CompletionDAWG of keys over the mapped file: walks
         self.alphagrams = alphagrams  # dawg_python.Dictionary of alphagrams over the mapped file
+        #: The ranking file, mapped but not yet read (lextools.core.ranking checks it on first use).
+        self.ranks_map: mmap.mmap | bytes | None = None
         self.alphagram_order = str(metadata["alphagram_order"])
         #: A key's alphagram: its tiles sorted in the alphagram order.
         self.alphagram = alphagrammer(self.alphagram_order)
@@ -324,6 +332,7 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
         try:
             graph = _map_dawg(home, metadata, "words", with_guide=True)
             alphagrams = _map_dawg(home, metadata, "alphagrams", with_guide=False).dct
+            ranks = _map_file(home, metadata["files"][RANKS]) if RANKS in metadata["files"] else None
         except FileNotFoundError as e:
             if attempt == 2:
                 raise CorruptLexiconError(
@@ -332,7 +341,9 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
                 ) from None
             continue
         kind = cpp_lexicon() if reader == "dawg2" else Lexicon
-        return kind(edition, metadata, graph, alphagrams)
+        lex = kind(edition, metadata, graph, alphagrams)
+        lex.ranks_map = ranks
+        return lex
     raise AssertionError("unreachable")
 
 
@@ -362,6 +373,8 @@ def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
         isinstance(files.get(k), dict) and {"name", "sha256"} <= files[k].keys() for k in PARTS
     ):
         raise CorruptLexiconError(f"{path} does not name its DAWG files; rebuild the lexicon")
+    if RANKS in files and not (isinstance(files[RANKS], dict) and {"name", "sha256"} <= files[RANKS].keys()):
+        raise CorruptLexiconError(f"{path} does not name its ranking file; rebuild the lexicon")
     if not isinstance(metadata.get("alphagram_order"), str):
         raise CorruptLexiconError(f"{path} has no alphagram order; rebuild the lexicon")
     # The checksum is the lexicon's identity (the service's ETag and search cursors): it must be the
@@ -372,6 +385,19 @@ def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
     if not isinstance(words, int) or isinstance(words, bool) or words < 0:
         raise CorruptLexiconError(f"{path}: its word count {words!r} is not a count; rebuild the lexicon")
     return metadata
+
+
+def _map_file(home: Path, entry: dict[str, Any]) -> mmap.mmap | bytes:
+    """A file of the lexicon directory, memory-mapped, not read: its checksum is checked by whoever
+    first reads it (the ranking: lextools.core.ranking). The map outlives the file's deletion."""
+    name = str(entry["name"])
+    if Path(name).name != name:
+        raise CorruptLexiconError(f"metadata names {name!r}, which is not a file of the lexicon directory")
+    with open(home / name, "rb") as f:
+        try:
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            return b""
 
 
 def _map_dawg(home: Path, metadata: dict[str, Any], part: str, with_guide: bool) -> Any:
