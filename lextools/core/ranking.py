@@ -214,6 +214,7 @@ def ranks_of(lex: Lexicon, wait: float | None = None) -> Ranks | None:
                 "the file is truncated or altered; rebuild the lexicon"
             )
         ranks = Ranks(lex.edition, mapped)
+        log.info("%s: probability ranking of %s words, from %s", lex.edition.name, len(ranks), entry["name"])
     else:
         computed: Ranks | None = background.result(
             lex, "probability ranking", lambda: _computed(lex), wait, evictable=False

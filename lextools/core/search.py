@@ -45,6 +45,7 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from lextools.core import background
+from lextools.core.anagram_table import AnagramTable, table_of
 from lextools.core.budget import Budget, Exhausted
 from lextools.core.edition import Edition
 from lextools.core.errors import PositionError, QueryError, SpellingError
@@ -218,6 +219,9 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     if not len(lex):  # an empty lexicon has no words to walk
         return []
     shortest = max(min_length, 1)
+    table = table_of(lex)
+    if table is not None and blanks <= _TABLE_BLANKS and (not sub or (not blanks and len(rack) <= _TABLE_SUBSETS)):
+        return _from_table(lex, table, rack, blanks, sub, shortest, pace)
     if sub:
         return _spend_rack(lex, rack, blanks, shortest, pace)
     if len(rack) + blanks < shortest:
@@ -237,6 +241,44 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
 
 #: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_matches`).
 _SPELLED_APART = 40
+#: Racks :func:`_from_table` answers: at most this many blanks; for subanagrams, no blank and at most
+#: this many tiles (every part of the rack is looked up: 2^n of them). Subanagrams with blanks walk
+#: the words DAWG: one similar-keys pattern per part of the rack and place of a blank cost more.
+_TABLE_BLANKS, _TABLE_SUBSETS = 2, 8
+
+
+def _from_table(
+    lex: Lexicon, table: AnagramTable, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]
+) -> list[str]:
+    """Anagrams (or subanagrams) of the rack from the lexicon's table of each alphagram's words.
+
+    The multisets are the naive dict's — the rack's alphagram, or every part of it for subanagrams,
+    with ``blanks`` more tiles (for subanagrams, up to ``blanks``) — but the blanks are filled in by
+    the alphagram index's similar-keys patterns (:func:`_alphagrams`, C++ with dawg2), which name
+    only the multisets that spell words, each then looked up once in the table.
+    """
+    order = lex.alphagram_order
+    if not sub and any(c not in order for c in rack):  # a tile no word has: no anagram can spend it
+        return []
+    alphagram = lex.alphagram("".join(c for c in rack if c in order))
+    if sub:  # the parts of an alphagram, taken in order, are alphagrams themselves
+        parts = {"".join(p) for n in range(len(alphagram) + 1) for p in itertools.combinations(alphagram, n)}
+        spends = [(p, b) for p in parts for b in range(blanks + 1) if len(p) + b >= max(shortest, 1) and p + "?" * b]
+    else:
+        spends = [(alphagram, blanks)] if len(alphagram) + blanks >= shortest else []
+    multisets: set[str] = set()
+    known = lex.has_alphagram  # the index answers "no" in C++, where the table would probe slot after slot
+    for part, more in spends:
+        pace()
+        if more:
+            multisets.update(_alphagrams(lex, part, more, pace))
+        elif known(part):
+            multisets.add(part)
+    words, encode = table.words, table.encode
+    found: list[str] = []
+    for multiset in multisets:
+        found += words(encode(multiset))
+    return found
 
 
 def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
