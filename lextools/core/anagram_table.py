@@ -24,7 +24,6 @@ before this file answers anagrams as before, from the DAWGs alone.
 
 from __future__ import annotations
 
-import hashlib
 import mmap
 import struct
 import zlib
@@ -148,11 +147,11 @@ def table_of(lex: object) -> AnagramTable | None:
         return None
     metadata = lex.metadata  # type: ignore[attr-defined]
     entry = metadata["files"][PART]
-    if hashlib.sha256(mapped).hexdigest() != entry["sha256"]:
+    if not mapped.matches(entry["sha256"]):
         raise CorruptLexiconError(
             f"{entry['name']} does not match its checksum in {metadata['edition']}.json: "
             "the file is truncated or altered; rebuild the lexicon"
         )
-    table = AnagramTable(mapped, str(metadata["alphagram_order"]))
+    table = AnagramTable(mapped.data, str(metadata["alphagram_order"]))
     lex._alphawords = table  # type: ignore[attr-defined]  # kept with the lexicon
     return table

@@ -177,8 +177,8 @@ class Lexicon:
         self.alphagrams = alphagrams  # dawg_python.Dictionary of alphagrams over the mapped file
         #: The ranking file and the alphagram table, mapped but not yet read (each checked on first
         #: use: lextools.core.ranking, lextools.core.anagram_table).
-        self.ranks_map: mmap.mmap | bytes | None = None
-        self.alphawords_map: mmap.mmap | bytes | None = None
+        self.ranks_map: MappedFile | None = None
+        self.alphawords_map: MappedFile | None = None
         self.alphagram_order = str(metadata["alphagram_order"])
         #: A key's alphagram: its tiles sorted in the alphagram order.
         self.alphagram = alphagrammer(self.alphagram_order)
@@ -399,17 +399,34 @@ def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
     return metadata
 
 
-def _map_file(home: Path, entry: dict[str, Any]) -> mmap.mmap | bytes:
-    """A file of the lexicon directory, memory-mapped, not read: its checksum is checked by whoever
-    first reads it (the ranking: lextools.core.ranking). The map outlives the file's deletion."""
+class MappedFile:
+    """A file of the lexicon directory, memory-mapped but not read: whoever first reads it checks it
+    (:meth:`matches`). The map and the open file outlive the file's deletion by a later build."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = path.name
+        self.file = open(path, "rb")  # noqa: SIM115  # kept open: checked on first use, maybe much later
+        try:
+            self.data: mmap.mmap | bytes = mmap.mmap(self.file.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            self.data = b""
+
+    def matches(self, sha256: str) -> bool:
+        """Is the file's sha256 this one? Read through the file, not the map: a check does not map the
+        file's pages into this process, so only the pages queries read count in its memory (PSS)."""
+        digest, at = hashlib.sha256(), 0
+        while chunk := os.pread(self.file.fileno(), 1 << 20, at):
+            digest.update(chunk)
+            at += len(chunk)
+        return digest.hexdigest() == sha256
+
+
+def _map_file(home: Path, entry: dict[str, Any]) -> MappedFile:
+    """A file of the lexicon directory named by the metadata, mapped (:class:`MappedFile`)."""
     name = str(entry["name"])
     if Path(name).name != name:
         raise CorruptLexiconError(f"metadata names {name!r}, which is not a file of the lexicon directory")
-    with open(home / name, "rb") as f:
-        try:
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except ValueError:  # an empty file cannot be mapped
-            return b""
+    return MappedFile(home / name)
 
 
 def _map_dawg(home: Path, metadata: dict[str, Any], part: str, with_guide: bool) -> Any:

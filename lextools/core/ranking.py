@@ -29,7 +29,6 @@ to ask again from. Rebuilding the lexicon writes the file.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import mmap
 import struct
@@ -208,12 +207,12 @@ def ranks_of(lex: Lexicon, wait: float | None = None) -> Ranks | None:
     mapped = getattr(lex, "ranks_map", None)
     if mapped is not None:
         entry = lex.metadata["files"][PART]
-        if hashlib.sha256(mapped).hexdigest() != entry["sha256"]:
+        if not mapped.matches(entry["sha256"]):
             raise CorruptLexiconError(
                 f"{entry['name']} does not match its checksum in {lex.edition.name}.json: "
                 "the file is truncated or altered; rebuild the lexicon"
             )
-        ranks = Ranks(lex.edition, mapped)
+        ranks = Ranks(lex.edition, mapped.data)
         log.info("%s: probability ranking of %s words, from %s", lex.edition.name, len(ranks), entry["name"])
     else:
         computed: Ranks | None = background.result(
