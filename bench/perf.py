@@ -20,7 +20,8 @@ wrk run, so the ratio is what to compare between machines):
 - probability order: the first page (100 words) of ``CH?*O``, ``*``, ``*CHO`` and ``A*`` on es-fise
   right after loading the lexicon, and ``lextools pattern es-fise 'CH?*O' --order probability``
   whole (wall time, peak RSS);
-- the anagram index on disk against the words DAWG;
+- the anagram index on disk (the alphagram DAWG and the table of each alphagram's words) against the
+  words DAWG;
 - the service (``lextools serve``, 2 workers, every lexicon of the directory loaded): the private
   memory (USS) and PSS of each worker from ``/proc/PID/smaps_rollup`` after each worker answered for
   every edition, and the PSS total of arbiter and workers; ``GET /v1/es-fise/words/W`` against a
@@ -80,7 +81,7 @@ TARGETS = {
     "lookup": "≤ 5 µs",
     "hooks": "≤ 10 µs",
     "probability": "≤ 200 ms after load, never empty",
-    "index": "≤ 2× words DAWG",
+    "index": "≤ 15× words DAWG, mapped (issue 24)",
     "worker": "≤ 30 MB private each",
     "machine": "≤ 150 MB PSS in all",
     "get": "≥ 0.8× bare WSGI",
@@ -232,8 +233,10 @@ def library_rows(home: Path) -> dict[str, Any]:
         "probability": probability_rows(home),
         "index": {
             "alphagrams_bytes": files["alphagrams"]["bytes"],
+            "alphawords_bytes": files.get("alphawords", {}).get("bytes", 0),
             "words_bytes": files["words"]["bytes"],
-            "ratio": files["alphagrams"]["bytes"] / files["words"]["bytes"],
+            "ratio": (files["alphagrams"]["bytes"] + files.get("alphawords", {}).get("bytes", 0))
+            / files["words"]["bytes"],
         },
     }
 
@@ -374,8 +377,9 @@ def table(r: dict[str, Any]) -> str:
             "—", TARGETS["probability"], p["ms"] <= 200 and p["words"] > 0 and p["shortest_first"])  # fmt: skip
     ix = lib["index"]
     words_mb = ix["words_bytes"] / 1e6
-    row("anagram index on disk", f"{ix['alphagrams_bytes'] / 1e6:.2f} MB", f"words DAWG {words_mb:.2f} MB",
-        f"{ix['ratio']:.2f}× · {TARGETS['index']}", ix["ratio"] <= 2)  # fmt: skip
+    row("anagram index on disk (alphagram DAWG + table)",
+        f"{ix['alphagrams_bytes'] / 1e6:.2f} + {ix['alphawords_bytes'] / 1e6:.2f} MB", f"words DAWG {words_mb:.2f} MB",
+        f"{ix['ratio']:.2f}× · {TARGETS['index']}", ix["ratio"] <= 15)  # fmt: skip
     if "service" in r:
         s = r["service"]
         mem = s["memory"]

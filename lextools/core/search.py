@@ -3,14 +3,20 @@
 The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
 table), one tile per step: every tile is one character of the key (see :mod:`lextools.core.lexicon`).
 
-Anagrams (every tile of the rack) first find the multisets of tiles that spell words in the
-alphagram index: an alphagram holding the rack and two blanks more is the rack's alphagram with two
-tiles put in, so each choice of the blanks' places is one pattern (``CD?EO?S``) that dawg2 fills in
-with its C++ similar-keys walk — 36 patterns for 7 tiles and 2 blanks. The words are then found from
-those multisets: their first two tiles placed while some key starts with them, the rest one
-similar-keys walk of the words DAWG over the tiles left. Subanagrams (any of the tiles) walk the
-words DAWG with the rack alone, reading dawgdic's units and guide directly: every node reached
-spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
+Anagrams of a rack with at most two blanks, and subanagrams of a rack of at most eight tiles and no
+blank, look their multisets up in the lexicon's table of each alphagram's words
+(:mod:`lextools.core.anagram_table`, a file the build writes): the rack's alphagram, the parts of it
+the alphagram index knows, or the alphagrams the index fills the blanks in with (below), one look-up
+each. Otherwise — and in a lexicon built before the table — the words are spelled from the DAWGs.
+
+Anagrams (every tile of the rack) find the multisets of tiles that spell words in the alphagram
+index: an alphagram holding the rack and two blanks more is the rack's alphagram with two tiles put
+in, so each choice of the blanks' places is one pattern (``CD?EO?S``) that dawg2 fills in with its
+C++ similar-keys walk — 36 patterns for 7 tiles and 2 blanks. Without the table, the words are then
+found from those multisets: their first two tiles placed while some key starts with them, the rest
+one similar-keys walk of the words DAWG over the tiles left. Subanagrams with blanks (any of the
+tiles) walk the words DAWG with the rack alone, reading dawgdic's units and guide directly: every
+node reached spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
 
 Every walk goes in the order of its answer and takes a :class:`~lextools.core.budget.Budget`; a walk
 that runs out of budget records where it stopped (``budget.resume``), and ``after=`` that position
@@ -250,33 +256,32 @@ _TABLE_BLANKS, _TABLE_SUBSETS = 2, 8
 def _from_table(
     lex: Lexicon, table: AnagramTable, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]
 ) -> list[str]:
-    """Anagrams (or subanagrams) of the rack from the lexicon's table of each alphagram's words.
+    """Anagrams (or subanagrams, without blanks) of the rack from the lexicon's table of each
+    alphagram's words.
 
-    The multisets are the naive dict's — the rack's alphagram, or every part of it for subanagrams,
-    with ``blanks`` more tiles (for subanagrams, up to ``blanks``) — but the blanks are filled in by
-    the alphagram index's similar-keys patterns (:func:`_alphagrams`, C++ with dawg2), which name
-    only the multisets that spell words, each then looked up once in the table.
+    The multisets are the naive dict's — the rack's alphagram with its blanks filled in, or every
+    part of it — but the blanks are filled in by the alphagram index's similar-keys patterns
+    (:func:`_alphagrams`, C++ with dawg2), and the index says in C++ which parts spell no word, so
+    only the multisets that spell words are looked up in the table, once each.
     """
-    order = lex.alphagram_order
-    if not sub and any(c not in order for c in rack):  # a tile no word has: no anagram can spend it
-        return []
-    alphagram = lex.alphagram("".join(c for c in rack if c in order))
-    if sub:  # the parts of an alphagram, taken in order, are alphagrams themselves
-        parts = {"".join(p) for n in range(len(alphagram) + 1) for p in itertools.combinations(alphagram, n)}
-        spends = [(p, b) for p in parts for b in range(blanks + 1) if len(p) + b >= max(shortest, 1) and p + "?" * b]
-    else:
-        spends = [(alphagram, blanks)] if len(alphagram) + blanks >= shortest else []
-    multisets: set[str] = set()
-    known = lex.has_alphagram  # the index answers "no" in C++, where the table would probe slot after slot
-    for part, more in spends:
-        pace()
-        if more:
-            multisets.update(_alphagrams(lex, part, more, pace))
-        elif known(part):
-            multisets.add(part)
     words, encode = table.words, table.encode
+    if not sub:
+        if len(rack) + blanks < shortest:
+            return []
+        if not blanks:
+            alphagram = lex.alphagram(rack)
+            return words(encode(alphagram)) if lex.has_alphagram(alphagram) else []
+        multisets: Iterable[str] = _alphagrams(lex, rack, blanks, pace)
+    else:
+        order = lex.alphagram_order  # a tile no word has is in no part that spells one
+        alphagram = lex.alphagram("".join(c for c in rack if c in order))
+        known = lex.has_alphagram
+        # The parts of an alphagram, taken in order, are alphagrams themselves.
+        parts = {"".join(p) for n in range(shortest, len(alphagram) + 1) for p in itertools.combinations(alphagram, n)}
+        multisets = [p for p in parts if known(p)]
     found: list[str] = []
     for multiset in multisets:
+        pace()
         found += words(encode(multiset))
     return found
 
