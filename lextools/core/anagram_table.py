@@ -31,6 +31,7 @@ from collections.abc import Iterable
 
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
+from lextools.core.ranking import as_bytes
 
 MAGIC = b"lextools-alphawords 1\n"
 #: The metadata's name of the file (``files``).
@@ -41,11 +42,9 @@ _LOAD = 1.3
 
 def table_bytes(edition: Edition, keys: Iterable[str], order: str) -> bytes:
     """The file for these keys, ``order`` the lexicon's alphagram order (every tile code of its keys)."""
-    place = {c: i for i, c in enumerate(order)}
     groups: dict[bytes, list[bytes]] = {}
-    rank = edition.collation_key
-    for key in sorted(keys, key=rank):  # each record's words in the edition's alphabet
-        word = bytes(map(place.__getitem__, key))
+    # Each record's words in the edition's alphabet.
+    for word in as_bytes(order, sorted(keys, key=edition.collation_key)):
         groups.setdefault(bytes(sorted(word)), []).append(word)
     size = max(1, int(len(groups) * _LOAD) + 1)
     slots = [0] * size
