@@ -244,9 +244,10 @@ def measure(port: int, paths: Sequence[str], duration: int, connections: int) ->
 def warm(svc: Service, paths: Sequence[str], costly: Sequence[str], seconds: float = 300) -> None:
     """Every edition loaded, and ranked for probability order, in every worker before measuring.
 
-    The first probability search of a lexicon starts its ranking in the background (seconds of
-    work, once per worker; lextools/core/ranking.py) and answers empty pages until it is ready. This asks
-    on new connections (so of either worker) until the service log shows every ranking built.
+    The first probability search of a lexicon reads and checks its ranking file (for a lexicon built
+    without one, computes the ranking in the background: seconds of work, once per worker, answering
+    empty pages until it is ready; lextools/core/ranking.py). This asks on new connections (so of
+    either worker) until the service log shows every ranking ready.
     """
     for path in [*paths[:50], *costly]:
         get(svc.port, path)

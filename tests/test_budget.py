@@ -14,8 +14,8 @@ from lextools.core import budget
 from lextools.core.budget import Budget
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon, load_lexicon
-from lextools.core.ranking import probability_ranking
-from lextools.core.search import anagrams, find, parse_rack
+from lextools.core.ranking import ranks_of
+from lextools.core.search import anagrams, find, ordered, parse_rack
 from tests.conftest import build_small
 
 
@@ -68,7 +68,7 @@ def test_search_pages_by_result_limit_add_up_to_the_whole(es: Lexicon, pattern: 
 @pytest.mark.parametrize("ticks", [1, 2, 5])
 def test_search_pages_by_time_budget_add_up_to_the_whole(big: Lexicon, order: str, ticks: int) -> None:
     """A tiny time budget stops the walk every few dozen steps; pages still add up, in order."""
-    probability_ranking(big)  # built, so probability pages are not waiting for it
+    ranks_of(big)  # checked, so probability pages are not waiting for it
     whole = list(find(big, pattern="*A*", order=order))
 
     def budget() -> Budget:
@@ -76,6 +76,23 @@ def test_search_pages_by_time_budget_add_up_to_the_whole(big: Lexicon, order: st
 
     paged, count = pages(lambda b, a: list(find(big, pattern="*A*", order=order, budget=b, after=a)), budget)
     assert paged == whole and count > 10
+
+
+@pytest.mark.parametrize("pattern", ["*A*", "CH*", "?*LLA", "*ÑU*"])
+def test_probability_pages_by_time_are_never_empty(big: Lexicon, pattern: str) -> None:
+    """A page stops on time only just before a further answer: none is empty, the last included."""
+    ranks_of(big)
+    whole = list(find(big, pattern=pattern, order="probability"))
+    assert whole and [len(k) for k in whole] == sorted(len(k) for k in whole)
+    sizes: list[int] = []
+
+    def walk(b: Budget, a: str | None) -> list[str]:
+        page = list(find(big, pattern=pattern, order="probability", budget=b, after=a))
+        sizes.append(len(page))
+        return page
+
+    paged, count = pages(walk, lambda: Budget(seconds=3, clock=Ticks()))
+    assert paged == whole and count > 1 and min(sizes) > 0
 
 
 @pytest.mark.parametrize(("rack", "sub", "min_length"), [("ACOS", False, 2), ("ACOS?", True, 2), ("CALLE??", True, 1)])
@@ -125,40 +142,54 @@ def test_an_anagram_position_that_was_never_given_out_is_refused(es: Lexicon, af
         anagrams(es, "ACOS", after=after or " ")
 
 
-def test_probability_ranking_is_likeliest_first(es: Lexicon) -> None:
+def test_probability_ranking_is_shorter_first_then_likeliest(es: Lexicon) -> None:
+    """Zyzzyva's order: by length in tiles, then most ways to draw the tiles, ties in the alphabet."""
     ed = es.edition
-    ranking = probability_ranking(es)
+    ranks = ranks_of(es)
+    assert ranks is not None
+    ranking = [k for n in range(16) for k in ranks.keys(n)]
     assert sorted(ranking) == sorted(es)
-    ways = [ed.probability(ed.decode(k)) for k in ranking]
-    assert ways == sorted(ways, reverse=True)
-    for w, group in itertools.groupby(ranking, key=lambda k: ed.probability(ed.decode(k))):
-        keys = list(group)
-        assert keys == ed.sort_keys(keys), w  # ties in the edition's alphabet
+    assert [len(k) for k in ranking] == sorted(len(k) for k in ranking)
+    for n, words in itertools.groupby(ranking, key=len):
+        keys = list(words)
+        ways = [ed.probability(ed.decode(k)) for k in keys]
+        assert ways == sorted(ways, reverse=True), n
+        for w, group in itertools.groupby(keys, key=lambda k: ed.probability(ed.decode(k))):
+            tied = list(group)
+            assert tied == ed.sort_keys(tied), w  # ties in the edition's alphabet
 
 
 def test_a_probability_page_waits_for_the_ranking_at_most_its_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """While the ranking is built, a page ends empty at its budget and its position resumes from the start."""
+    """A lexicon built before the ranking file computes its ranking once, in the background: until
+    it is ready a page ends empty at its budget and its position resumes from the start."""
+    import json
     import threading
 
     from lextools.core import ranking
 
     build_small(tmp_path, "es-fise")
+    meta = tmp_path / "es-fise.json"
+    old = json.loads(meta.read_text("utf-8"))
+    del old["files"]["ranks"]  # as lextools wrote it before the ranking file
+    meta.write_text(json.dumps(old), "utf-8")
     lex = load_lexicon("es-fise", tmp_path)
     release = threading.Event()
-    real = ranking._ranked_keys
+    real = ranking.ranking_bytes
 
-    def slow(lexicon: Lexicon) -> list[str]:
+    def slow(*args):  # type: ignore[no-untyped-def]
         release.wait(10)
-        return real(lexicon)
+        return real(*args)
 
-    monkeypatch.setattr(ranking, "_ranked_keys", slow)
+    monkeypatch.setattr(ranking, "ranking_bytes", slow)
     budget = Budget(seconds=0.05)
     assert list(find(lex, order="probability", budget=budget)) == []
     assert budget.truncated and budget.resume == ""
     release.set()
-    assert list(find(lex, order="probability", after=budget.resume)) == list(probability_ranking(lex) or ())
+    assert list(find(lex, order="probability", after=budget.resume)) == ordered(lex, list(lex), "probability")
+    ranks = ranks_of(lex)
+    assert ranks is not None and ranks.total == len(lex)
 
 
 @given(

@@ -158,6 +158,8 @@ def test_rebuild_swaps_and_removes_old_generations(tmp_path: Path) -> None:
     assert len(load_lexicon("es-fise", tmp_path)) == 3
     # the current build and the one it replaced stay; older ones are removed
     assert len(list(tmp_path.glob("es-fise-*.alphagrams.dawg"))) == 2
+    assert len(list(tmp_path.glob("es-fise-*.ranks"))) == 2
+    assert len(list(tmp_path.glob("es-fise-*.alphawords"))) == 2
 
 
 ALPHABET = ["A", "E", "O", "N", "Ñ", "CH", "LL", "RR", "C", "L", "R", "S"]
@@ -204,15 +206,17 @@ def test_built_files_get_the_umask_mode_not_mkstemps_0600(tmp_path: Path) -> Non
     finally:
         os.umask(old)
     modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
-    named = {"es-fise.lock", "es-fise.provenance.tsv.gz"}  # and the metadata, exclusions and two DAWGs
-    assert len(modes) == 6 and named <= set(modes) and set(modes.values()) == {0o644}, modes
+    named = {"es-fise.lock", "es-fise.provenance.tsv.gz"}  # and metadata, exclusions, two DAWGs, ranking, table
+    assert len(modes) == 8 and named <= set(modes) and set(modes.values()) == {0o644}, modes
 
 
 def test_a_stale_temporary_of_either_dawg_is_removed(tmp_path: Path) -> None:
     """What a killed build leaves: the temporaries of the words DAWG and of the alphagram index."""
     from lextools.builder.lock import remove_stale_temporaries
 
-    names = [f".es-fise-{'a' * 16}.dawg.{'b' * 16}.tmp", f".es-fise-{'a' * 16}.alphagrams.dawg.{'b' * 16}.tmp"]
+    names = [
+        f".es-fise-{'a' * 16}{part}.{'b' * 16}.tmp" for part in (".dawg", ".alphagrams.dawg", ".ranks", ".alphawords")
+    ]
     for name in names:
         (tmp_path / name).write_bytes(b"half")
     (tmp_path / "es-fise.json").write_bytes(b"{}")

@@ -25,6 +25,7 @@ from lextools.builder import compile as compile_mod
 from lextools.cli.main import main
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.lexicon import load_lexicon
+from lextools.core.search import anagrams, find, parse_rack
 from service import create_app
 from tests.conftest import build_small
 
@@ -308,3 +309,32 @@ def test_a_crash_while_building_the_dawgs_in_memory_writes_nothing(home: Path, m
 def test_every_refusal_is_a_lexicon_error() -> None:
     """What the CLI's exit 2 and the service's 503 rest on."""
     assert issubclass(CorruptLexiconError, LexiconError) and issubclass(LexiconNotFoundError, LexiconError)
+
+
+#: The files read on first use, each with the query that first reads it.
+FIRST_USE = {
+    "ranks": lambda lex: list(find(lex, pattern="C*", order="probability")),
+    "alphawords": lambda lex: anagrams(lex, *parse_rack("ASAC", lex)),
+}
+
+
+@pytest.mark.parametrize("part", sorted(FIRST_USE))
+@pytest.mark.parametrize("name", ["truncated-to-half", "low-bit-flipped", "garbage", "deleted"])
+def test_a_damaged_file_read_on_first_use_is_refused_then(home: Path, part: str, name: str) -> None:
+    """The ranking and the alphagram table are checked the first time they are read (a look-up never
+    reads them): a missing one when the lexicon loads, a damaged one when a query asks for it — naming
+    the file, and the service answers that query with its 503."""
+    path = artefact(home, part)
+    DAMAGE[name](path)
+    if name == "deleted":
+        with pytest.raises(CorruptLexiconError, match=path.name):
+            load_lexicon("es-fise", home)
+        return
+    lex = load_lexicon("es-fise", home)
+    assert lex.lookup("casa").valid
+    with pytest.raises(CorruptLexiconError, match=path.name):
+        FIRST_USE[part](lex)
+    client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
+    assert client.get("/v1/es-fise/words/casa").status_code == 200
+    url = "/v1/es-fise/search?pattern=C*&order=probability" if part == "ranks" else "/v1/es-fise/anagrams/ASAC"
+    assert_error_shape(client.get(url), 503, "corrupt_lexicon")

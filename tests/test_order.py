@@ -17,6 +17,9 @@ from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
 from lextools.cli.main import app
+from lextools.core import ranking
+from lextools.core.lexicon import load_lexicon
+from lextools.core.search import ordered
 from service import create_app
 
 AZ = "A B C D E F G H I J K L M N O P Q R S T U V W X Y Z"
@@ -140,3 +143,51 @@ def test_a_rich_rack_pages_in_order(default_home: Path, default_client: FlaskCli
     assert any(w["blanks"] == ["A", "CH"] for w in whole)  # CH's code sorts before A; the alphabet does not
     paged, pages = api_pages(default_client, f"/v1/es-fise/anagrams/{quote(rack)}?sub=true&limit=1000")
     assert paged == whole and pages > 1
+
+
+def test_probability_pages_of_ch_o_are_never_empty_and_shorter_first(
+    default_home: Path, default_client: FlaskClient
+) -> None:
+    """Zyzzyva's probability order on the default es-fise lexicon: every page of CH?*O holds words
+    until the last, shorter words first (counted in tiles), likeliest first within a length, and the
+    pages add up to the CLI's whole answer."""
+    whole = cli_json(default_home, "pattern", "es-fise", "CH?*O", "--order", "probability")["words"]
+    assert len(whole) > 600
+    url = f"/v1/es-fise/search?pattern={quote('CH?*O')}&order=probability&limit=60"
+    words: list[dict[str, Any]] = []
+    cursor = ""
+    while True:
+        page = default_client.get(url + (f"&cursor={cursor}" if cursor else "")).json
+        assert page["words"], f"an empty page after {len(words)} words"
+        words += page["words"]
+        if not page["truncated"]:
+            break
+        cursor = page["next_cursor"]
+    assert words == whole
+    lengths = [len(w["tiles"]) for w in whole]
+    assert lengths == sorted(lengths) and lengths[0] == 4  # CH·A·N·O … before the longer words
+    fise = load_lexicon("es-fise", default_home)
+    for n in (4, 5):  # within a length: most ways to draw the tiles first
+        keys = [fise.spell(w["word"]).key for w in whole if len(w["tiles"]) == n]
+        ways = [fise.edition.probability(fise.edition.decode(k)) for k in keys]
+        assert ways == sorted(ways, reverse=True)
+
+
+def test_rank_of_is_the_place_within_the_length(lexicon_home: Path) -> None:
+    """rank_of: (1-based rank among the words of the same length in tiles, how many there are)."""
+    fise = load_lexicon("es-fise", lexicon_home)
+    for n in range(2, 6):
+        keys = [k for k in ordered(fise, list(fise), "probability") if len(k) == n]
+        for i, key in enumerate(keys):
+            assert ranking.rank_of(fise, fise.edition.spelling(key)) == (i + 1, len(keys))
+            assert ranking.rank_of(fise, key) == (i + 1, len(keys))  # a lexicon key answers too
+    assert ranking.rank_of(fise, "chiquillo") == ranking.rank_of(fise, "[CH]IQUI[LL]O")  # CH·I·Q·U·I·LL·O: 7 tiles
+    assert ranking.rank_of(fise, "chiquillo")[1] == sum(1 for k in fise if len(k) == 7)  # type: ignore[index]
+    assert (
+        ranking.rank_of(fise, "zzzz") is None
+        and ranking.rank_of(fise, "kilo") is None
+        and ranking.rank_of(fise, "") is None
+    )
+    mattel = load_lexicon("es-mattel2021", lexicon_home)  # unverified counts: the alphabet's place
+    four = mattel.edition.sort_keys(k for k in mattel if len(k) == 4)
+    assert ranking.rank_of(mattel, mattel.edition.spelling(four[0])) == (1, len(four))

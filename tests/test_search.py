@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -10,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from lextools import QueryError
+from lextools.core.anagram_table import table_of
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.search import anagrams, match_pattern, ordered, parse_pattern, parse_rack, words_of_length
+from tests.conftest import build_small
 
 
 def spelled(lex: Lexicon, keys) -> set[str]:
@@ -143,3 +146,19 @@ def test_star_patterns_stream_in_alphabet_order(es: Lexicon, pattern: str) -> No
     got = [m.key for m in match_pattern(es, parse_pattern(pattern, es))]
     glob = "".join("?" if p is None else p for p in parse_pattern(pattern, es))
     assert got == es.edition.sort_keys(k for k in es if fnmatch.fnmatchcase(k, glob))
+
+
+def test_a_lexicon_built_without_the_alphagram_table_answers_the_same(tmp_path: Path) -> None:
+    """Anagrams come from the table of each alphagram's words when the build wrote one, and from the
+    DAWGs alone when it did not (a lexicon built before it): the same answers either way."""
+    build_small(tmp_path, "es-fise")
+    with_table = load_lexicon("es-fise", tmp_path)
+    meta = tmp_path / "es-fise.json"
+    old = json.loads(meta.read_text("utf-8"))
+    del old["files"]["alphawords"]
+    meta.write_text(json.dumps(old), "utf-8")
+    without = load_lexicon("es-fise", tmp_path)
+    assert table_of(with_table) is not None and table_of(without) is None
+    for rack, sub in (("ASAC", False), ("ASAC", True), ("OLL?", False), ("CAS??", False), ("CHIQUILLO", True)):
+        key, blanks = parse_rack(rack, with_table)
+        assert anagrams(with_table, key, blanks, sub=sub) == anagrams(without, key, blanks, sub=sub), rack

@@ -1,4 +1,4 @@
-"""Build: source words → spelled in the edition → filtered → DAWGs written atomically.
+"""Build: source words → spelled in the edition → filtered → DAWGs and the ranking written atomically.
 
 :func:`compile_words` is the pure part (words in, sorted keys plus a report out);
 :func:`write_lexicon` writes the files described in :mod:`lextools.core.lexicon`, each through a
@@ -31,10 +31,21 @@ import dawg
 from lextools.builder.filters import Candidate, Rule, SourceWord, judge
 from lextools.builder.lock import build_lock
 from lextools.builder.provenance import Provenance
+from lextools.core.anagram_table import table_bytes
 from lextools.core.edition import Edition
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.files import atomic_write, tool_versions
-from lextools.core.lexicon import FORMAT, FORMAT_VERSION, alphagram_order, alphagrammer, metadata_path, read_metadata
+from lextools.core.lexicon import (
+    ALPHAWORDS,
+    FORMAT,
+    FORMAT_VERSION,
+    RANKS,
+    alphagram_order,
+    alphagrammer,
+    metadata_path,
+    read_metadata,
+)
+from lextools.core.ranking import ranking_bytes
 from lextools.core.sidecar import lemmas_path, sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines
 
@@ -292,20 +303,11 @@ def _write_files(
     provenance: Provenance | None = None,
 ) -> dict[str, Any]:
 
-    if progress:
-        progress("words DAWG")
     if not all(a < b for a, b in pairwise(keys)):  # compile_words gives them sorted; a caller may not
         keys = sorted(set(keys))
-    # Sorted input spares dawg2 a sorted copy of its own.
-    words_bytes = dawg.CompletionDAWG(keys, input_is_sorted=True).tobytes()
-    if progress:
-        progress("anagram index")
     order = alphagram_order(keys)
-    # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
-    alphagram_bytes = dawg.DAWG(sorted_alphagrams(keys, order), input_is_sorted=True).tobytes()
-
     files: dict[str, dict[str, Any]] = {}
-    for part, data, suffix in (("words", words_bytes, ".dawg"), ("alphagrams", alphagram_bytes, ".alphagrams.dawg")):
+    for part, data, suffix in _generation(edition, keys, order, progress):
         sha = hashlib.sha256(data).hexdigest()
         name = f"{edition.name}-{sha[:16]}{suffix}"
         atomic_write(home / name, data)
@@ -337,6 +339,26 @@ def _write_files(
     return metadata
 
 
+def _generation(
+    edition: Edition, keys: Sequence[str], order: str, progress: Callable[[str], None] | None
+) -> Iterator[tuple[str, bytes, str]]:
+    """The files of a lexicon generation, one at a time: (part, bytes, file name suffix)."""
+    if progress:
+        progress("words DAWG")
+    # Sorted input spares dawg2 a sorted copy of its own.
+    yield "words", dawg.CompletionDAWG(keys, input_is_sorted=True).tobytes(), ".dawg"
+    if progress:
+        progress("anagram index")
+    # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
+    yield "alphagrams", dawg.DAWG(sorted_alphagrams(keys, order), input_is_sorted=True).tobytes(), ".alphagrams.dawg"
+    if progress:
+        progress("probability ranking")
+    yield RANKS, ranking_bytes(edition, keys), ".ranks"
+    if progress:
+        progress("words of each alphagram")
+    yield ALPHAWORDS, table_bytes(edition, keys, order), ".alphawords"
+
+
 def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
     """The keys' distinct alphagrams (:func:`lextools.core.lexicon.alphagrammer`), sorted, a group at a time.
 
@@ -366,14 +388,17 @@ def _json_bytes(obj: Any) -> bytes:
 
 
 def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] | None]) -> None:
-    """Delete DAWGs of older builds, keeping the new one and the one it replaced (readers in flight).
+    """Delete DAWGs and ranking files of older builds, keeping the new one and the one it replaced
+    (readers in flight).
 
     Whatever ``E.json`` names when we look is kept too, so no build deletes a live lexicon's files.
     """
     with contextlib.suppress(LexiconError):
         keep = [*keep, read_metadata(home, edition)]
     wanted = {f["name"] for m in keep if m for f in m["files"].values()}
-    pattern = re.compile(rf"^{re.escape(edition)}-[0-9a-f]{{16}}(\.anagrams|\.alphagrams)?\.dawg$")
+    pattern = re.compile(
+        rf"^{re.escape(edition)}-[0-9a-f]{{16}}((\.anagrams|\.alphagrams)?\.dawg|\.ranks|\.alphawords)$"
+    )
     for path in home.iterdir():
         if pattern.match(path.name) and path.name not in wanted:
             path.unlink(missing_ok=True)

@@ -68,7 +68,7 @@ def remove_stale_temporaries(home: Path, edition: str) -> list[str]:
     """Delete the edition's temporary files; only call with the build lock held. Returns their names."""
     name = re.escape(edition)
     pattern = re.compile(
-        rf"^\.{name}(-[0-9a-f]{{16}}(\.alphagrams|\.anagrams)?\.dawg|\.exclusions\.json|\.json)\.[0-9a-f]{{16}}\.tmp$"
+        rf"^\.{name}(-[0-9a-f]{{16}}((\.alphagrams|\.anagrams)?\.dawg|\.ranks|\.alphawords)|\.exclusions\.json|\.json)\.[0-9a-f]{{16}}\.tmp$"
     )
     removed = []
     for path in Path(home).iterdir():

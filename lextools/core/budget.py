@@ -60,6 +60,7 @@ class Budget:
         now = self.clock()
         self._deadline = None if self.seconds is None else now + self.seconds
         self._pause_at = now + PAUSE_SECONDS
+        self._paced_at = time.monotonic() + PAUSE_SECONDS  # work shorter than a pause never pauses
 
     def remaining(self) -> float | None:
         """Seconds of work left (None: no time limit)."""

@@ -5,6 +5,10 @@ Files in the lexicon directory, for an edition ``E``::
     E.json                 metadata, the commit point of a build (see below)
     E-<sha16>.dawg         the words: a dawgdic ``CompletionDAWG`` of lexicon keys (dictionary + guide)
     E-<sha16>.alphagrams.dawg  the anagram index: a dawgdic ``DAWG`` (dictionary only) of alphagrams
+    E-<sha16>.ranks        the probability ranking: every key, per length, likeliest first
+                           (lextools.core.ranking; absent from lexicons built before it)
+    E-<sha16>.alphawords   the words of each alphagram, a hash table read in place
+                           (lextools.core.anagram_table; absent from lexicons built before it)
     E.exclusions.json      what the build's rules dropped, per rule: count and examples
     E.provenance.tsv.gz    which rule dropped each excluded form, which sources list each word
                            (lextools.builder.provenance; read by lextools.features.explain)
@@ -35,7 +39,10 @@ half-way leaves the previous lexicon in place. The metadata object::
     format, format_version   "lextools-lexicon", 2 — a reader refuses any other version
     edition                  the edition name
     checksum                 sha256 of the words DAWG: the lexicon's identity (the service's ETag)
-    files                    {"words": {name, sha256, bytes}, "alphagrams": {...}}
+    files                    {"words": {name, sha256, bytes}, "alphagrams": {...}, "ranks": {...},
+                             "alphawords": {...}} ("ranks" and "alphawords" are optional: a lexicon
+                             built without them computes its ranking in memory when first asked,
+                             and spells anagrams from the DAWGs alone)
     alphagram_order          every tile code of the lexicon, rarest first: how alphagrams are sorted
     words                    number of words
     sources                  [{name, path, sha256, licence, origin, ...}]
@@ -69,6 +76,9 @@ FORMAT = "lextools-lexicon"
 FORMAT_VERSION = 2
 #: The files of a lexicon generation, by their key in the metadata's ``files``.
 PARTS = ("words", "alphagrams")
+#: The optional files of a lexicon generation: its probability ranking (lextools.core.ranking) and
+#: the words of each alphagram (lextools.core.anagram_table).
+RANKS, ALPHAWORDS = "ranks", "alphawords"
 #: ``LEXTOOLS_READER``: ``dawg2`` (C++, the default when it imports) or ``python`` (DAWG-Python).
 READERS = ("dawg2", "python")
 
@@ -165,6 +175,10 @@ class Lexicon:
         self.metadata = metadata
         self.graph = graph  # dawg_python.CompletionDAWG of keys over the mapped file: walks
         self.alphagrams = alphagrams  # dawg_python.Dictionary of alphagrams over the mapped file
+        #: The ranking file and the alphagram table, mapped but not yet read (each checked on first
+        #: use: lextools.core.ranking, lextools.core.anagram_table).
+        self.ranks_map: MappedFile | None = None
+        self.alphawords_map: MappedFile | None = None
         self.alphagram_order = str(metadata["alphagram_order"])
         #: A key's alphagram: its tiles sorted in the alphagram order.
         self.alphagram = alphagrammer(self.alphagram_order)
@@ -218,6 +232,10 @@ class Lexicon:
 
         walk(dct.ROOT, 0, "")
         return found
+
+    def has_alphagram(self, alphagram: str) -> bool:
+        """Is this multiset of tiles (an alphagram: its tiles in the alphagram order) some word's?"""
+        return bool(self.alphagrams.contains(alphagram.encode()))
 
     def keys(self, prefix: str = "") -> Iterator[str]:
         """Lexicon keys in key order (see the module docstring)."""
@@ -324,6 +342,8 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
         try:
             graph = _map_dawg(home, metadata, "words", with_guide=True)
             alphagrams = _map_dawg(home, metadata, "alphagrams", with_guide=False).dct
+            ranks, table = (_map_file(home, metadata["files"][p]) if p in metadata["files"] else None
+                            for p in (RANKS, ALPHAWORDS))  # fmt: skip
         except FileNotFoundError as e:
             if attempt == 2:
                 raise CorruptLexiconError(
@@ -332,7 +352,9 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
                 ) from None
             continue
         kind = cpp_lexicon() if reader == "dawg2" else Lexicon
-        return kind(edition, metadata, graph, alphagrams)
+        lex = kind(edition, metadata, graph, alphagrams)
+        lex.ranks_map, lex.alphawords_map = ranks, table
+        return lex
     raise AssertionError("unreachable")
 
 
@@ -362,6 +384,9 @@ def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
         isinstance(files.get(k), dict) and {"name", "sha256"} <= files[k].keys() for k in PARTS
     ):
         raise CorruptLexiconError(f"{path} does not name its DAWG files; rebuild the lexicon")
+    for part in (RANKS, ALPHAWORDS):
+        if part in files and not (isinstance(files[part], dict) and {"name", "sha256"} <= files[part].keys()):
+            raise CorruptLexiconError(f"{path} does not name its {part} file; rebuild the lexicon")
     if not isinstance(metadata.get("alphagram_order"), str):
         raise CorruptLexiconError(f"{path} has no alphagram order; rebuild the lexicon")
     # The checksum is the lexicon's identity (the service's ETag and search cursors): it must be the
@@ -372,6 +397,36 @@ def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
     if not isinstance(words, int) or isinstance(words, bool) or words < 0:
         raise CorruptLexiconError(f"{path}: its word count {words!r} is not a count; rebuild the lexicon")
     return metadata
+
+
+class MappedFile:
+    """A file of the lexicon directory, memory-mapped but not read: whoever first reads it checks it
+    (:meth:`matches`). The map and the open file outlive the file's deletion by a later build."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = path.name
+        self.file = open(path, "rb")  # noqa: SIM115  # kept open: checked on first use, maybe much later
+        try:
+            self.data: mmap.mmap | bytes = mmap.mmap(self.file.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            self.data = b""
+
+    def matches(self, sha256: str) -> bool:
+        """Is the file's sha256 this one? Read through the file, not the map: a check does not map the
+        file's pages into this process, so only the pages queries read count in its memory (PSS)."""
+        digest, at = hashlib.sha256(), 0
+        while chunk := os.pread(self.file.fileno(), 1 << 20, at):
+            digest.update(chunk)
+            at += len(chunk)
+        return digest.hexdigest() == sha256
+
+
+def _map_file(home: Path, entry: dict[str, Any]) -> MappedFile:
+    """A file of the lexicon directory named by the metadata, mapped (:class:`MappedFile`)."""
+    name = str(entry["name"])
+    if Path(name).name != name:
+        raise CorruptLexiconError(f"metadata names {name!r}, which is not a file of the lexicon directory")
+    return MappedFile(home / name)
 
 
 def _map_dawg(home: Path, metadata: dict[str, Any], part: str, with_guide: bool) -> Any:
@@ -457,6 +512,9 @@ def cpp_lexicon() -> type[Lexicon]:
             )
             self._replaces: dict[str, Any] = {}
             return self, self.has_keys_with_prefix
+
+        def has_alphagram(self, alphagram: str) -> bool:
+            return alphagram in self._alphagram_dawg
 
         def blank_fills(self, pattern: str, tiles: str, *, alphagrams: bool = False) -> list[str]:
             graph = self._alphagram_dawg if alphagrams else self

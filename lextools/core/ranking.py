@@ -1,85 +1,245 @@
-"""The probability ranking of a lexicon: every key, likeliest draw first, for ``order=probability``.
+"""The probability ranking of a lexicon: every key, shorter words first, then likeliest draw first.
 
-The probability of a word is the number of ways to draw its tiles from a full bag (Zyzzyva's order;
-:meth:`lextools.core.edition.Edition.probability`), a property of its alphagram. No walk of the word DAWG
-yields keys in that order, so the ranking is computed whole, once per loaded lexicon, and kept with
-the lexicon it belongs to (it goes when a rebuilt lexicon replaces it).
+The order is Zyzzyva's: words are ranked within their length in tiles, by the number of ways to draw
+their tiles from a full bag (:meth:`lextools.core.edition.Edition.probability`), ties in the
+edition's alphabet; shorter words come before longer ones. Where the tile counts are unverified
+(es-mattel2021) the ranks are alphabetical within the length, as the quizzes' are, and
+``order=probability`` is refused.
 
-Computing it on a large lexicon takes longer than any request may work. So it is built
-in the background (:mod:`lextools.core.background`), pausing every few milliseconds (``pause()``) so
-that the requests of its process keep being served; a search asks with a deadline and, while the
-ranking is not ready, answers that it found nothing yet and may be asked again. Chunks of keys are
-sorted apart and then merged, so no single step holds the process for long.
+A build writes the ranking once (``E-<sha16>.ranks``, :func:`ranking_bytes`), named in ``E.json``
+with its checksum like the DAWGs; a reader memory-maps it when the lexicon is loaded and checks its
+checksum the first time it is used (so a one-word look-up never reads it, and every process reading
+it shares one copy of its bytes through the page cache). The file::
+
+    "lextools-ranks 1\\n"           17 bytes
+    uint32 n, then n bytes         the tile codes in the edition's alphabet, UTF-8
+    16 × uint32                    how many keys have 0, 1, …, 15 tiles
+    the keys of 1 tile, then of 2, … each key one byte per tile (its place in the alphabet above),
+    in rank order within its length
+
+A key of L tiles is L bytes, so the i-th key of a length is found by arithmetic, and a key's rank
+by a binary search of its length's keys. Positions are *global indexes*: the keys of every length
+one after the other, as in the file.
+
+A lexicon built before the file existed still answers: its ranking is computed once in the
+background (:mod:`lextools.core.background`, a few seconds on half a million words) and kept in
+memory with the lexicon; until it is ready, a probability page answers nothing yet and a position
+to ask again from. Rebuilding the lexicon writes the file.
 """
 
 from __future__ import annotations
 
-import heapq
 import logging
+import mmap
+import struct
 import time
-from collections import Counter
+from bisect import bisect_right
 from collections.abc import Iterable
 from math import comb
 
 from lextools.core import background
-from lextools.core.budget import pause
-from lextools.core.errors import SpellingError
+from lextools.core.edition import Edition
+from lextools.core.errors import CorruptLexiconError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.spelling import spell
 
 log = logging.getLogger("lextools.ranking")
 
-#: Keys handled between two pauses (about a millisecond of work each).
-_CHUNK = 512
-#: Longest key: a multiplicity beyond it never occurs.
-_LONGEST = 15
+MAGIC = b"lextools-ranks 1\n"
+#: Lengths the file counts: 0 to this many tiles (a key is at most 15, the board).
+LONGEST = 15
+#: The metadata's name of the ranking file (``files``).
+PART = "ranks"
 
 
-def probability_ranking(lex: Lexicon, wait: float | None = None) -> tuple[str, ...] | None:
-    """The ranking, starting its build if none has started; None if it is still being built after
-    ``wait`` seconds (``None``: wait for it). Raises ``QueryError`` where tile counts are unverified."""
-    lex.edition.probability(())  # raises where the counts are unverified: no ranking to build
-    ranking: tuple[str, ...] | None = background.result(
-        lex, "probability ranking", lambda: _build(lex), wait, evictable=False
+def alphabet_codes(edition: Edition) -> str:
+    """The edition's tile codes in its alphabet (es-fise: A B C 1 D …): a key's bytes in the file."""
+    return "".join(sorted(edition.by_code, key=edition.collation_key))
+
+
+def ranking_bytes(edition: Edition, keys: Iterable[str]) -> bytes:
+    """The ranking file of these keys (the module docstring): what a build writes, and what a lexicon
+    built without it computes once in memory."""
+    codes = alphabet_codes(edition)
+    by_length: list[list[bytes]] = [[] for _ in range(LONGEST + 1)]
+    for record in as_bytes(codes, keys):
+        if len(record) > LONGEST:
+            raise ValueError(f"a key of {len(record)} tiles: the ranking holds at most {LONGEST}")
+        by_length[len(record)].append(record)
+    ways_of = _ways_table(edition, codes) if edition.has_counts else None
+    sections = []
+    for records in by_length:
+        if ways_of is not None:
+            ranked = [(-_ways(ways_of, r), r) for r in records]
+            ranked.sort()
+            records = [r for _, r in ranked]
+        else:
+            records.sort()
+        sections.append(b"".join(records))
+    encoded = codes.encode()
+    return b"".join(
+        (
+            MAGIC,
+            struct.pack("<I", len(encoded)),
+            encoded,
+            struct.pack(f"<{LONGEST + 1}I", *map(len, by_length)),
+            *sections,
+        )
     )
-    return ranking
 
 
-def _build(lex: Lexicon) -> tuple[str, ...]:
+def as_bytes(codes: str, keys: Iterable[str]) -> Iterable[bytes]:
+    """Each key as one byte per tile, its place in ``codes`` (``bytes.translate`` where every code is
+    one Latin-1 character, as in every shipped edition: a build converts half a million keys)."""
+    place = {c: i for i, c in enumerate(codes)}
+    if all(ord(c) < 0x100 for c in codes):
+        table = bytes(place.get(chr(b), 0) for b in range(0x100))
+        return (key.encode("latin-1").translate(table) for key in keys)
+    return (bytes(map(place.__getitem__, key)) for key in keys)
+
+
+def _ways_table(edition: Edition, codes: str) -> list[tuple[int, ...]]:
+    """Per place in the alphabet, C(copies of the tile in the bag, m) for m = 0 … 15."""
+    return [tuple(comb(edition.by_code[c].count or 0, m) for m in range(LONGEST + 1)) for c in codes]
+
+
+def _ways(ways_of: list[tuple[int, ...]], record: bytes) -> int:
+    ways = 1
+    for b in set(record):
+        ways *= ways_of[b][record.count(b)]
+    return ways
+
+
+class Ranks:
+    """A ranking file read in place (a memory map, or bytes computed in memory)."""
+
+    def __init__(self, edition: Edition, data: bytes | mmap.mmap) -> None:
+        self.edition = edition
+        try:
+            if data[: len(MAGIC)] != MAGIC:
+                raise ValueError("no ranking file")
+            at = len(MAGIC)
+            (n,) = struct.unpack_from("<I", data, at)
+            self.codes = bytes(data[at + 4 : at + 4 + n]).decode()
+            at += 4 + n
+            counts = struct.unpack_from(f"<{LONGEST + 1}I", data, at)
+            at += 4 * (LONGEST + 1)
+        except (ValueError, struct.error, UnicodeDecodeError) as e:
+            raise CorruptLexiconError(
+                f"{edition.name}: its ranking file is damaged ({e}); rebuild the lexicon"
+            ) from None
+        if self.codes != alphabet_codes(edition):
+            raise CorruptLexiconError(f"{edition.name}: the ranking file is of another alphabet; rebuild the lexicon")
+        self.data = data
+        self.counts = counts
+        #: Global index of the first key of each length, and byte offset of its keys.
+        self.first: list[int] = []
+        self.offset: list[int] = []
+        index = 0
+        for length, count in enumerate(counts):
+            self.first.append(index)
+            self.offset.append(at)
+            index += count
+            at += count * length
+        if at != len(data):
+            raise CorruptLexiconError(f"{edition.name}: the ranking file has {len(data) - at} bytes too many or few")
+        self.total = index
+        self._place = {c: i for i, c in enumerate(self.codes)}
+        self._latin = all(ord(c) < 0x100 for c in self.codes)
+        self._to_codes = bytes(ord(c) if self._latin else 0 for c in self.codes).ljust(0x100, b"\0")
+        self._ways_of = _ways_table(edition, self.codes) if edition.has_counts else None
+
+    def __len__(self) -> int:
+        return self.total
+
+    def length_at(self, index: int) -> int:
+        """The length in tiles of the key at a global index."""
+        return bisect_right(self.first, index) - 1
+
+    def keys(self, length: int, start: int = 0, stop: int | None = None) -> list[str]:
+        """The keys of ``length`` tiles from rank ``start`` (0-based) to ``stop``, in rank order."""
+        stop = self.counts[length] if stop is None else min(stop, self.counts[length])
+        if length == 0 or start >= stop:
+            return [""] * max(0, stop - start)
+        base = self.offset[length]
+        raw = bytes(self.data[base + start * length : base + stop * length])
+        text = raw.translate(self._to_codes).decode("latin-1") if self._latin else "".join(self.codes[b] for b in raw)
+        return [text[i : i + length] for i in range(0, len(text), length)]
+
+    def key_at(self, index: int) -> str:
+        length = self.length_at(index)
+        return self.keys(length, index - self.first[length], index - self.first[length] + 1)[0]
+
+    def record(self, key: str) -> bytes | None:
+        """A key as the file writes it; None when a tile is not in the file's alphabet."""
+        try:
+            return bytes(map(self._place.__getitem__, key))
+        except KeyError:
+            return None
+
+    def sort_key(self, record: bytes) -> tuple[int, bytes]:
+        """What orders the keys of one length: most ways first, then the alphabet."""
+        return (-_ways(self._ways_of, record) if self._ways_of is not None else 0, record)
+
+    def rank(self, key: str) -> int | None:
+        """The 0-based rank of a key among the keys of its length, None when it is not one of them."""
+        record = self.record(key)
+        length = len(key)
+        if record is None or not 0 < length <= LONGEST:
+            return None
+        target = self.sort_key(record)
+        base, data = self.offset[length], self.data
+        lo, hi = 0, self.counts[length]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            at = base + mid * length
+            if self.sort_key(bytes(data[at : at + length])) < target:
+                lo = mid + 1
+            else:
+                hi = mid
+        at = base + lo * length
+        return lo if lo < self.counts[length] and bytes(data[at : at + length]) == record else None
+
+    def index(self, key: str) -> int | None:
+        """The global index of a key (see the module docstring), None when it is not in the file."""
+        rank = self.rank(key)
+        return None if rank is None else self.first[len(key)] + rank
+
+
+def ranks_of(lex: Lexicon, wait: float | None = None) -> Ranks | None:
+    """The lexicon's ranking: its file, checked the first time; for a lexicon built without one,
+    computed once in the background — None while that is still running after ``wait`` seconds
+    (``None``: wait for it)."""
+    cached: Ranks | None = getattr(lex, "_ranks", None)
+    if cached is not None:
+        return cached
+    mapped = getattr(lex, "ranks_map", None)
+    if mapped is not None:
+        entry = lex.metadata["files"][PART]
+        if not mapped.matches(entry["sha256"]):
+            raise CorruptLexiconError(
+                f"{entry['name']} does not match its checksum in {lex.edition.name}.json: "
+                "the file is truncated or altered; rebuild the lexicon"
+            )
+        ranks = Ranks(lex.edition, mapped.data)
+        log.info("%s: probability ranking of %s words, from %s", lex.edition.name, len(ranks), entry["name"])
+    else:
+        computed: Ranks | None = background.result(
+            lex, "probability ranking", lambda: _computed(lex), wait, evictable=False
+        )
+        if computed is None:
+            return None
+        ranks = computed
+    lex._ranks = ranks  # type: ignore[attr-defined]  # kept with the lexicon it ranks
+    return ranks
+
+
+def _computed(lex: Lexicon) -> Ranks:
     started = time.monotonic()
-    # A tuple of strings, which the garbage collector stops tracking: as a list it was walked item by
-    # item by every full collection.
-    keys = tuple(_ranked_keys(lex))
-    log.info("%s: probability ranking of %s words in %.1f s", lex.edition.name, len(keys), time.monotonic() - started)
-    return keys
-
-
-def _ranked_keys(lex: Lexicon) -> list[str]:
-    if not len(lex):  # an empty DAWG cannot be walked
-        return []
-    ed = lex.edition
-    ways_of = {t.code: [comb(t.count or 0, k) for k in range(_LONGEST + 1)] for t in ed.tiles}
-    rank = ed.collation_key
-    chunks: list[list[tuple[int, str, str]]] = []
-    chunk: list[tuple[int, str, str]] = []
-    for key in lex:  # every key (Lexicon.__iter__)
-        ways = 1
-        for code in set(key):
-            ways *= ways_of[code][key.count(code)]
-        chunk.append((-ways, rank(key), key))
-        if len(chunk) == _CHUNK:
-            chunk.sort()
-            chunks.append(chunk)
-            chunk = []
-            pause()
-    chunk.sort()
-    chunks.append(chunk)
-    keys: list[str] = []
-    for n, (_, _, key) in enumerate(heapq.merge(*chunks)):
-        keys.append(key)
-        if n % _CHUNK == 0:
-            pause()
-    return keys
+    ranks = Ranks(lex.edition, ranking_bytes(lex.edition, lex.keys() if len(lex) else ()))
+    log.info("%s: probability ranking of %s words computed in %.1f s (rebuild the lexicon to write it once)",
+             lex.edition.name, len(ranks), time.monotonic() - started)  # fmt: skip
+    return ranks
 
 
 def rank_of(lex: Lexicon, word: str) -> tuple[int, int] | None:
@@ -88,7 +248,6 @@ def rank_of(lex: Lexicon, word: str) -> tuple[int, int] | None:
 
     ``word`` is a word in any notation (chorizo, [CH]ORIZO) or a lexicon key. Where the tile counts
     are unverified (es-mattel2021) the rank is the word's place in the alphabet within its length.
-    Computed from :func:`probability_ranking` filtered to each length, once per loaded lexicon.
     """
     try:
         key: str | None = spell(word, lex.edition).key
@@ -98,23 +257,7 @@ def rank_of(lex: Lexicon, word: str) -> tuple[int, int] | None:
         key = word if word in lex else None
     if key is None or len(key) < 2:  # one-tile keys are never words
         return None
-    # The ranking first, out here: a background job waiting on another job would hold the one lane they share.
-    ordered = probability_ranking(lex) if lex.edition.has_counts else None
-    kept = background.result(lex, "ranks per length", lambda: _ranks(lex, ordered), None, evictable=False)
-    ranks, counts = kept if kept is not None else ({}, Counter())
-    rank = ranks.get(key)
-    return None if rank is None else (rank, counts[len(key)])
-
-
-def _ranks(lex: Lexicon, ranking: Iterable[str] | None) -> tuple[dict[str, int], Counter[int]]:
-    """Every key → its 1-based rank among the keys of its length (in the probability ``ranking``, or
-    in the edition's alphabet where the tile counts are unverified: no ranking), and the keys of each length."""
-    ordered = ranking if ranking is not None else lex.edition.sort_keys(lex)
-    seen: Counter[int] = Counter()
-    ranks: dict[str, int] = {}
-    for n, key in enumerate(ordered):
-        seen[len(key)] += 1
-        ranks[key] = seen[len(key)]
-        if n % _CHUNK == 0:
-            pause()
-    return ranks, seen
+    ranks = ranks_of(lex)
+    assert ranks is not None  # waited for
+    rank = ranks.rank(key)
+    return None if rank is None else (rank + 1, ranks.counts[len(key)])

@@ -3,14 +3,20 @@
 The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
 table), one tile per step: every tile is one character of the key (see :mod:`lextools.core.lexicon`).
 
-Anagrams (every tile of the rack) first find the multisets of tiles that spell words in the
-alphagram index: an alphagram holding the rack and two blanks more is the rack's alphagram with two
-tiles put in, so each choice of the blanks' places is one pattern (``CD?EO?S``) that dawg2 fills in
-with its C++ similar-keys walk — 36 patterns for 7 tiles and 2 blanks. The words are then found from
-those multisets: their first two tiles placed while some key starts with them, the rest one
-similar-keys walk of the words DAWG over the tiles left. Subanagrams (any of the tiles) walk the
-words DAWG with the rack alone, reading dawgdic's units and guide directly: every node reached
-spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
+Anagrams of a rack with at most two blanks, and subanagrams of a rack of at most eight tiles and no
+blank, look their multisets up in the lexicon's table of each alphagram's words
+(:mod:`lextools.core.anagram_table`, a file the build writes): the rack's alphagram, the parts of it
+the alphagram index knows, or the alphagrams the index fills the blanks in with (below), one look-up
+each. Otherwise — and in a lexicon built before the table — the words are spelled from the DAWGs.
+
+Anagrams (every tile of the rack) find the multisets of tiles that spell words in the alphagram
+index: an alphagram holding the rack and two blanks more is the rack's alphagram with two tiles put
+in, so each choice of the blanks' places is one pattern (``CD?EO?S``) that dawg2 fills in with its
+C++ similar-keys walk — 36 patterns for 7 tiles and 2 blanks. Without the table, the words are then
+found from those multisets: their first two tiles placed while some key starts with them, the rest
+one similar-keys walk of the words DAWG over the tiles left. Subanagrams with blanks (any of the
+tiles) walk the words DAWG with the rack alone, reading dawgdic's units and guide directly: every
+node reached spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
 
 Every walk goes in the order of its answer and takes a :class:`~lextools.core.budget.Budget`; a walk
 that runs out of budget records where it stopped (``budget.resume``), and ``after=`` that position
@@ -19,8 +25,10 @@ continues it — a position is a string only this module reads:
 - ``find`` in ``alpha`` order: the last key settled. The walk visits each node's children in the
   edition's alphabet (es-fise: C, CH, D), so keys come out in that order and resuming skips every
   subtree before the position without entering it.
-- ``find`` in ``probability`` order: an index into the lexicon's probability ranking (every key,
-  likeliest draw first; :mod:`lextools.core.ranking`), built once per loaded lexicon and then scanned.
+- ``find`` in ``probability`` order: a global index into the lexicon's probability ranking (every
+  key, shorter first in tiles, then likeliest draw first; :mod:`lextools.core.ranking`, a file the
+  build writes): every key up to it is settled. A pattern whose first tile is given is walked length
+  by length in the words DAWG and sorted by rank; any other scans the ranking's keys of each length.
 - ``anagrams``: the key of the last answer settled. Anagrams come longest first counted in tiles
   (CHATO is 4 tiles: CH·A·T·O), then in the edition's alphabet (es-fise: … C CH D … N Ñ O …), the
   order of :func:`anagram_order`. The walks above find them in the DAWGs' order, not this one, so a
@@ -43,13 +51,14 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from lextools.core import background
+from lextools.core.anagram_table import AnagramTable, table_of
 from lextools.core.budget import Budget, Exhausted
 from lextools.core.conditions import Conditions, matcher
 from lextools.core.edition import Edition
 from lextools.core.errors import PositionError, QueryError, SpellingError
 from lextools.core.lexicon import Lexicon, _continuations, children, utf8_length
 from lextools.core.messages import message
-from lextools.core.ranking import probability_ranking
+from lextools.core.ranking import Ranks, ranks_of
 from lextools.core.spelling import MAX_INPUT_CHARS, spell, too_long
 
 #: Longest rack or pattern we search with.
@@ -223,6 +232,9 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     if not len(lex):  # an empty lexicon has no words to walk
         return []
     shortest = max(min_length, 1)
+    table = table_of(lex)
+    if table is not None and blanks <= _TABLE_BLANKS and (not sub or (not blanks and len(rack) <= _TABLE_SUBSETS)):
+        return _from_table(lex, table, rack, blanks, sub, shortest, pace)
     if sub:
         return _spend_rack(lex, rack, blanks, shortest, pace)
     if len(rack) + blanks < shortest:
@@ -242,6 +254,43 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
 
 #: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_matches`).
 _SPELLED_APART = 40
+#: Racks :func:`_from_table` answers: at most this many blanks; for subanagrams, no blank and at most
+#: this many tiles (every part of the rack is looked up: 2^n of them). Subanagrams with blanks walk
+#: the words DAWG: one similar-keys pattern per part of the rack and place of a blank cost more.
+_TABLE_BLANKS, _TABLE_SUBSETS = 2, 8
+
+
+def _from_table(
+    lex: Lexicon, table: AnagramTable, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]
+) -> list[str]:
+    """Anagrams (or subanagrams, without blanks) of the rack from the lexicon's table of each
+    alphagram's words.
+
+    The multisets are the naive dict's — the rack's alphagram with its blanks filled in, or every
+    part of it — but the blanks are filled in by the alphagram index's similar-keys patterns
+    (:func:`_alphagrams`, C++ with dawg2), and the index says in C++ which parts spell no word, so
+    only the multisets that spell words are looked up in the table, once each.
+    """
+    words, encode = table.words, table.encode
+    if not sub:
+        if len(rack) + blanks < shortest:
+            return []
+        if not blanks:
+            alphagram = lex.alphagram(rack)
+            return words(encode(alphagram)) if lex.has_alphagram(alphagram) else []
+        multisets: Iterable[str] = _alphagrams(lex, rack, blanks, pace)
+    else:
+        order = lex.alphagram_order  # a tile no word has is in no part that spells one
+        alphagram = lex.alphagram("".join(c for c in rack if c in order))
+        known = lex.has_alphagram
+        # The parts of an alphagram, taken in order, are alphagrams themselves.
+        parts = {"".join(p) for n in range(shortest, len(alphagram) + 1) for p in itertools.combinations(alphagram, n)}
+        multisets = [p for p in parts if known(p)]
+    found: list[str] = []
+    for multiset in multisets:
+        pace()
+        found += words(encode(multiset))
+    return found
 
 
 def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) -> list[str]:
@@ -444,12 +493,14 @@ def _anagram_position(after: str, edition: Edition) -> str:
 
 
 def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
-    """``alpha`` (the edition's alphabet) or ``probability`` (likeliest draw first, where counts are known)."""
+    """``alpha`` (the edition's alphabet) or ``probability`` (shorter first in tiles, then likeliest
+    draw first, ties in the alphabet: the ranking's order, :mod:`lextools.core.ranking`; where counts
+    are known)."""
     ed = lex.edition
     if order == "alpha":
         return ed.sort_keys(keys)
     if order == "probability":
-        return sorted(keys, key=lambda k: (-ed.probability(ed.decode(k)), ed.collation_key(k)))
+        return sorted(keys, key=lambda k: (len(k), -ed.probability(ed.decode(k)), ed.collation_key(k)))
     raise QueryError(f"unknown order {order!r}: use alpha or probability")
 
 
@@ -505,7 +556,8 @@ def find(
     test = matcher(lex, conditions)
     if order == "probability":
         matches = _matcher(parts, prefix, length, infix, suffix)
-        return iter(_scan_ranking(lex, matches if test is None else lambda k: matches(k) and test(k), budget, after))
+        accepts = matches if test is None else lambda k: matches(k) and test(k)
+        return iter(_probability_pages(lex, parts, prefix, length, accepts, budget, after))
 
     def keep(k: str) -> bool:
         return k.endswith(suffix) and infix in k and (test is None or test(k))
@@ -531,30 +583,96 @@ def _matcher(
     return matches
 
 
-def _scan_ranking(lex: Lexicon, matches: Callable[[str], bool], budget: Budget, after: str | None) -> list[str]:
-    """Keys of the probability ranking that ``matches`` accepts, from the one after index ``after``.
+def _probability_pages(
+    lex: Lexicon,
+    parts: list[str | None],
+    prefix: str,
+    length: int | None,
+    matches: Callable[[str], bool],
+    budget: Budget,
+    after: str | None,
+) -> list[str]:
+    """Keys ``matches`` accepts in probability order (:mod:`lextools.core.ranking`: shorter first,
+    then likeliest), from the one after global index ``after``.
 
-    While the ranking is still being built (lextools.core.ranking), the page waits for it at most what is
-    left of its budget and then ends with nothing found and its position unchanged.
+    Length by length, from the one ``after`` is in: a pattern whose first tile is given (or
+    ``prefix``) is walked in the words DAWG for that length, where the tile prunes the walk, and its
+    keys sorted by rank; any other scans the ranking's keys of that length. A page stops at its time
+    budget only once it holds a word, and only just before a further answer, so no page is empty
+    while the query has answers left. While a lexicon built without a ranking file computes its
+    ranking, the page waits for it at most its budget and then ends with nothing found and its
+    position unchanged.
     """
     if after and not (after.isascii() and after.isdigit() and len(after) <= 9):
         raise PositionError("not a position a probability search can resume from")
-    ranking = probability_ranking(lex, wait=budget.remaining())
-    if ranking is None:
+    lex.edition.probability(())  # raises where the counts are unverified: no probability order
+    ranks = ranks_of(lex, wait=budget.remaining())
+    if ranks is None:
         budget.resume = after or ""
         return []
-    start = int(after) + 1 if after else 0
-    if start > len(ranking):
+    position = int(after) if after else -1
+    if position >= len(ranks):
         raise PositionError("not a position a probability search can resume from")
+    walked = bool(prefix) or (bool(parts) and parts[0] not in (None, "*"))
+    shortest = max(1, sum(p != "*" for p in parts), len(prefix), length or 0)
+    longest = length or (shortest if "*" not in parts else MAX_QUERY_TILES)
+    first = max(shortest, ranks.length_at(position) if position >= 0 else 0)
     found: list[str] = []
     with contextlib.suppress(Exhausted):
-        for i in range(start, len(ranking)):
-            key = ranking[i]
+        for size in range(first, longest + 1):
+            start = position + 1 - ranks.first[size] if position >= ranks.first[size] else 0
+            if walked:
+                keys = _walked_length(lex, ranks, parts, prefix, size, matches, start)
+                if keys and found and budget.remaining() == 0:  # time is up, and answers are left
+                    budget.stop(str(ranks.first[size] + (ranks.rank(keys[0]) or 0) - 1))
+                base = ranks.first[size]
+                for key in keys:
+                    found.append(key)
+                    last = budget.results is not None and budget.found + 1 >= budget.results
+                    budget.count(str(base + (ranks.rank(key) or 0)) if last else "")  # the page's last: its position
+            else:
+                _scanned_length(ranks, size, matches, start, found, budget)
+    return found
+
+
+#: Keys of the ranking a scan reads at once.
+_SCAN_CHUNK = 128
+
+
+def _scanned_length(
+    ranks: Ranks, size: int, matches: Callable[[str], bool], start: int, found: list[str], budget: Budget
+) -> None:
+    """The keys of ``size`` tiles from rank ``start`` that ``matches`` accepts (see _probability_pages)."""
+    base, count = ranks.first[size], ranks.counts[size]
+    for chunk in range(start, count, _SCAN_CHUNK):
+        for i, key in enumerate(ranks.keys(size, chunk, chunk + _SCAN_CHUNK), base + chunk):
             if matches(key):
+                if found and budget.remaining() == 0:  # time is up: stop just before this answer
+                    budget.stop(str(i - 1))
                 found.append(key)
                 budget.count(str(i))
-            budget.step(str(i))
-    return found
+        budget.pace()
+
+
+def _walked_length(
+    lex: Lexicon,
+    ranks: Ranks,
+    parts: list[str | None],
+    prefix: str,
+    size: int,
+    matches: Callable[[str], bool],
+    start: int,
+) -> list[str]:
+    """The keys of ``size`` tiles from rank ``start`` that ``matches`` accepts, in rank order: walked
+    in the words DAWG (pruned by the pattern's first tiles), then sorted."""
+    keys = [k for k in _walk_guided(lex, parts, prefix, size) if matches(k)]
+    records = {k: ranks.record(k) or b"" for k in keys}
+    keys.sort(key=lambda k: ranks.sort_key(records[k]))
+    if start and keys:
+        at = ranks.offset[size] + (start - 1) * size
+        last = ranks.sort_key(bytes(ranks.data[at : at + size]))  # the key the position settled
+        keys = [k for k in keys if ranks.sort_key(records[k]) > last]
+    return keys
 
 
 class _Positions:

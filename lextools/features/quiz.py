@@ -41,7 +41,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from lextools.core import search
+from lextools.core import ranking, search
 from lextools.core.budget import Budget, paced, paced_sorted
 from lextools.core.edition import Edition, edition_names, load_edition
 from lextools.core.errors import BusyError, QueryError, QuizTooLargeError, SpellingError
@@ -239,7 +239,12 @@ def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> list[str]:
 
 
 def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None = None) -> list[str]:
-    """The words of ``length`` tiles (of one named list, if given), in rank order."""
+    """The words of ``length`` tiles (of one named list, if given), in rank order. Without blanks or a
+    list, the lexicon's ranking (:mod:`lextools.core.ranking`, read from its file) is that order."""
+    if not blanks and list_name is None and 0 < length <= ranking.LONGEST:
+        ranks = ranking.ranks_of(lex)
+        assert ranks is not None  # waited for
+        return ranks.keys(length)
     return _cached(
         lex,
         ("words", length, blanks, list_name),
