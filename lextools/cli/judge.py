@@ -15,6 +15,7 @@ from rich.table import Table
 
 from lextools.cli.common import JsonOpt, LexiconsOpt, RecordOpt, err, home, out, print_json
 from lextools.core.errors import path_text
+from lextools.core.inputs import read_stream
 from lextools.core.messages import message
 from lextools.features.receipts import load_secret
 from lextools.features.record import ABSENT, ChallengeRecord, as_csv_text, default_record, parse_since
@@ -74,7 +75,7 @@ def verify_receipt(
     edited record); 2 not a receipt, or no record or secret to check it with; 3 the challenge is not
     in this record (judged by another server, or recorded elsewhere: give that record with --record).
     """
-    text = sys.stdin.read() if receipt == "-" else receipt
+    text = read_stream().decode("utf-8", "surrogateescape") if receipt == "-" else receipt
     path = _record_path(record, lexicons)
     result = ChallengeRecord(path).verify(text, lambda: load_secret(path, create=False))
     if result.ok:

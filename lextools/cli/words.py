@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,6 +11,7 @@ from rich.table import Table
 from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, home, open_lexicon, out, print_json
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
+from lextools.core.inputs import read_stream
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, choose_language, message
 from lextools.core.wordlist import decode, read_list, words_of
@@ -38,7 +38,7 @@ def check(
     """Check words. Exit 0 when every word is valid, 1 when any is not."""
     words = list(words or [])
     if words == ["-"]:
-        words = words_of(decode(sys.stdin.buffer.read(), "standard input")[0])
+        words = words_of(decode(read_stream(), "standard input")[0])
     elif "-" in words:
         raise LexiconError("- (read the words from standard input) stands alone")
     if file is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lextools.core.errors import SourceError
+from lextools.core.inputs import read_input
 from lextools.core.sources import Source
 
 #: The rule a build reports for the words a review drops.
@@ -32,7 +33,7 @@ def read_review(source: Source) -> list[Verdict]:
     """The verdicts of a review file; a malformed line is an error naming the line."""
     verdicts = []
     path = source.files["list"]
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+    for number, line in enumerate(read_input(path, gz=False).decode("utf-8").splitlines(), 1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
