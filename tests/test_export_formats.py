@@ -298,3 +298,18 @@ def test_verify_reads_a_gaddag_laid_out_otherwise(tmp_path: Path) -> None:
     parts = {p.name: p for p in verify(path, load_lexicon("en", tmp_path)).parts}
     assert parts["split points (GADDAG)"].missing_examples == ["A·B"]
     assert parts["split points (GADDAG)"].extra_examples == ["A·C"]
+
+
+def test_a_kwg_with_a_cycle_is_refused_by_verify_and_build(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lexicon_home: Path, tmp_path: Path
+) -> None:
+    from tests.test_kwg import point_back
+
+    path = export(lexicon_home, "es-fise", "kwg", tmp_path / "es.kwg")
+    cyclic = tmp_path / "cyclic.kwg"
+    cyclic.write_bytes(point_back(path.read_bytes())[0])
+    assert run_main(monkeypatch, "verify", cyclic, "--edition", "es-fise", "--lexicons", lexicon_home) == 2
+    assert "cyclic.kwg is not a kwg file: the graph has a cycle" in capsys.readouterr().err
+    assert run_main(monkeypatch, "build", "es-fise", "--source", cyclic, "--lexicons", tmp_path / "D") == 2
+    assert "cyclic.kwg is not a KWG file: the graph has a cycle" in capsys.readouterr().err
+    assert not (tmp_path / "D" / "es-fise.json").exists()

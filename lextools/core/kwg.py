@@ -65,8 +65,9 @@ MAX_NODES = 0x400000
 SEPARATOR = 0
 #: No word is longer than this in any file we read (the board has 15 squares); deeper is refused.
 MAX_DEPTH = 64
-#: The most words (accepted paths from one root) a KWG or KAD may hold; a lexicon has under a million.
-MAX_KWG_WORDS = 20_000_000
+#: The most words a KWG or KAD may hold (accepted paths from its DAWG root; from a GADDAG root, 16
+#: times as many): the largest lexicons have about 3 million (Polish), ours under a million.
+MAX_KWG_WORDS = 5_000_000
 #: Accepted-path counts saturate here (a DAG of a few nodes can hold 2**64 paths).
 _COUNT_CAP = 2**62
 
@@ -578,9 +579,15 @@ class Kwg:
                 return
             arc += 1
 
+    def live(self, arc: int) -> bool:
+        """Whether any word is below ``arc`` (lists of no word are not walked: a graph of a few nodes
+        can hold 2**64 paths that accept nothing)."""
+        return bool(arc) and (not self.counts or bool(self.counts[arc]))
+
     def words(self, arc: int, separator: bool = False) -> Iterator[str]:
         """Every accepted path from ``arc``, as tile-number characters (the separator as chr(0))."""
         stack = [(arc, "")]
+        live = self.live
         while stack:
             arc, prefix = stack.pop()
             if len(prefix) >= MAX_DEPTH:
@@ -592,7 +599,7 @@ class Kwg:
                 word = prefix + chr(tile)
                 if node & ACCEPTS:
                     yield word
-                if node & ARC_MASK:
+                if live(node & ARC_MASK):
                     stack.append((node & ARC_MASK, word))
 
 
@@ -707,7 +714,7 @@ def read_kwg(data: bytes) -> Kwg:
     kwg = Kwg(nodes)
     roots = (kwg.dawg_root, kwg.gaddag_root)
     counts = check_graph(nodes, roots)
-    for root, most in zip(roots, (MAX_KWG_WORDS, MAX_KWG_WORDS * MAX_DEPTH), strict=True):
+    for root, most in zip(roots, (MAX_KWG_WORDS, MAX_KWG_WORDS * 16), strict=True):
         if counts[root] > most:
             raise ExportFormatError(message("kwg_too_many_words", limit=f"{most:,}"))
     object.__setattr__(kwg, "counts", counts)

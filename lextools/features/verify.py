@@ -267,7 +267,7 @@ def _identical_gaddag(graph: kwg.Kwg, words: int) -> list[Part] | None:
                     if not entry_of(longer, 0) & 1:
                         return None
                     reversed_words += 1
-                if child:
+                if child and counts[child]:  # a list of no word is not walked
                     push((child, longer, shift + 8))
             if v & is_end:
                 break
@@ -301,7 +301,7 @@ def _check_gaddag(graph: kwg.Kwg, expected: set[str], lex: Lexicon) -> list[Part
         arc, prefix = stack.pop()
         for node in graph.siblings(arc):
             word = prefix + chr(node >> 24)
-            if node & kwg.ARC_MASK:
+            if graph.live(node & kwg.ARC_MASK):
                 after[word] = node & kwg.ARC_MASK
                 stack.append((node & kwg.ARC_MASK, word))
     reversed_words: set[str] = set()
@@ -334,7 +334,7 @@ def _check_gaddag(graph: kwg.Kwg, expected: set[str], lex: Lexicon) -> list[Part
             word = rprefix + chr(tile)
             if node & kwg.ACCEPTS:
                 reversed_words.add(word)
-            if child:
+            if graph.live(child):
                 stack.append((child, word))
     for prefix in sorted(after)[:EXAMPLES]:  # prefixes without a separator
         _example(splits.missing_examples, show(prefix) + "·…")
