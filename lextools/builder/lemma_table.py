@@ -52,7 +52,7 @@ def read_table(source: Source) -> dict[str, str]:
     path = source.files["table"]
     try:
         table = json.loads(read_input(path, gz=True).decode("utf-8"))
-    except (OSError, ValueError, EOFError) as e:
+    except (OSError, ValueError, EOFError, SourceError) as e:  # SourceError: not gzip, or refused unread
         raise SourceError(f"source {source.name}: {path.name} is not a gzipped JSON table ({e})") from None
     if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
         raise SourceError(f"source {source.name}: {path.name} must be one JSON object of form → lemma strings")
