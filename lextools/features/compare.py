@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -130,10 +130,16 @@ class DiffRow:
 
 def _spellings(ws: WordSet) -> tuple[list[str], tuple[str, ...]]:
     """The plain spelling of every word of a set, and its keys in the same order (a lexicon's: key
-    order). One ``str.translate`` pass, only where a tile's key is not its label (CH = 1 in es-fise)."""
+    order). The keys are joined into one text (no key holds a line end), each tile whose key is not
+    its label (CH = 1 in es-fise) replaced in it at once, and the text split again."""
     keys = ws.read_order or tuple(ws.keys)
-    table = {ord(t.code): t.label for t in ws.edition.tiles if t.code != t.label}
-    return (list(map(str.translate, keys, repeat(table))) if table else list(keys)), keys
+    changes = [(t.code, t.label) for t in ws.edition.tiles if t.code != t.label]
+    if any(code in label for code, _ in changes for _, label in changes):  # replacements would interfere
+        return [ws.edition.spelling(k) for k in keys], keys
+    text = "\n".join(keys)
+    for code, label in changes:
+        text = text.replace(code, label)
+    return (text.split("\n") if keys else []), keys
 
 
 def diff(a: WordSet, b: WordSet) -> tuple[list[DiffRow], list[str], list[str]]:
