@@ -11,7 +11,9 @@ that stops half-way must leave the previous lexicon serving, the same checksum a
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
 import json
 import os
 import sys
@@ -24,6 +26,7 @@ import pytest
 from lextools.builder import compile as compile_mod
 from lextools.cli.main import main
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
+from lextools.core.inputs import MAX_LINE_CHARS, InputRefusedError, read_input, read_stream
 from lextools.core.lexicon import load_lexicon
 from lextools.core.search import anagrams, find, parse_rack
 from service import create_app
@@ -338,3 +341,49 @@ def test_a_damaged_file_read_on_first_use_is_refused_then(home: Path, part: str,
     assert client.get("/v1/es-fise/words/casa").status_code == 200
     url = "/v1/es-fise/search?pattern=C*&order=probability" if part == "ranks" else "/v1/es-fise/anagrams/ASAC"
     assert_error_shape(client.get(url), 503, "corrupt_lexicon")
+
+
+# -- hostile input files: refused before they are read ------------------------------------------------
+
+
+def _build_exit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], source: Path, home: Path
+) -> tuple[int, str]:
+    monkeypatch.setattr("sys.argv", ["lextools", "build", "es-fise", "--source", str(source), "--lexicons", str(home)])
+    with pytest.raises(SystemExit) as e:
+        main()
+    return int(e.value.code or 0), capsys.readouterr().err
+
+
+def test_special_huge_and_long_lined_sources_are_refused_at_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fifo, sparse, long_line = tmp_path / "list.fifo", tmp_path / "huge.txt", tmp_path / "long.txt"
+    os.mkfifo(fifo)  # opened without a writer, a read would wait for ever
+    with sparse.open("wb") as f:
+        f.truncate(2 * 2**30)  # 2 GB of holes: no disk used, refused by its size
+    long_line.write_text("casa\n" + "a" * (MAX_LINE_CHARS + 1) + "\ncasas\n", encoding="utf-8")
+    for source, says in (
+        (Path("/dev/zero"), "/dev/zero is not a regular file"),
+        (fifo, "list.fifo is not a regular file"),
+        (tmp_path, "is not a regular file"),
+        (sparse, "huge.txt holds 2,147,483,648 bytes, more than the 268,435,456"),
+        (long_line, "long.txt is not a word list: line 2 is longer than 4,096 characters"),
+    ):
+        code, err = _build_exit(monkeypatch, capsys, source, tmp_path / "D")
+        assert code == 2 and says in err and len(err.strip().splitlines()) == 1, (source, err)
+    assert not (tmp_path / "D" / "es-fise.json").exists()
+
+
+def test_a_gzip_bomb_stops_at_the_limit(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.txt.gz"
+    bomb.write_bytes(gzip.compress(b"a\n" * 50_000))
+    with pytest.raises(InputRefusedError, match="decompresses to more than the 1,000 bytes"):
+        read_input(bomb, limit=1000)
+    assert read_input(bomb, limit=100_000) == b"a\n" * 50_000
+
+
+def test_standard_input_is_read_up_to_the_limit() -> None:
+    assert read_stream(io.BytesIO(b"casa\n"), limit=5) == b"casa\n"
+    with pytest.raises(InputRefusedError, match="standard input holds more than the 5 bytes"):
+        read_stream(io.BytesIO(b"casas\n"), limit=5)

@@ -329,3 +329,18 @@ def test_the_service_sends_kwg_and_kad_made_once_into_its_cache(lexicon_home: Pa
                     "fr.kad", "fr.kad.manifest.json"]  # fmt: skip
     r = client.get("/v1/fr/export?format=kad&notation=plain")  # the same file: KAD takes no notation
     assert r.data == export_bytes(lex, "kad", home=lexicon_home) and len(list(cache.rglob("*.kad"))) == 1
+
+
+def test_a_kwg_with_a_cycle_is_refused_by_verify_and_build(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lexicon_home: Path, tmp_path: Path
+) -> None:
+    from tests.test_kwg import point_back
+
+    path = export(lexicon_home, "es-fise", "kwg", tmp_path / "es.kwg")
+    cyclic = tmp_path / "cyclic.kwg"
+    cyclic.write_bytes(point_back(path.read_bytes())[0])
+    assert run_main(monkeypatch, "verify", cyclic, "--edition", "es-fise", "--lexicons", lexicon_home) == 2
+    assert "cyclic.kwg is not a kwg file: the graph has a cycle" in capsys.readouterr().err
+    assert run_main(monkeypatch, "build", "es-fise", "--source", cyclic, "--lexicons", tmp_path / "D") == 2
+    assert "cyclic.kwg is not a KWG file: the graph has a cycle" in capsys.readouterr().err
+    assert not (tmp_path / "D" / "es-fise.json").exists()

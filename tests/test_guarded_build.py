@@ -310,7 +310,7 @@ def test_io_problems_end_in_one_line_and_exit_2(home: Path, monkeypatch, capsys)
         (["build", "es-fise", "-s", str(words), "--out", str(a_file)], ["a-file", "not a directory"]),
         (["check", "es-fise", "casa", "--lexicons", str(a_file)], ["a-file", "Not a directory"]),
         (["export", "es-fise", "--output", str(a_dir), "-L", str(home)], ["a-dir", "is a directory"]),
-        (["build", "es-fise", "-s", str(a_dir), "-L", str(home)], ["a-dir", "Is a directory"]),
+        (["build", "es-fise", "-s", str(a_dir), "-L", str(home)], ["a-dir", "is not a regular file"]),
         (["export", "es-fise", "--output", "/dev/full", "-L", str(home)], ["/dev/full", "No space left"]),
         (["build", "--source", str(words), "-L", str(home)], ["needs the edition"]),
         (["build", "es-fise", "--rules", "one-tile", "-L", str(home)], ["--rules applies to --source"]),

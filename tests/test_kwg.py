@@ -189,16 +189,14 @@ def test_what_is_not_a_kwg_is_refused(data: bytes) -> None:
 
 def test_siblings_out_of_order_are_refused() -> None:
     data = struct.pack("<3I", node(0, arc=1, end=True), node(B, accepts=True), node(A, accepts=True, end=True))
-    graph = kwg.read_kwg(data)
-    with pytest.raises(ExportFormatError, match="ascending"):
-        list(graph.words(graph.dawg_root))
+    with pytest.raises(ExportFormatError, match="ascending"):  # on reading, before a word is listed
+        kwg.read_kwg(data)
 
 
 def test_a_cycle_is_refused() -> None:
     data = struct.pack("<2I", node(0, arc=1, end=True), node(A, arc=1, accepts=True, end=True))
-    graph = kwg.read_kwg(data)
-    with pytest.raises(ExportFormatError, match="cycle"):
-        list(graph.words(graph.dawg_root))
+    with pytest.raises(ExportFormatError, match="cycle"):  # on reading, before a word is listed
+        kwg.read_kwg(data)
 
 
 def test_a_tile_number_the_alphabet_lacks_is_named() -> None:
@@ -290,3 +288,72 @@ def test_long_encodings_pause_for_other_requests() -> None:
     paused = kwg.encode_tiles(words, gaddag=True, pause=lambda: calls.append(1))
     assert len(calls) > 10
     assert paused == kwg.encode_tiles(words, gaddag=True)  # pausing changes nothing in the file
+
+
+# -- hostile files: refused on reading, in one pass linear in the nodes ---------------------------------
+
+
+def point_back(data: bytes) -> tuple[bytes, int]:
+    """``data`` with the last leaf on the path of last siblings pointed back at the list above it."""
+    nodes = nodes_of(data)
+    lists, arc = [nodes[0] & kwg.ARC_MASK], nodes[0] & kwg.ARC_MASK
+    while True:
+        leaf = arc
+        while not nodes[leaf] & END:
+            leaf += 1
+        if not nodes[leaf] & kwg.ARC_MASK:
+            break
+        arc = nodes[leaf] & kwg.ARC_MASK
+        lists.append(arc)
+    nodes[leaf] |= lists[-2]
+    return struct.pack(f"<{len(nodes)}I", *nodes), leaf
+
+
+def test_a_cycle_deep_in_a_real_graph_is_refused_naming_the_node() -> None:
+    words = ["".join(map(chr, w)) for w in ((A, B, C), (A, C), (B, A, B, C), (C, A, B))]
+    data, leaf = point_back(kwg.encode_tiles(words))
+    with pytest.raises(ExportFormatError, match=f"cycle \\(node {leaf} points back"):
+        kwg.read_kwg(data)
+
+
+def test_a_small_graph_of_too_many_words_is_refused_before_listing_them() -> None:
+    """Acyclic, 2**40 words in 80 nodes: counted per node, never listed."""
+    nodes = [node(0, arc=2, end=True), node(0, end=True)]
+    for level in range(40):
+        below = 2 + 2 * (level + 1) if level < 39 else 0
+        nodes += [node(A, arc=below, accepts=level == 39), node(B, arc=below, accepts=level == 39, end=True)]
+    data = struct.pack(f"<{len(nodes)}I", *nodes)
+    with pytest.raises(ExportFormatError, match="more than 5,000,000 words"):
+        kwg.read_kwg(data)
+
+
+def test_a_path_longer_than_any_word_is_refused() -> None:
+    nodes = [node(0, arc=2, end=True), node(0, end=True)]
+    nodes += [node(A, arc=3 + i if i < 69 else 0, accepts=i == 69, end=True) for i in range(70)]
+    with pytest.raises(ExportFormatError, match="longer than 64 tiles"):
+        kwg.read_kwg(struct.pack(f"<{len(nodes)}I", *nodes))
+
+
+def test_a_list_that_points_into_its_own_tail_is_no_cycle() -> None:
+    """A → {B, C} where {B, C} is the tail of the root list {A, B, C}: AB, AC, B, C."""
+    data = struct.pack(
+        "<5I",
+        node(0, arc=2, end=True),
+        node(0, end=True),
+        node(A, arc=3),
+        node(B, accepts=True),
+        node(C, accepts=True, end=True),
+    )
+    graph = kwg.read_kwg(data)
+    assert sorted(graph.words(graph.dawg_root)) == sorted(tiles((A, B), (A, C), (B,), (C,)))
+    assert graph.counts[graph.dawg_root] == 4
+
+
+def test_paths_that_accept_nothing_are_not_walked() -> None:
+    """2**40 paths of no word under the root list's first tile, and the word B beside them."""
+    nodes = [node(0, arc=2, end=True), node(0, end=True), node(A, arc=4), node(B, accepts=True, end=True)]
+    for level in range(40):
+        below = 4 + 2 * (level + 1) if level < 39 else 0
+        nodes += [node(A, arc=below), node(B, arc=below, end=True)]
+    graph = kwg.read_kwg(struct.pack(f"<{len(nodes)}I", *nodes))
+    assert list(graph.words(graph.dawg_root)) == tiles((B,))

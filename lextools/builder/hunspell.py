@@ -45,7 +45,6 @@ list plus a :class:`Report`.  Paths ending in ``.gz`` are read transparently.
 
 from __future__ import annotations
 
-import gzip
 import re
 import time
 from collections import Counter
@@ -54,6 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
+
+from lextools.core.inputs import read_input
 
 __all__ = [
     "AffixFile",
@@ -186,12 +187,9 @@ def _python_encoding(name: str) -> str:
 
 
 def _read_bytes(path: str | Path) -> bytes:
-    """Read a file, gunzipping it when the name ends in ``.gz`` (vendored sources are gzipped)."""
-    p = Path(path)
-    if p.name.endswith(".gz"):
-        with gzip.open(p, "rb") as fh:
-            return fh.read()
-    return p.read_bytes()
+    """Read a file, gunzipping it when the name ends in ``.gz`` (vendored sources are gzipped);
+    bounded before it is read (:func:`lextools.core.inputs.read_input`)."""
+    return read_input(Path(path))
 
 
 # --------------------------------------------------------------------------------------

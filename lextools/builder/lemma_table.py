@@ -34,7 +34,6 @@ Options (``[options]`` of the descriptor): ``lemma_confirmed_by`` (source names)
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections import Counter
 from collections.abc import Iterator
@@ -42,6 +41,7 @@ from collections.abc import Iterator
 from lextools.builder.filters import SourceWord
 from lextools.builder.hunspell_source import Headwords, has_vowel, invariable_of, plain_word
 from lextools.core.errors import SourceError
+from lextools.core.inputs import read_input
 from lextools.core.sources import Source
 
 _VERB_ENDINGS = ("ar", "er", "ir")
@@ -51,9 +51,8 @@ def read_table(source: Source) -> dict[str, str]:
     """The form → lemma object of the table; anything else is a :class:`SourceError`."""
     path = source.files["table"]
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            table = json.load(f)
-    except (OSError, ValueError, EOFError) as e:
+        table = json.loads(read_input(path, gz=True).decode("utf-8"))
+    except (OSError, ValueError, EOFError, SourceError) as e:  # SourceError: not gzip, or refused unread
         raise SourceError(f"source {source.name}: {path.name} is not a gzipped JSON table ({e})") from None
     if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
         raise SourceError(f"source {source.name}: {path.name} must be one JSON object of form → lemma strings")

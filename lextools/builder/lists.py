@@ -16,6 +16,7 @@ from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.guard import BuildSource, SourceStart, build_lexicon
 from lextools.core.edition import Edition
 from lextools.core.errors import path_text
+from lextools.core.inputs import read_input
 from lextools.core.wordlist import WordList
 
 #: The filter rules of a build from lists when none are named.
@@ -62,7 +63,7 @@ def _user_words(wl: WordList) -> Iterator[SourceWord]:
 def user_source(wl: WordList) -> dict[str, Any]:
     """What the lexicon's metadata records of a list: its name, path, checksum and encoding. A list
     made in memory (no file at its path) is checksummed as its words."""
-    raw = wl.path.read_bytes() if wl.path.is_file() else wl.lines
+    raw = read_input(wl.path, gz=False) if wl.path.is_file() else wl.lines
     return {
         "name": path_text(Path(wl.path.name)),
         "path": path_text(wl.path.resolve()),

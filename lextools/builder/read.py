@@ -17,6 +17,7 @@ from lextools.builder.hunspell_source import dictionary_headwords, plain_word, r
 from lextools.builder.lemma_table import lemmas, read_lemma_table
 from lextools.builder.review import review_words
 from lextools.core.errors import SourceError
+from lextools.core.inputs import read_input
 from lextools.core.sources import Source, load_source, verify
 from lextools.core.wordlist import read_words
 
@@ -86,12 +87,12 @@ def _list_files(source: Source) -> list[Path]:
         return list(source.files.values())
     folder = source.files["manifest"].parent / source.options.get("list_dir", ".")
     paths = []
-    for line in source.files["manifest"].read_text("utf-8").splitlines():
+    for line in read_input(source.files["manifest"], gz=False).decode("utf-8").splitlines():
         parts = line.split()
         if len(parts) < 2 or line.startswith("#") or not (folder / parts[1]).is_file():
             continue
         path = folder / parts[1]
-        if hashlib.sha256(path.read_bytes()).hexdigest() != parts[0]:
+        if hashlib.sha256(read_input(path, gz=False)).hexdigest() != parts[0]:
             raise SourceError(f"source {source.name}: {path} does not match its manifest checksum")
         paths.append(path)
     if not paths:

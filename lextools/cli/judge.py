@@ -16,6 +16,7 @@ from rich.text import Text
 
 from lextools.cli.common import JsonOpt, LexiconsOpt, RecordOpt, err, home, out
 from lextools.core.errors import path_text
+from lextools.core.inputs import read_stream
 from lextools.core.messages import message
 from lextools.features.inert import inert, inert_json, inert_words
 from lextools.features.receipts import load_secret
@@ -77,7 +78,7 @@ def verify_receipt(
     edited record); 2 not a receipt, or no record or secret to check it with; 3 the challenge is not
     in this record (judged by another server, or recorded elsewhere: give that record with --record).
     """
-    text = sys.stdin.read() if receipt == "-" else receipt
+    text = read_stream().decode("utf-8", "surrogateescape") if receipt == "-" else receipt
     path = _record_path(record, lexicons)
     result = ChallengeRecord(path).verify(text, lambda: load_secret(path, create=False))
     # Text, not markup: nothing of the receipt or the words is read as markup or emoji (they are inert).

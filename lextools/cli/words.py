@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +21,7 @@ from lextools.cli.common import (
 )
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
+from lextools.core.inputs import read_stream
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, choose_language, message
 from lextools.features import answers
@@ -78,7 +78,7 @@ def _words(words: list[str], file: Path | None) -> list[str]:
         from lextools.core import wordlist  # noqa: PLC0415  (the list reader, only for words not named)
 
         if words == ["-"]:
-            words = wordlist.words_of(wordlist.decode(sys.stdin.buffer.read(), "standard input")[0])
+            words = wordlist.words_of(wordlist.decode(read_stream(), "standard input")[0])
         if file is not None:
             words += wordlist.read_list(file).words
     return words

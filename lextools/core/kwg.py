@@ -46,7 +46,7 @@ import struct
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -54,6 +54,7 @@ import dawg
 
 from lextools.core.edition import Edition
 from lextools.core.errors import ExportFormatError, SourceError
+from lextools.core.messages import message
 
 ACCEPTS = 0x800000
 IS_END = 0x400000
@@ -62,8 +63,13 @@ ARC_MASK = 0x3FFFFF
 MAX_NODES = 0x400000
 #: The GADDAG separator's tile number.
 SEPARATOR = 0
-#: No word is longer than this in any file we read (the board has 15 squares); deeper is a cycle.
+#: No word is longer than this in any file we read (the board has 15 squares); deeper is refused.
 MAX_DEPTH = 64
+#: The most words a KWG or KAD may hold (accepted paths from its DAWG root; from a GADDAG root, 16
+#: times as many): the largest lexicons have about 3 million (Polish), ours under a million.
+MAX_KWG_WORDS = 5_000_000
+#: Accepted-path counts saturate here (a DAG of a few nodes can hold 2**64 paths).
+_COUNT_CAP = 2**62
 
 # dawgdic's unit layout (DAWG-Python's ``units`` module): a label in the low byte, a has-leaf flag
 # (the key may end here), and the offset of the children's block.
@@ -166,18 +172,29 @@ class _Automaton:
     -1 is the GADDAG separator."""
 
     def __init__(self, data: bytes, tiles: dict[int, int], pause: Pause = None) -> None:
-        self.pause = pause or _no_pause
-        self.steps = 0
         try:
             (size,) = struct.unpack_from("<I", data, 0)
-            self.units = array.array("I")
-            self.units.frombytes(data[4 : 4 + 4 * size])
+            units = array.array("I")
+            units.frombytes(data[4 : 4 + 4 * size])
             (guide_size,) = struct.unpack_from("<I", data, 4 + 4 * size)
         except (struct.error, ValueError):
             raise ExportFormatError("not a DAWG file") from None
         if sys.byteorder == "big":
-            self.units.byteswap()
-        self.guide = data[8 + 4 * size : 8 + 4 * size + 2 * guide_size]
+            units.byteswap()
+        self._setup(units, data[8 + 4 * size : 8 + 4 * size + 2 * guide_size], tiles, pause)
+
+    @classmethod
+    def over(cls, units: Sequence[int], guide: Sequence[int], tiles: dict[int, int]) -> _Automaton:
+        """An automaton over arrays already in memory (a loaded lexicon's mapped units and guide)."""
+        automaton = cls.__new__(cls)
+        automaton._setup(units, guide, tiles, None)
+        return automaton
+
+    def _setup(self, units: Sequence[int], guide: Sequence[int], tiles: dict[int, int], pause: Pause) -> None:
+        self.pause = pause or _no_pause
+        self.steps = 0
+        self.units = units
+        self.guide = guide
         #: label → tile number, as a list (the hot loop indexes it); 0 where a label means no tile
         self.tiles = [0] * (1 + max(tiles, default=0))
         for label, tile in tiles.items():
@@ -419,13 +436,55 @@ def _to_bytes(nodes: array.array) -> bytes:
     return nodes.tobytes()
 
 
-def _lexicon_automaton(words_dawg: bytes, edition: Edition, pause: Pause = None) -> _Automaton:
-    """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
+def _lexicon_tiles(edition: Edition) -> dict[int, int]:
+    """dawgdic label (a byte, or two bytes of UTF-8) of each key character → its KWG tile number."""
     tiles = {}
     for n, label in kwg_alphabet(edition).numbered():
         raw = edition.by_label[label].code.encode("utf-8")
         tiles[raw[0] if len(raw) == 1 else raw[0] << 8 | raw[1]] = n
-    return _Automaton(words_dawg, tiles, pause)
+    return tiles
+
+
+def _lexicon_automaton(words_dawg: bytes, edition: Edition, pause: Pause = None) -> _Automaton:
+    """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
+    return _Automaton(words_dawg, _lexicon_tiles(edition), pause)
+
+
+def holds_exactly(graph: Kwg, arc: int, units: Sequence[int], guide: Sequence[int], edition: Edition) -> bool:
+    """Whether the list at ``arc`` holds exactly the words of a lexicon's words DAWG (its dawgdic
+    ``units`` and ``guide``, as a loaded lexicon maps them): both graphs walked together in tile
+    order, each pair of states compared once — time linear in the states, no word listed.
+
+    False also when the two hold the same words in a shape this walk does not match (a list of no
+    words where the DAWG has none); a caller that needs to know what differs then lists them.
+    """
+    if not guide:  # dawgdic writes no guide for an empty set
+        return graph.counts[arc] == 0 if arc else True
+    automaton = _Automaton.over(units, guide, _lexicon_tiles(edition))
+    memo: set[tuple[int, int]] = set()
+    return bool(arc) and _same(graph, automaton, arc, 0, memo)
+
+
+def _same(graph: Kwg, automaton: _Automaton, arc: int, index: int, memo: set[tuple[int, int]]) -> bool:
+    """The product walk of :func:`holds_exactly` below KWG list ``arc`` and automaton unit ``index``
+    (recursive: :func:`check_graph` has bounded the depth)."""
+    key = (arc, automaton.base(index))
+    if key in memo:
+        return True
+    moves = sorted(automaton.transitions(index))
+    nodes, units, guide = graph.nodes, automaton.units, automaton.guide
+    last = len(moves) - 1
+    for n, (tile, child) in enumerate(moves):
+        v = nodes[arc + n]
+        if v >> 24 != tile or bool(v & ACCEPTS) != bool(units[child] & _HAS_LEAF) or bool(v & IS_END) != (n == last):
+            return False
+        below = v & ARC_MASK
+        if bool(below) != bool(guide[2 * child]):
+            return False
+        if below and not _same(graph, automaton, below, child, memo):
+            return False
+    memo.add(key)
+    return bool(moves)
 
 
 def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False, pause: Pause = None) -> bytes:
@@ -475,6 +534,9 @@ class Kwg:
     """A KWG file read into memory and checked: arcs in range, tiles ascending within each list."""
 
     nodes: array.array
+    #: Accepted paths from each node (its later siblings and everything below included), from
+    #: :func:`check_graph`: ``counts[arc]`` is the number of words of the list at ``arc``.
+    counts: array.array = field(default_factory=lambda: array.array("Q"), compare=False)
 
     @property
     def reserves_gaddag(self) -> bool:
@@ -517,9 +579,15 @@ class Kwg:
                 return
             arc += 1
 
+    def live(self, arc: int) -> bool:
+        """Whether any word is below ``arc`` (lists of no word are not walked: a graph of a few nodes
+        can hold 2**64 paths that accept nothing)."""
+        return bool(arc) and (not self.counts or bool(self.counts[arc]))
+
     def words(self, arc: int, separator: bool = False) -> Iterator[str]:
         """Every accepted path from ``arc``, as tile-number characters (the separator as chr(0))."""
         stack = [(arc, "")]
+        live = self.live
         while stack:
             arc, prefix = stack.pop()
             if len(prefix) >= MAX_DEPTH:
@@ -531,12 +599,108 @@ class Kwg:
                 word = prefix + chr(tile)
                 if node & ACCEPTS:
                     yield word
-                if node & ARC_MASK:
+                if live(node & ARC_MASK):
                     stack.append((node & ARC_MASK, word))
 
 
+def check_graph(nodes: array.array, roots: Sequence[int]) -> array.array:
+    """The number of accepted paths from each node reached from ``roots`` (the node, its later siblings
+    and everything below them; saturated at 2**62), in one pass linear in the nodes and in memory.
+
+    Refuses (:class:`ExportFormatError`) an arc or a list that runs past the last node, siblings not in
+    ascending tile order, a cycle, and a path longer than :data:`MAX_DEPTH` tiles: what would make a
+    walk of the words run for ever, or for longer than any lexicon needs. An iterative depth-first
+    search on arrays: a node depends on its next sibling and on the list its arc points at; it is
+    grey from the moment it is reached until both are counted, so reaching a grey node closes a cycle.
+    """
+    size = len(nodes)
+    count = array.array("Q", bytes(8 * size))
+    depth = bytearray(size)
+    state = bytearray(size)  # 0 unseen, 1 waiting for its next sibling, 3 waiting for its arc, 2 counted
+    for root in roots:
+        if root:
+            if root >= size:
+                raise ExportFormatError(f"a root arc ({root:,}) runs past the last node ({size:,})")
+            _count_from(nodes, root, count, depth, state)
+    return count
+
+
+def _count_from(nodes: array.array, root: int, count: array.array, depth: bytearray, state: bytearray) -> None:
+    """:func:`check_graph` from one root list.
+
+    The stack holds list segments — a list from a node to the end of its list, or to a tail counted
+    before — each counted last node first. While node ``i``'s arc is followed, the nodes of its
+    segment up to ``i`` are grey (each reaches ``i`` through its siblings) and those after it are
+    counted, so a grey node reached means a cycle, and a list that points into its own tail is fine.
+    """
+    starts, cursors = [root], [_open_segment(nodes, root, state)]
+    arc_mask, is_end, most, cap = ARC_MASK, IS_END, MAX_DEPTH, _COUNT_CAP
+    while starts:
+        start, i = starts[-1], cursors[-1]
+        while i >= start:
+            v = nodes[i]
+            arc = v & arc_mask
+            if arc:
+                below = state[arc]
+                if not below:
+                    break
+                if below == 1:
+                    raise ExportFormatError(message("kwg_cycle", node=i))
+                total = count[arc] + ((v >> 23) & 1)
+                deepest = depth[arc] + 1
+            else:
+                total = (v >> 23) & 1
+                deepest = 1
+            if not v & is_end:
+                total += count[i + 1]
+                if depth[i + 1] > deepest:
+                    deepest = depth[i + 1]
+            if deepest > most:
+                raise ExportFormatError(message("kwg_too_deep", limit=most, node=i))
+            count[i] = total if total < cap else cap
+            depth[i] = deepest
+            state[i] = 2
+            i -= 1
+        if i < start:
+            starts.pop()
+            cursors.pop()
+        else:  # node i's arc leads to a list not counted yet: count it first, then come back to i
+            cursors[-1] = i
+            arc = nodes[i] & arc_mask
+            if arc >= len(nodes):
+                raise ExportFormatError(f"node {i}: its arc {arc:,} runs past the last node ({len(nodes):,})")
+            starts.append(arc)
+            cursors.append(_open_segment(nodes, arc, state))
+
+
+def _open_segment(nodes: array.array, start: int, state: bytearray) -> int:
+    """Mark the nodes from ``start`` to the end of its list, or to a tail counted before, grey (they
+    reach one another through their siblings); return the last. Checks the siblings' order."""
+    size = len(nodes)
+    i, previous = start, -1
+    while True:
+        if i >= size:
+            raise ExportFormatError(f"a sibling list runs past the last node ({size:,})")
+        if state[i] == 2:
+            if nodes[i] >> 24 <= previous:
+                raise ExportFormatError(f"node {i}: siblings are not in ascending tile order")
+            return i - 1
+        if state[i]:
+            raise ExportFormatError(message("kwg_cycle", node=i))
+        v = nodes[i]
+        if v >> 24 <= previous:
+            raise ExportFormatError(f"node {i}: siblings are not in ascending tile order")
+        previous = v >> 24
+        state[i] = 1
+        if v & IS_END:
+            return i
+        i += 1
+
+
 def read_kwg(data: bytes) -> Kwg:
-    """Check the framing of a KWG file and return its nodes; :class:`ExportFormatError` if it is none."""
+    """Check a KWG file and return its nodes; :class:`ExportFormatError` if it is none: the framing, the
+    node count, and (:func:`check_graph`) the lists reached from its roots — no cycle, no path over
+    :data:`MAX_DEPTH` tiles, no more than :data:`MAX_KWG_WORDS` words — before anything lists a word."""
     if not data or len(data) % 4:
         raise ExportFormatError(f"{len(data):,} bytes is not a whole number of 4-byte KWG nodes")
     nodes = array.array("I")
@@ -547,7 +711,14 @@ def read_kwg(data: bytes) -> Kwg:
         raise ExportFormatError(f"{len(nodes):,} nodes: a KWG holds at most {MAX_NODES:,}")
     if nodes[0] >> 24 != SEPARATOR or not nodes[0] & IS_END:
         raise ExportFormatError("node 0 is not a KWG root node (tile 0, end of its list)")
-    return Kwg(nodes)
+    kwg = Kwg(nodes)
+    roots = (kwg.dawg_root, kwg.gaddag_root)
+    counts = check_graph(nodes, roots)
+    for root, most in zip(roots, (MAX_KWG_WORDS, MAX_KWG_WORDS * 16), strict=True):
+        if counts[root] > most:
+            raise ExportFormatError(message("kwg_too_many_words", limit=f"{most:,}"))
+    object.__setattr__(kwg, "counts", counts)
+    return kwg
 
 
 def decode_keys(words: Iterable[str], edition: Edition) -> Iterator[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lextools.core.errors import SourceError
+from lextools.core.inputs import read_input
 
 if TYPE_CHECKING:
     from lextools.core.sources import Source
@@ -35,7 +36,7 @@ def read_review(source: Source) -> list[Verdict]:
     """The verdicts of a review file; a malformed line is an error naming the line."""
     verdicts = []
     path = source.files["list"]
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+    for number, line in enumerate(read_input(path, gz=False).decode("utf-8").splitlines(), 1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from lextools.core.errors import SourceError
+from lextools.core.inputs import read_input
 
 
 def project_dir(name: str) -> Path:
@@ -99,7 +100,10 @@ def verify(source: Source) -> None:
     for part, path in source.files.items():
         if not path.is_file():
             raise SourceError(f"source {source.name}: {path} is missing ({source.info.get('obtain', '')})")
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        try:
+            digest = hashlib.sha256(read_input(path, gz=False)).hexdigest()
+        except OSError as e:
+            raise SourceError(f"source {source.name}: cannot read {path}: {e.strerror or e}") from None
         if digest != source.sha256.get(part):
             raise SourceError(
                 f"source {source.name}: {path.name} has sha256 {digest[:16]}…, the descriptor says "

@@ -21,12 +21,15 @@ that the build drops it under the ``multiword`` rule rather than cutting it to i
 
 A ``.kwg`` file (wolges' word graph, what Woogles publishes its lexicons as) is read too: the words of
 its DAWG half, whose tile numbers only mean something in an edition's KWG alphabet (lextools.core.kwg).
+
+Every file is bounded before it is read (lextools.core.inputs): a regular file of at most
+``MAX_INPUT_BYTES`` (decompressed too), no line over ``MAX_LINE_CHARS`` characters; a KWG at most
+``MAX_NODES`` nodes, without a cycle, checked before a word is listed.
 """
 
 from __future__ import annotations
 
 import codecs
-import gzip
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,7 +37,9 @@ from pathlib import Path
 
 from lextools.core.edition import Edition
 from lextools.core.errors import ExportFormatError, SourceError, path_text
-from lextools.core.kwg import kwg_spellings
+from lextools.core.inputs import MAX_INPUT_BYTES, MAX_LINE_CHARS, InputRefusedError, read_input
+from lextools.core.kwg import MAX_NODES, kwg_spellings
+from lextools.core.messages import message
 
 #: Byte-order marks, longest first (the UTF-32-LE mark starts with the UTF-16-LE one).
 _BOMS = (
@@ -88,17 +93,13 @@ class WordList:
             start = end + 1
 
 
-def read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a list file, decompressed when its name ends in ``.gz``; bounded before it is
+    read (a regular file of at most ``limit`` bytes, :mod:`lextools.core.inputs`)."""
     try:
-        data = Path(path).read_bytes()
+        return read_input(path, limit)
     except OSError as e:
         raise SourceError(f"cannot read word list {path_text(path)}: {e.strerror or e}") from None
-    if str(path).endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise SourceError(f"{path_text(path)} is not a readable gzip file ({e})") from None
-    return data
 
 
 def decode(data: bytes, name: str = "the list", encoding: str | None = None) -> tuple[str, str, bool]:
@@ -160,7 +161,24 @@ def _numbers(lines: list[int]) -> str:
     return shown + (f" and {len(lines) - LINES_NAMED} more" if len(lines) > LINES_NAMED else "")
 
 
+def long_line(text: str, limit: int = MAX_LINE_CHARS) -> int | None:
+    """Where the first line longer than ``limit`` characters starts, else None. Jumps to the last
+    line end within each ``limit + 1`` characters, so it costs a step per ``limit`` characters or so,
+    not one per line."""
+    start, size = 0, len(text)
+    while start + limit < size:
+        end = max(text.rfind("\n", start, start + limit + 1), text.rfind("\r", start, start + limit + 1))
+        if end < 0:
+            return start
+        start = end + 1
+    return None
+
+
 def _checked(text: str, name: str) -> str:
+    start = long_line(text)
+    if start is not None:
+        line = text.count("\n", 0, start) + text.count("\r", 0, start) - text.count("\r\n", 0, start) + 1
+        raise InputRefusedError(message("input_line_too_long", file=name, line=line, limit=f"{MAX_LINE_CHARS:,}"))
     bad = _CONTROL.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + text.count("\r", 0, bad.start()) + 1
@@ -193,7 +211,7 @@ def _kwg_words(path: Path, edition: Edition | None) -> list[str]:
     if edition is None:
         raise SourceError(f"{path_text(path)}: a KWG numbers its tiles, so it is read for an edition")
     try:
-        return list(kwg_spellings(read_bytes(path), edition))
+        return list(kwg_spellings(read_bytes(path, 4 * MAX_NODES), edition))
     except ExportFormatError as e:
         raise SourceError(f"{path_text(path)} is not a KWG file: {e}") from None
 

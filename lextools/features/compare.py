@@ -6,8 +6,10 @@ in the other are the same word, and lengths are counted in tiles (CHA is a two-t
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from dataclasses import dataclass
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,9 @@ class WordSet:
     keys: frozenset[str]
     unspellable: int = 0  # list words the edition cannot spell (not counted on either side)
     unspellable_examples: tuple[str, ...] = ()
+    #: The keys in the order read (a lexicon's: key order), when kept: sorting them for :func:`diff`
+    #: then costs a merge of runs, not a sort of a set's arbitrary order.
+    read_order: tuple[str, ...] = ()
 
 
 def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordSet:
@@ -35,10 +40,12 @@ def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordS
     path = Path(arg)
     if arg in edition_names() and not path.exists():
         lex = load_lexicon(arg, home)
-        return WordSet(arg, lex.edition, frozenset(lex.keys()))
+        in_order = tuple(lex.keys())
+        return WordSet(arg, lex.edition, frozenset(in_order), read_order=in_order)
     if path.suffix == ".json" and path.exists():
         lex = load_lexicon(path.stem, path.parent)
-        return WordSet(str(path), lex.edition, frozenset(lex.keys()))
+        in_order = tuple(lex.keys())
+        return WordSet(str(path), lex.edition, frozenset(in_order), read_order=in_order)
     if edition is None:
         raise QueryError(f"{arg} is a word list: say which edition reads it (--edition)")
     keys: set[str] = set()
@@ -121,20 +128,33 @@ class DiffRow:
     removed: int
 
 
+def _spellings(ws: WordSet) -> tuple[list[str], tuple[str, ...]]:
+    """The plain spelling of every word of a set, and its keys in the same order (a lexicon's: key
+    order). The keys are joined into one text (no key holds a line end), each tile whose key is not
+    its label (CH = 1 in es-fise) replaced in it at once, and the text split again."""
+    keys = ws.read_order or tuple(ws.keys)
+    changes = [(t.code, t.label) for t in ws.edition.tiles if t.code != t.label]
+    if any(code in label for code, _ in changes for _, label in changes):  # replacements would interfere
+        return [ws.edition.spelling(k) for k in keys], keys
+    text = "\n".join(keys)
+    for code, label in changes:
+        text = text.replace(code, label)
+    return (text.split("\n") if keys else []), keys
+
+
 def diff(a: WordSet, b: WordSet) -> tuple[list[DiffRow], list[str], list[str]]:
     """Words in B not in A (added) and in A not in B (removed), compared by plain spelling.
 
-    Each list is in the alphabetical order of the edition it comes from.
+    Each list is in the alphabetical order of the edition it comes from. Each side's spellings are
+    made once and filtered by the other's set in C-level passes; only the words that differ are put
+    in alphabetical order.
     """
-    spelled_a = {a.edition.spelling(k): k for k in a.keys}
-    spelled_b = {b.edition.spelling(k): k for k in b.keys}
-    # Only the words on one side are sorted: two lexicons share most of their hundreds of thousands.
-    added = list(
-        map(b.edition.spelling, b.edition.sort_keys(spelled_b[w] for w in spelled_b.keys() - spelled_a.keys()))
-    )
-    removed = list(
-        map(a.edition.spelling, a.edition.sort_keys(spelled_a[w] for w in spelled_a.keys() - spelled_b.keys()))
-    )
-    ca, cr = Counter(len(spelled_b[w]) for w in added), Counter(len(spelled_a[w]) for w in removed)
+    spelled_a, keys_a = _spellings(a)
+    spelled_b, keys_b = _spellings(b)
+    in_a, in_b = set(spelled_a), set(spelled_b)
+    new = b.edition.sort_keys(compress(keys_b, map(operator.not_, map(in_a.__contains__, spelled_b))))
+    gone = a.edition.sort_keys(compress(keys_a, map(operator.not_, map(in_b.__contains__, spelled_a))))
+    added, removed = list(map(b.edition.spelling, new)), list(map(a.edition.spelling, gone))
+    ca, cr = Counter(map(len, new)), Counter(map(len, gone))
     rows = [DiffRow(n, ca[n], cr[n]) for n in sorted(set(ca) | set(cr))]
     return rows, added, removed

@@ -25,6 +25,7 @@ from typing import Any
 from lextools.core import kwg
 from lextools.core.edition import load_edition
 from lextools.core.errors import ExportFormatError, QueryError, SourceError, SpellingError, path_text
+from lextools.core.inputs import MAX_INPUT_BYTES, read_input
 from lextools.core.lexicon import Lexicon, dawg_from_bytes
 from lextools.core.messages import message
 from lextools.core.spelling import spell
@@ -80,8 +81,8 @@ def detect_format(path: Path, data: bytes) -> str:
     beside = manifest_path(path)
     if beside.is_file():
         try:
-            fmt = json.loads(beside.read_bytes()).get("format")
-        except (ValueError, UnicodeDecodeError, AttributeError):
+            fmt = json.loads(read_input(beside, gz=False)).get("format")
+        except (ValueError, UnicodeDecodeError, AttributeError, OSError):
             fmt = None
         if fmt in FORMATS:
             return str(fmt)
@@ -98,7 +99,7 @@ def manifest_edition(path: Path) -> str | None:
     is no manifest; :class:`ExportFormatError` when it is there but names no edition."""
     beside = manifest_path(Path(path))
     try:
-        raw = beside.read_bytes()
+        raw = read_input(beside, gz=False)
     except FileNotFoundError:
         return None
     except OSError as e:
@@ -128,11 +129,15 @@ def edition_to_verify(path: Path, given: str | None) -> str:
 
 def verify(path: Path, lex: Lexicon, fmt: str | None = None) -> Verdict:
     """Compare the export at ``path`` with ``lex``; :class:`ExportFormatError` if it is not of its format."""
-    try:
-        data = Path(path).read_bytes()
+    graph_file = (fmt or "").startswith(("kwg", "kad")) or Path(path).suffix.lower() in (".kwg", ".kad")
+    try:  # bounded before it is read: a regular file, at most a KWG's nodes for a KWG or KAD
+        data = read_input(path, 4 * kwg.MAX_NODES if graph_file else MAX_INPUT_BYTES, gz=False)
     except OSError as e:
         raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
-    fmt = fmt or detect_format(Path(path), data)
+    try:
+        fmt = fmt or detect_format(Path(path), data)
+    except ExportFormatError as e:  # a .kwg file that is no KWG
+        raise ExportFormatError(f"{path_text(path)} is not a kwg file: {e}") from None
     if fmt not in FORMATS:
         raise ExportFormatError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     try:
@@ -168,8 +173,11 @@ def _tile_words(lex: Lexicon) -> set[str]:
     return set(kwg.tile_words(lex.keys(), lex.edition))
 
 
-def _check_kwg(data: bytes, lex: Lexicon) -> list[Part]:
-    graph = kwg.read_kwg(data)
+def _check_kwg(data: bytes, lex: Lexicon, graph: kwg.Kwg | None = None) -> list[Part]:
+    graph = graph or kwg.read_kwg(data)
+    fast = _identical_parts(graph, lex)
+    if fast is not None:
+        return fast
     expected = _tile_words(lex)
     found = set(graph.words(graph.dawg_root))
     _known_tiles(found, lex)
@@ -179,11 +187,104 @@ def _check_kwg(data: bytes, lex: Lexicon) -> list[Part]:
     return parts
 
 
+def _identical_parts(graph: kwg.Kwg, lex: Lexicon) -> list[Part] | None:
+    """The parts of a file that holds exactly what it should, checked without listing a word; None
+    as soon as anything differs, and the caller lists the words to say what.
+
+    The DAWG half is walked together with the lexicon's words DAWG (:func:`kwg.holds_exactly`); the
+    GADDAG half by :func:`_identical_gaddag`.
+    """
+    words = lex.graph
+    if not kwg.holds_exactly(graph, graph.dawg_root, words.dct._units, words.guide._units, lex.edition):
+        return None
+    count = graph.counts[graph.dawg_root] if graph.dawg_root else 0
+    parts = [Part("words (DAWG)", expected=count, found=count)]
+    if graph.has_gaddag:
+        gaddag = _identical_gaddag(graph, count)
+        if gaddag is None:
+            return None
+        parts += gaddag
+    return parts
+
+
+def _dawg_prefixes(graph: kwg.Kwg) -> tuple[dict[int, int], int, int]:
+    """Every prefix of the DAWG half (an int: one byte per tile, the first tile highest) → the arc
+    of the list after it << 1 | whether it is a word; with the number of prefixes that have a list
+    after them and the number of split points of the words (a word of n tiles has n - 1)."""
+    nodes, arc_mask, accepts, is_end = graph.nodes, kwg.ARC_MASK, kwg.ACCEPTS, kwg.IS_END
+    prefixes: dict[int, int] = {}
+    inner = splits = 0
+    stack = [(graph.dawg_root, 0, 0)]
+    push, pop = stack.append, stack.pop
+    while stack:
+        arc, prefix, length = pop()
+        prefix <<= 8
+        while True:
+            v = nodes[arc]
+            longer = prefix | v >> 24
+            child = v & arc_mask
+            if v & accepts:
+                splits += length
+                prefixes[longer] = child << 1 | 1
+            else:
+                prefixes[longer] = child << 1
+            if child:
+                inner += 1
+                push((child, longer, length + 1))
+            if v & is_end:
+                break
+            arc += 1
+    return prefixes, inner, splits
+
+
+def _identical_gaddag(graph: kwg.Kwg, words: int) -> list[Part] | None:
+    """The GADDAG parts when the half is exactly the DAWG half's (already found identical to the
+    lexicon): every reversed path that is accepted is a word, and there are as many as words; every
+    separator follows a prefix with a list after it, leads to that list (the same position or the
+    same structure), and there are as many as such prefixes. One pass over the GADDAG's paths, each
+    prefix held as an int grown at its front (a tile more in the reversed path), no string made."""
+    prefixes, inner, splits = _dawg_prefixes(graph)
+    nodes, counts, same = graph.nodes, graph.counts, _Sameness(graph)
+    arc_mask, accepts, is_end, entry_of = kwg.ARC_MASK, kwg.ACCEPTS, kwg.IS_END, prefixes.get
+    reversed_words = separators = split_paths = 0
+    stack = [(graph.gaddag_root, 0, 0)]
+    push, pop = stack.append, stack.pop
+    while stack:
+        arc, prefix, shift = pop()
+        while True:
+            v = nodes[arc]
+            child = v & arc_mask
+            tile = v >> 24
+            if not tile:  # the separator: the rest of every word starting with the prefix (never 0)
+                entry = entry_of(prefix, 0)
+                if v & accepts or entry < 2 or (child != entry >> 1 and not same.equal(child, entry >> 1)):
+                    return None
+                separators += 1
+                split_paths += counts[child]
+            else:
+                longer = tile << shift | prefix
+                if v & accepts:
+                    if not entry_of(longer, 0) & 1:
+                        return None
+                    reversed_words += 1
+                if child and counts[child]:  # a list of no word is not walked
+                    push((child, longer, shift + 8))
+            if v & is_end:
+                break
+            arc += 1
+    if reversed_words != words or separators != inner or split_paths != splits:
+        return None
+    return [
+        Part("reversed words (GADDAG)", expected=words, found=words),
+        Part("split points (GADDAG)", expected=splits, found=splits),
+    ]
+
+
 def _check_kwg_gaddag(data: bytes, lex: Lexicon) -> list[Part]:
     graph = kwg.read_kwg(data)
     if not graph.has_gaddag and (graph.dawg_root or not graph.reserves_gaddag):  # empty lexicon: both empty
         raise ExportFormatError("it has no GADDAG half (node 1 is not a GADDAG root)")
-    return _check_kwg(data, lex)
+    return _check_kwg(data, lex, graph)
 
 
 def _known_tiles(words: Iterable[str], lex: Lexicon) -> None:
@@ -200,7 +301,7 @@ def _check_gaddag(graph: kwg.Kwg, expected: set[str], lex: Lexicon) -> list[Part
         arc, prefix = stack.pop()
         for node in graph.siblings(arc):
             word = prefix + chr(node >> 24)
-            if node & kwg.ARC_MASK:
+            if graph.live(node & kwg.ARC_MASK):
                 after[word] = node & kwg.ARC_MASK
                 stack.append((node & kwg.ARC_MASK, word))
     reversed_words: set[str] = set()
@@ -233,7 +334,7 @@ def _check_gaddag(graph: kwg.Kwg, expected: set[str], lex: Lexicon) -> list[Part
             word = rprefix + chr(tile)
             if node & kwg.ACCEPTS:
                 reversed_words.add(word)
-            if child:
+            if graph.live(child):
                 stack.append((child, word))
     for prefix in sorted(after)[:EXAMPLES]:  # prefixes without a separator
         _example(splits.missing_examples, show(prefix) + "·…")
@@ -268,6 +369,10 @@ class _Sameness:
             )
             found = self.shape[arc] = self.shapes.setdefault(content, len(self.shapes))
         return found
+
+    def equal(self, arc: int, want: int) -> bool:
+        """Whether lists ``arc`` and ``want`` are one list or have the same structure."""
+        return arc == want or self._shape(arc) == self._shape(want)
 
     def count(self, arc: int) -> int:
         """Number of accepted paths from ``arc`` (each split point below a separator is one)."""

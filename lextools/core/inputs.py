@@ -1,0 +1,94 @@
+"""Files a person gives lextools to read — word lists, ``--source``, KWG/KAD/DAWG files, a source's
+files, standard input — bounded before they are read.
+
+A hostile or mistaken file must be refused before it costs much: ``/dev/zero`` or a FIFO would never
+end, a 2 GB file would be read whole before being found wanting, a word graph with a cycle would be
+walked for ever. So every reader of a user's file goes through :func:`read_input`, which
+
+- refuses anything but a regular file (a FIFO, a device, a directory, a socket) from its ``stat``,
+  and opens it without blocking (a FIFO swapped in after the check still cannot hold the reader);
+- refuses a file larger than its limit from its size, before reading a byte, and reads at most the
+  limit plus one byte (a file that grows meanwhile is refused too);
+- decompresses a ``.gz`` file at most to the same limit (a gzip bomb stops there).
+
+Line-based readers then refuse a line longer than :data:`MAX_LINE_CHARS` (``lextools.core.wordlist``),
+and the KWG reader refuses more than ``MAX_NODES`` nodes from the file's size, a cycle, a path longer
+than ``MAX_DEPTH`` tiles or more than ``MAX_KWG_WORDS`` words, in one pass linear in the nodes
+(``lextools.core.kwg``). The limits are these constants; README.md ("Word lists") lists them all.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import stat
+import sys
+from typing import BinaryIO
+
+from lextools.core.errors import SourceError, path_text
+from lextools.core.messages import message
+
+#: The most bytes lextools reads from one input file or stream (a ``.gz`` file: decompressed). The
+#: largest list the default builds read is under 16 MB decompressed; a full lexicon's list is ~7 MB.
+MAX_INPUT_BYTES = 256 * 2**20
+#: The longest line of a word list, in characters (a word is at most 15 tiles on the board).
+MAX_LINE_CHARS = 4096
+
+
+class InputRefusedError(SourceError):
+    """An input file refused before it is read: not a regular file, too large, a line too long."""
+
+
+def _refuse_special(path: str | os.PathLike[str], mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise InputRefusedError(message("input_not_regular", file=path_text(path)))
+
+
+def _refuse_size(path: str | os.PathLike[str], size: int, limit: int) -> None:
+    if size > limit:
+        raise InputRefusedError(message("input_too_large", file=path_text(path), size=f"{size:,}", limit=f"{limit:,}"))
+
+
+def check_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> int:
+    """The size of the regular file at ``path``; :class:`InputRefusedError` when it is no regular file
+    or is larger than ``limit``; ``OSError`` when it cannot be looked at (the caller names the cause)."""
+    st = os.stat(path)
+    _refuse_special(path, st.st_mode)
+    _refuse_size(path, st.st_size, limit)
+    return st.st_size
+
+
+def read_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES, gz: bool | None = None) -> bytes:
+    """The bytes of a user's file, bounded as the module says; decompressed when ``gz`` (by default:
+    when the name ends in ``.gz``). ``OSError`` is left to the caller, which knows what the file is."""
+    check_input(path, limit)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)  # the file opened may not be the one looked at
+        _refuse_special(path, st.st_mode)
+        _refuse_size(path, st.st_size, limit)
+        data = f.read(limit + 1)
+    _refuse_size(path, len(data), limit)
+    if gz if gz is not None else os.fspath(path).endswith(".gz"):
+        data = _gunzip(path, data, limit)
+    return data
+
+
+def _gunzip(path: str | os.PathLike[str], data: bytes, limit: int) -> bytes:
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as g:
+            out = g.read(limit + 1)
+    except (OSError, EOFError) as e:
+        raise SourceError(f"{path_text(path)} is not a readable gzip file ({e})") from None
+    if len(out) > limit:
+        raise InputRefusedError(message("input_inflates", file=path_text(path), limit=f"{limit:,}"))
+    return out
+
+
+def read_stream(stream: BinaryIO | None = None, name: str = "standard input", limit: int = MAX_INPUT_BYTES) -> bytes:
+    """At most ``limit`` bytes of a stream (standard input by default); more is refused, not read."""
+    data = (stream or sys.stdin.buffer).read(limit + 1)
+    if len(data) > limit:
+        raise InputRefusedError(message("input_stream_too_large", file=name, limit=f"{limit:,}"))
+    return data
