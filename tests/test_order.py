@@ -152,7 +152,7 @@ def test_probability_pages_of_ch_o_are_never_empty_and_shorter_first(
     until the last, shorter words first (counted in tiles), likeliest first within a length, and the
     pages add up to the CLI's whole answer."""
     whole = cli_json(default_home, "pattern", "es-fise", "CH?*O", "--order", "probability")["words"]
-    assert len(whole) > 600
+    assert len(whole) > 500  # 582 in the default of 2026-12-01: ten pages of 60
     url = f"/v1/es-fise/search?pattern={quote('CH?*O')}&order=probability&limit=60"
     words: list[dict[str, Any]] = []
     cursor = ""
