@@ -162,7 +162,9 @@ def test_api_card_and_cli_card_answer_the_same(client: FlaskClient, lexicon_home
     assert json.loads(printed.stdout) == answer
     assert client.get("/v1/es-fise/card/kilo").status_code == 422
     text = CliRunner().invoke(cli, ["card", "es-fise", "ama", "--lexicons", str(lexicon_home)]).stdout
-    assert "hooks: C LL AMA R S" in text
+    assert "ganchos: C LL AMA R S" in text  # in the edition's language unless --lang says otherwise
+    text = CliRunner().invoke(cli, ["card", "es-fise", "ama", "--lang", "fr", "--lexicons", str(lexicon_home)]).stdout
+    assert "rallonges : C LL AMA R S" in text and "rang de probabilité" in text
 
 
 # -- the cardbox kept by sync code ----------------------------------------------------------------------------

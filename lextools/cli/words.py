@@ -156,27 +156,33 @@ def card(
     """The word card: tiles and score, alphagram, probability rank, anagrams, hooks with inner-hook
     dots, and the sources (or the reason it is not valid). --json: the API's card."""
     lex = open_lexicon(edition, lexicons)
-    answer = word_card(lex, word, _language(lang, lex), load_sidecar(lex, home(lexicons)))
+    language = _language(lang, lex)
+    answer = word_card(lex, word, language, load_sidecar(lex, home(lexicons)))
     if as_json:
         print_json(answer)
         return
-    for line in _card_lines(answer):
+    for line in _card_lines(answer, language):
         echo(line)
 
 
-def _card_lines(c: dict[str, Any]) -> list[str]:
-    h = c["hooks"]
-    rank = c["rank"]
+def _card_lines(c: dict[str, Any], lang: str) -> list[str]:
+    """The card as a person reads it, in ``lang`` (the message catalogue's ``card_*`` lines)."""
+    h, rank, none = c["hooks"], c["rank"], "—"
+    score = "?" if c["score"] is None else c["score"]
     lines = [
-        f"{c['word']} ({c['edition']}): {'valid' if c['valid'] else 'not valid'}",
-        f"tiles: {'·'.join(c['tiles'])}  score: {'?' if c['score'] is None else c['score']}",
-        f"alphagram: {'·'.join(c['alphagram_tiles'])}",
-        f"rank: {rank['rank']} of {rank['of']} ({rank['order']})" if rank else "rank: —",
-        f"hooks: {' '.join(h['front'])} {h['hooked']} {' '.join(h['back'])}".rstrip(),
-        f"anagrams: {', '.join(a['word'] for a in c['anagrams']) or '—'}",
+        message("card_valid" if c["valid"] else "card_not_valid", word=c["word"], edition=c["edition"]),
+        message("card_tiles", tiles="·".join(c["tiles"]), score=score),
+        message("card_alphagram", tiles="·".join(c["alphagram_tiles"])),
+        message("card_rank" if rank["order"] == "probability" else "card_rank_alpha", rank=rank["rank"], of=rank["of"])
+        if rank
+        else message("card_no_rank"),
+        message("card_hooks", hooks=f"{' '.join(h['front'])} {h['hooked']} {' '.join(h['back'])}".strip()),
+        message("card_anagrams", words=", ".join(a["word"] for a in c["anagrams"]) or none),
+        message("card_sources", sources=", ".join(c["sources"]) or none)
+        if c["valid"]
+        else message("card_reason", reason=c["reason"]),
     ]
-    lines.append(f"sources: {', '.join(c['sources'])}" if c["valid"] else f"reason: {c['reason']}")
-    return lines
+    return [line.text(lang) for line in lines]
 
 
 @app.command()
