@@ -27,7 +27,9 @@ from __future__ import annotations
 import mmap
 import struct
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
+from zlib import crc32
 
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
@@ -93,6 +95,7 @@ class AnagramTable:
         if codes != order:
             raise CorruptLexiconError("the alphawords file is of another alphagram order; rebuild the lexicon")
         self.data = data
+        self.view = memoryview(data)
         self.size = size
         self.slots = memoryview(data)[at : at + 4 * size].cast("I") if size else memoryview(b"").cast("I")
         self.records = at + 4 * size
@@ -100,7 +103,24 @@ class AnagramTable:
         self.codes = order
         #: A key's characters → their bytes (latin-1 editions: one ``translate``).
         self.to_bytes = bytes(order.find(chr(b)) % 256 if chr(b) in order else 0 for b in range(256))
-        self.to_codes = bytes(ord(c) if self.latin else 0 for c in order).ljust(256, b"\0")
+        # (any other byte: U+0001, never a tile: a character no word has makes an alphagram of none)
+        self.to_codes = bytes(ord(c) if self.latin else 0 for c in order).ljust(256, b"\1")
+        #: A latin-1 key's characters → their places in the order, 255 for a character no word has
+        #: (no record holds it, so its alphagram is found in none): :meth:`anagrams` of a rack.
+        self.ranks = bytes(order.find(chr(b)) if chr(b) in order else 255 for b in range(256))
+        self.quick = self.latin and len(order) < 255 and "\1" not in order
+
+    def anagrams(self, key: str, known: Callable[[str], bool]) -> list[str]:
+        """The keys spelled with exactly the tiles of this one (a :attr:`quick` table), in the edition's
+        alphabet. Its alphagram is one translate and one sort; most racks spell no word, which the
+        alphagram index (``known``, C++) says before the table is probed."""
+        try:
+            alphagram = bytes(sorted(key.encode("latin-1").translate(self.ranks)))
+        except UnicodeEncodeError:  # a character no tile of the lexicon has
+            return []
+        if not known(alphagram.translate(self.to_codes).decode("latin-1")):
+            return []
+        return self.words(alphagram)
 
     def encode(self, alphagram: str) -> bytes:
         """An alphagram (codes in the alphagram order) as the file's bytes."""
@@ -108,16 +128,61 @@ class AnagramTable:
             return alphagram.encode("latin-1").translate(self.to_bytes)
         return bytes(map(self.codes.index, alphagram))
 
-    def words(self, alphagram: bytes) -> list[str]:
-        """The keys whose tiles are this alphagram (its bytes, :meth:`encode`), in the edition's alphabet."""
+    def all_words(self, alphagrams: Iterable[bytes]) -> list[str]:
+        """:meth:`words` of each alphagram, one after the other (a latin-1 table: the probes of
+        :meth:`groups`, then per length one translate, one decode and slices made by C functions)."""
+        if not self.latin:
+            return [w for a in alphagrams for w in self.words(a)]
+        out: list[str] = []
+        for n, parts in self.groups(alphagrams).items():
+            text = b"".join(parts).translate(self.to_codes).decode("latin-1")
+            out += map(text.__getitem__, chunks(len(text), n))
+        return out
+
+    def groups(self, alphagrams: Iterable[bytes]) -> dict[int, list[bytes]]:
+        """The words of the alphagrams (of a latin-1 table) by length in tiles: each record's bytes,
+        its words one after the other. The probes of :meth:`_record`, in one loop."""
+        size, slots, data, records = self.size, self.slots, self.view, self.records - 1
+        raws: dict[int, list[bytes]] = {}
+        if not size:
+            return raws
+        for alphagram in alphagrams:
+            n = len(alphagram)
+            slot = crc32(alphagram) % size
+            at = slots[slot]
+            while at:
+                at += records
+                head = data[at]
+                if head >> 4 == n:
+                    k = head & 15
+                    at += 1
+                    if k == 15:
+                        k, at = _count(data, at), at + 2
+                    if bytes(sorted(data[at : at + n])) == alphagram:
+                        raws.setdefault(n, []).append(data[at : at + k * n])
+                        break
+                slot += 1
+                if slot == size:
+                    slot = 0
+                at = slots[slot]
+        return raws
+
+    def encode_all(self, alphagrams: Iterable[str]) -> Iterable[bytes]:
+        """:meth:`encode` of each alphagram (a latin-1 table: C functions, no Python call per alphagram)."""
+        if not self.latin:
+            return map(self.encode, alphagrams)
+        return map(bytes.translate, map(str.encode, alphagrams, repeat("latin-1")), repeat(self.to_bytes))
+
+    def _record(self, alphagram: bytes) -> bytes:
+        """The bytes of an alphagram's words, one after the other (empty when it has none)."""
         size, slots, data, n = self.size, self.slots, self.data, len(alphagram)
         if not size or not n:
-            return []
+            return b""
         slot = zlib.crc32(alphagram) % size
         while True:
             at = slots[slot]
             if not at:
-                return []
+                return b""
             at += self.records - 1
             head = data[at]
             k = head & 15
@@ -126,14 +191,27 @@ class AnagramTable:
                 (k,) = struct.unpack_from("<H", data, at)
                 at += 2
             if head >> 4 == n and bytes(sorted(data[at : at + n])) == alphagram:
-                raw = data[at : at + k * n]
-                text = (
-                    raw.translate(self.to_codes).decode("latin-1")
-                    if self.latin
-                    else "".join(self.codes[b] for b in raw)
-                )
-                return [text[i : i + n] for i in range(0, k * n, n)]
+                return data[at : at + k * n]
             slot = (slot + 1) % size
+
+    def words(self, alphagram: bytes) -> list[str]:
+        """The keys whose tiles are this alphagram (its bytes, :meth:`encode`), in the edition's alphabet."""
+        raw, n = self._record(alphagram), len(alphagram)
+        if not raw:
+            return []
+        text = raw.translate(self.to_codes).decode("latin-1") if self.latin else "".join(self.codes[b] for b in raw)
+        return [text[i : i + n] for i in range(0, len(raw), n)]
+
+
+def chunks(size: int, n: int) -> Iterator[slice]:
+    """The slices cutting ``size`` items into runs of ``n``."""
+    return map(slice, range(0, size, n), range(n, size + n, n))
+
+
+def _count(data: bytes | mmap.mmap | memoryview, at: int) -> int:
+    """A record's count of words from 15 up (the uint16 after its head)."""
+    (k,) = struct.unpack_from("<H", data, at)
+    return int(k)
 
 
 def table_of(lex: object) -> AnagramTable | None:

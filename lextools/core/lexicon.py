@@ -237,6 +237,10 @@ class Lexicon:
         """Is this multiset of tiles (an alphagram: its tiles in the alphagram order) some word's?"""
         return bool(self.alphagrams.contains(alphagram.encode()))
 
+    def alphagram_test(self) -> Callable[[str], bool]:
+        """:meth:`has_alphagram` as a function to ``filter`` many alphagrams with."""
+        return self.has_alphagram
+
     def keys(self, prefix: str = "") -> Iterator[str]:
         """Lexicon keys in key order (see the module docstring)."""
         return self.words.iterkeys(prefix)
@@ -515,6 +519,10 @@ def cpp_lexicon() -> type[Lexicon]:
 
         def has_alphagram(self, alphagram: str) -> bool:
             return alphagram in self._alphagram_dawg
+
+        def alphagram_test(self) -> Callable[[str], bool]:
+            test: Callable[[str], bool] = self._alphagram_dawg.__contains__  # C, no Python call per alphagram
+            return test
 
         def blank_fills(self, pattern: str, tiles: str, *, alphagrams: bool = False) -> list[str]:
             graph = self._alphagram_dawg if alphagrams else self

@@ -3,18 +3,21 @@
 The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the dawgdic transition
 table), one tile per step: every tile is one character of the key (see :mod:`lextools.core.lexicon`).
 
-Anagrams of a rack with at most two blanks, and subanagrams of a rack of at most eight tiles and no
-blank, look their multisets up in the lexicon's table of each alphagram's words
-(:mod:`lextools.core.anagram_table`, a file the build writes): the rack's alphagram, the parts of it
-the alphagram index knows, or the alphagrams the index fills the blanks in with (below), one look-up
-each. Otherwise — and in a lexicon built before the table — the words are spelled from the DAWGs.
+Anagrams of a rack with at most two blanks, and subanagrams of a rack of at most eight tiles and
+at most one blank, look their multisets up in the lexicon's table of each alphagram's words
+(:mod:`lextools.core.anagram_table`, a file the build writes): the rack's alphagram (without blanks,
+one look-up and no sort: a record's words are in the edition's alphabet), the rack's alphagram with
+each tile of the order put in (one blank), the parts of it the alphagram index knows, the alphagrams
+a walk of the index spends the rack and one blank on (:func:`_spend_alphagrams`), or the alphagrams
+the index fills the blanks in with (below), one look-up each. Otherwise — and in a lexicon built
+before the table — the words are spelled from the DAWGs.
 
 Anagrams (every tile of the rack) find the multisets of tiles that spell words in the alphagram
 index: an alphagram holding the rack and two blanks more is the rack's alphagram with two tiles put
 in, so each choice of the blanks' places is one pattern (``CD?EO?S``) that dawg2 fills in with its
 C++ similar-keys walk — 36 patterns for 7 tiles and 2 blanks. Without the table, the words are then
 found from those multisets: their first two tiles placed while some key starts with them, the rest
-one similar-keys walk of the words DAWG over the tiles left. Subanagrams with blanks (any of the
+one similar-keys walk of the words DAWG over the tiles left. Other subanagrams with blanks (any of the
 tiles) walk the words DAWG with the rack alone, reading dawgdic's units and guide directly: every
 node reached spending rack tiles, or blanks for tiles the rack lacks, is a prefix of an answer.
 
@@ -48,6 +51,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator
+from functools import cache
 from typing import Any, NamedTuple
 
 from lextools.core import background
@@ -214,14 +218,56 @@ def anagram_order(edition: Edition, keys: Iterable[str]) -> list[str]:
 def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
     """Every answer of an anagram query in the answer's order (:func:`anagram_order`): the walk that
     :func:`anagrams` does once per query (in the background) and then reads pages from."""
+    table = table_of(lex)
+    if not blanks and not sub and table is not None and table.quick:
+        # The rack's alphagram is one look-up in the table, whose record holds words of one length
+        # in the edition's alphabet already: nothing to sort.
+        keys = table.anagrams(rack, lex.alphagram_test()) if len(rack) >= min_length else []
+        if not keys:
+            return Anagrams([], [])
+        return Anagrams([_LONGEST_FIRST[len(rack)] + c for c in lex.edition.collation_keys(keys)], keys)
     return _in_order(lex.edition, _matches(lex, rack, blanks, sub, min_length, Budget().pace))
+
+
+def _table_alphagrams(
+    lex: Lexicon, table: AnagramTable, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]
+) -> Iterable[bytes] | None:
+    """The alphagrams (the table's bytes) answering a rack the table answers by look-ups alone:
+    one blank (the rack's alphagram with each tile put in), or subanagrams of at most
+    ``_TABLE_SUBSETS`` tiles and no blank (the parts the index knows) or one blank (a walk of the
+    index); None for any other rack."""
+    if not sub and blanks == 1:
+        if len(rack) + 1 < shortest:
+            return []
+        return table.encode_all(filter(lex.alphagram_test(), _one_more(lex, rack)))
+    if not sub or blanks > 1 or len(rack) > _TABLE_SUBSETS:
+        return None
+    if blanks:
+        return _spend_alphagrams(lex, rack, blanks, shortest, pace)
+    order = lex.alphagram_order  # a tile no word has is in no part that spells one
+    alphagram = lex.alphagram("".join(c for c in rack if c in order))
+    # The parts of an alphagram, taken in order, are alphagrams themselves: made, deduplicated
+    # and tested against the index by C functions, no Python call per part.
+    parts: set[str] = set()
+    for n in range(shortest, len(alphagram) + 1):
+        parts.update(map("".join, itertools.combinations(alphagram, n)))
+    return table.encode_all(filter(lex.alphagram_test(), parts))
+
+
+#: Most answers :func:`_in_order` sorts as pairs (a sort of tuples costs more per item, less per call).
+_PAIRS_SORTED = 64
 
 
 def _in_order(edition: Edition, keys: list[str]) -> Anagrams:
     """Keys and their places in :func:`anagram_order`. Thousands of answers may be sorted, so their
     places are made by ``map`` over C functions, not by a Python function per answer."""
+    if len(keys) < 2:
+        return Anagrams([_place(edition, k) for k in keys], keys)
     lengths = map(_LONGEST_FIRST.__getitem__, map(len, keys))
     places = list(map(operator.add, lengths, edition.collation_keys(keys)))
+    if len(keys) <= _PAIRS_SORTED:  # a few: sorted as (place, key) pairs, no key function
+        pairs = sorted(zip(places, keys, strict=True))
+        return Anagrams([p for p, _ in pairs], [k for _, k in pairs])
     order = sorted(range(len(keys)), key=places.__getitem__)
     return Anagrams(list(map(places.__getitem__, order)), list(map(keys.__getitem__, order)))
 
@@ -233,8 +279,12 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
         return []
     shortest = max(min_length, 1)
     table = table_of(lex)
-    if table is not None and blanks <= _TABLE_BLANKS and (not sub or (not blanks and len(rack) <= _TABLE_SUBSETS)):
-        return _from_table(lex, table, rack, blanks, sub, shortest, pace)
+    if table is not None:
+        in_table = _table_alphagrams(lex, table, rack, blanks, sub, shortest, pace)
+        if in_table is not None:
+            return table.all_words(in_table)
+        if blanks <= _TABLE_BLANKS and not sub:
+            return _from_table(lex, table, rack, blanks, shortest, pace)
     if sub:
         return _spend_rack(lex, rack, blanks, shortest, pace)
     if len(rack) + blanks < shortest:
@@ -255,41 +305,48 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
 #: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_matches`).
 _SPELLED_APART = 40
 #: Racks :func:`_from_table` answers: at most this many blanks; for subanagrams, no blank and at most
-#: this many tiles (every part of the rack is looked up: 2^n of them). Subanagrams with blanks walk
-#: the words DAWG: one similar-keys pattern per part of the rack and place of a blank cost more.
+#: this many tiles (every part of the rack is looked up: 2^n of them). Subanagrams of such a rack and
+#: one blank walk the alphagram index (:func:`_spend_alphagrams`), then the table; with two blanks
+#: the words DAWG (the walk of the words DAWG is then about the naive dict's time already).
 _TABLE_BLANKS, _TABLE_SUBSETS = 2, 8
 
 
 def _from_table(
-    lex: Lexicon, table: AnagramTable, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]
+    lex: Lexicon, table: AnagramTable, rack: str, blanks: int, shortest: int, pace: Callable[[], None]
 ) -> list[str]:
-    """Anagrams (or subanagrams, without blanks) of the rack from the lexicon's table of each
-    alphagram's words.
+    """Anagrams of the rack with no blank or two from the lexicon's table of each alphagram's words.
 
-    The multisets are the naive dict's — the rack's alphagram with its blanks filled in, or every
-    part of it — but the blanks are filled in by the alphagram index's similar-keys patterns
-    (:func:`_alphagrams`, C++ with dawg2), and the index says in C++ which parts spell no word, so
-    only the multisets that spell words are looked up in the table, once each.
+    The multisets are the naive dict's — the rack's alphagram with its blanks filled in — but the
+    blanks are filled in by the alphagram index's similar-keys patterns (:func:`_alphagrams`, C++
+    with dawg2), so only the multisets that spell words are looked up in the table, once each.
     """
-    words, encode = table.words, table.encode
-    if not sub:
-        if len(rack) + blanks < shortest:
-            return []
-        if not blanks:
-            alphagram = lex.alphagram(rack)
-            return words(encode(alphagram)) if lex.has_alphagram(alphagram) else []
-        multisets: Iterable[str] = _alphagrams(lex, rack, blanks, pace)
-    else:
-        order = lex.alphagram_order  # a tile no word has is in no part that spells one
-        alphagram = lex.alphagram("".join(c for c in rack if c in order))
-        known = lex.has_alphagram
-        # The parts of an alphagram, taken in order, are alphagrams themselves.
-        parts = {"".join(p) for n in range(shortest, len(alphagram) + 1) for p in itertools.combinations(alphagram, n)}
-        multisets = [p for p in parts if known(p)]
+    if len(rack) + blanks < shortest:
+        return []
+    if not blanks:
+        alphagram = lex.alphagram(rack)
+        return table.words(table.encode(alphagram)) if lex.has_alphagram(alphagram) else []
     found: list[str] = []
-    for multiset in multisets:
+    for multiset in _alphagrams(lex, rack, blanks, pace):
         pace()
-        found += words(encode(multiset))
+        found += table.words(table.encode(multiset))
+    return found
+
+
+def _one_more(lex: Lexicon, rack: str) -> list[str]:
+    """The rack's alphagram with one tile more, once for each tile of the alphagram order: the tile
+    goes after the rack's tiles that come before it or are it, and before the others."""
+    order, base = lex.alphagram_order, lex.alphagram(rack)
+    try:
+        ranks = [order.index(c) for c in base]
+    except ValueError:  # a tile no word has: no anagram can spend it
+        return []
+    found: list[str] = []
+    lo = 0
+    for k, rank in enumerate(ranks):  # before rack tile k: the tiles from rack tile k - 1 to it
+        head, tail = base[:k], base[k:]
+        found += [head + tile + tail for tile in order[lo:rank]]
+        lo = rank
+    found += [base + tile for tile in order[lo:]]
     return found
 
 
@@ -314,6 +371,77 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) 
         pattern = "".join(BLANK if i in spots else next(placed) for i in range(size))
         found.update(lex.blank_fills(pattern, tiles, alphagrams=True))
     return sorted(found)
+
+
+def _spend_alphagrams(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Callable[[], None]) -> list[bytes]:
+    """The alphagrams of the index of at least ``shortest`` tiles spelled with tiles of the rack and
+    up to ``blanks`` blanks, as the table's bytes (each tile its place in the alphagram order).
+
+    One walk of the index in its order, reading dawgdic's units directly (no call per edge): each
+    next tile is one of the rack's (a rack tile is always taken before a blank for the same tile, so
+    an alphagram is reached once) or, while a blank is left, any tile at or after the last one. Only
+    the multisets that start some alphagram are walked on — the naive dict tries every part of the
+    rack with every tile for each blank.
+    """
+    units, order = lex.alphagrams._units, lex.alphagram_order
+    labels = _labels_of(order)
+    left = [0] * len(order)
+    for c in rack:
+        at = order.find(c)
+        if at >= 0:  # a tile no word has is in no answer
+            left[at] += 1
+    # The rack's tiles at or after each place: where a walk without blanks goes on.
+    own = [tuple(i for i in range(pos, len(order)) if left[i]) for pos in range(len(order) + 1)]
+    every = [range(pos, len(order)) for pos in range(len(order) + 1)]
+    found: list[bytes] = []
+
+    def walk(index: int, pos: int, blanks_left: int, alpha: bytes, depth: int) -> None:
+        pace()
+        unit = units[index]
+        offset = (unit >> 10) << ((unit & _EXTENSION_BIT) >> 6)
+        for i in every[pos] if blanks_left else own[pos]:
+            n = left[i]
+            if not n and not blanks_left:
+                continue
+            label = labels[i]
+            if isinstance(label, int):  # a tile of one byte, as nearly every one
+                child = index ^ offset ^ label
+                if units[child] & _LABEL_MASK != label:
+                    continue
+            else:
+                after = _follow(units, index, label)
+                if after is None:
+                    continue
+                child = after
+            word = alpha + _BYTES[i]
+            if depth >= shortest and units[child] & _HAS_LEAF_BIT:
+                found.append(word)
+            if n:
+                left[i] = n - 1
+                walk(child, i, blanks_left, word, depth + 1)
+                left[i] = n
+            else:
+                walk(child, i, blanks_left - 1, word, depth + 1)
+
+    walk(lex.alphagrams.ROOT, 0, blanks, b"", 1)
+    return found
+
+
+@cache
+def _labels_of(order: str) -> list[int | bytes]:
+    """Each tile's label in the index: its byte, or its UTF-8 bytes when it has several."""
+    return [c.encode()[0] if len(c.encode()) == 1 else c.encode() for c in order]
+
+
+def _follow(units: Any, index: int, label: bytes) -> int | None:
+    """The node after the bytes of a tile of several bytes, or None."""
+    for byte in label:
+        unit = units[index]
+        child = index ^ ((unit >> 10) << ((unit & _EXTENSION_BIT) >> 6)) ^ byte
+        if units[child] & _LABEL_MASK != byte:
+            return None
+        index = child
+    return index
 
 
 #: Most patterns :func:`_alphagrams` fills in; past this a walk of the index is quicker.
@@ -474,6 +602,9 @@ def _rack_walk(
 #: dawgdic's unit bits (DAWG-Python's ``units`` module): a word ends at this node; the offset is scaled.
 _HAS_LEAF_BIT, _EXTENSION_BIT = 1 << 8, 1 << 9
 _ASCII = [chr(i) for i in range(0x80)]
+#: A unit's label (dawgdic: its byte and the leaf flag); each place of the alphagram order as a byte.
+_LABEL_MASK = (1 << 31) | 0xFF
+_BYTES = [bytes((i,)) for i in range(256)]
 
 
 def _multibyte(graph: Any, lead: int, child: int) -> list[tuple[str, int]]:
