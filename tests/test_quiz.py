@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections import Counter
 from functools import cache
 from itertools import combinations
@@ -355,10 +356,19 @@ def test_a_quiz_over_its_size_is_refused_alike_by_the_api_and_the_cli(
     assert e.value.code == 2 and "at most 800 tiles" in capsys.readouterr().err
 
 
-def test_a_quiz_not_made_within_its_budget_is_503_busy_and_made_for_the_next_ask(lexicon_home: Path) -> None:
-    url = "/v1/en/quiz?type=word-or-phony&length=5&count=20&seed=4"
+def test_a_quiz_not_made_within_its_budget_is_503_busy_and_made_for_the_next_ask(
+    lexicon_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The quiz is held until the first answer has gone: on a small lexicon it could otherwise be made
+    # within the first wait, however short.
+    from lextools.features import quiz as quizzes
+
+    made, answered = quizzes._quiz, threading.Event()
+    monkeypatch.setattr(quizzes, "_quiz", lambda lex, req: answered.wait(30) and made(lex, req))
+    url = "/v1/en/quiz?type=word-or-phony&length=5&count=20&seed=424242"
     hurried = create_app({"LEXICONS": lexicon_home, "TESTING": True, "QUIZ_BUDGET_MS": 0}).test_client()
     r = hurried.get(url)
+    answered.set()
     assert r.status_code == 503 and r.json["error"]["code"] == "busy" and r.headers["Retry-After"] == "2"
     assert "ask again" in r.json["error"]["message"]
     patient = create_app({"LEXICONS": lexicon_home, "TESTING": True}).test_client()
