@@ -75,8 +75,8 @@ class AnagramsQuery(ConditionsQuery):
         search.ORDERS,
         load_default=search.ORDERS[0],
         metadata={
-            "description": "longest first in tiles, then the edition's alphabet (alpha) or the likeliest "
-            "draw first (probability)"
+            "description": "alpha: longest first in tiles, then the edition's alphabet; probability: "
+            "shorter first in tiles, then the likeliest draw first (Zyzzyva's order)"
         },
     )
     limit = _limit()

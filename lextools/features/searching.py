@@ -1,6 +1,6 @@
-"""Anagram answers in probability order: longest first in tiles, then the likeliest draw first (the
-order of the rank among the words of the same length), ties in the edition's alphabet — the order a
-player studies a rack's answers in.
+"""Anagram answers in probability order: shorter words first in tiles, then the likeliest draw first
+(the order of the rank among the words of the same length), ties in the edition's alphabet —
+Zyzzyva's probability order, the one every probability query of lextools answers in.
 
 :func:`lextools.core.search.anagrams` finds and keeps a query's answers longest first, then in the
 edition's alphabet; here the answers meeting the conditions are put in probability order once per
@@ -21,14 +21,14 @@ from lextools.core.lexicon import Lexicon
 
 
 def probability_order(lex: Lexicon, keys: list[str]) -> list[str]:
-    """Keys longest first in tiles, then likeliest first within a length (the order of the ranks of
+    """Keys shorter first in tiles, then likeliest first within a length (the order of the ranks of
     :func:`lextools.core.ranking.rank_of`: more ways to draw the tiles, then the edition's alphabet),
     then in the edition's alphabet; in the alphabet alone where the tile counts are unverified."""
     ed = lex.edition
     rank = ed.collation_key
     if not ed.has_counts:
-        return sorted(keys, key=lambda key: (-len(key), rank(key)))
-    return sorted(keys, key=lambda key: (-len(key), -ed.probability(ed.decode(key)), rank(key)))
+        return sorted(keys, key=lambda key: (len(key), rank(key)))
+    return sorted(keys, key=lambda key: (len(key), -ed.probability(ed.decode(key)), rank(key)))
 
 
 def ranked_anagrams(

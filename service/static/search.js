@@ -59,7 +59,8 @@ async function fetchPage(search) {
   return "";
 }
 
-/** The words grouped by length in tiles: longest first for anagrams and builds, shortest first for patterns. */
+/** The words grouped by length in tiles: shortest first for patterns and in probability order (Zyzzyva's),
+ * longest first for anagrams and builds in the alphabet. */
 function groups(search) {
   const byLength = new Map();
   for (const entry of search.words) {
@@ -67,7 +68,8 @@ function groups(search) {
     if (!byLength.has(n)) byLength.set(n, []);
     byLength.get(n).push(entry);
   }
-  const lengths = [...byLength.keys()].sort((a, b) => (search.mode === "pattern" ? a - b : b - a));
+  const shortestFirst = search.mode === "pattern" || search.params.get("order") === "probability";
+  const lengths = [...byLength.keys()].sort((a, b) => (shortestFirst ? a - b : b - a));
   return lengths.map((n) =>
     el(
       "section",
