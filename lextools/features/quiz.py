@@ -209,11 +209,14 @@ _LISTS: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], tuple[An
 )
 
 
-def keys_of_length(lex: Lexicon, length: int) -> Packed:
+def keys_of_length(lex: Lexicon, length: int) -> Packed | list[str]:
     """The lexicon's keys of ``length`` tiles, in key order (whoever reads them ranks or sorts them),
     kept with the ranked lists: read from the lexicon's ranking file (:mod:`lextools.core.ranking`),
     and kept packed, one byte per tile (:class:`Packed`)."""
-    return _cached(lex, ("keys", length), lambda: _keys_of_length(_ranks(lex), length))
+    ranks = _file_ranks(lex)
+    if ranks is None:
+        return _cached(lex, ("keys", length), lambda: _find_keys_of_length(lex, length))
+    return _cached(lex, ("keys", length), lambda: _keys_of_length(ranks, length))
 
 
 def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
@@ -231,11 +234,18 @@ def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
     return [keys[i] for i in paced(paced_sorted(range(len(keys)), places.__getitem__))]
 
 
-def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> Packed:
+def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> Packed | list[str]:
     """The alphagrams of the words of ``length`` tiles (their tiles in the edition's alphabet), in
     rank order: (most ways first, with up to ``blanks`` blanks, then the alphabet), or alphabetical
     where the tile counts are unverified. Made from the ranking file's bytes, kept packed."""
-    return _cached(lex, ("alphagrams", length, blanks), lambda: _ranked_alphagrams(lex, _ranks(lex), length, blanks))
+    ed, ranks = lex.edition, _file_ranks(lex)
+    if ranks is None:  # a lexicon built before the ranking file: ranked here, paced
+        return _cached(
+            lex,
+            ("alphagrams", length, blanks),
+            lambda: rank(ed, {alphagram(ed, k) for k in paced(keys_of_length(lex, length))}, blanks),
+        )
+    return _cached(lex, ("alphagrams", length, blanks), lambda: _ranked_alphagrams(lex, ranks, length, blanks))
 
 
 class Packed:
@@ -274,10 +284,26 @@ class Packed:
 _PACKED_SLICE = 256
 
 
-def _ranks(lex: Lexicon) -> ranking.Ranks:
-    ranks = ranking.ranks_of(lex)
-    assert ranks is not None  # waited for
-    return ranks
+def _file_ranks(lex: Lexicon) -> ranking.Ranks | None:
+    """The lexicon's ranking where it has a ranking file (or has computed its ranking already); None
+    for a lexicon built before the file, whose whole ranking a quiz does not wait for: its lists are
+    found and ranked as they were (:func:`_find_keys_of_length`, :func:`rank`)."""
+    if getattr(lex, "_ranks", None) is None and lex.ranks_map is None:
+        return None
+    return ranking.ranks_of(lex)
+
+
+#: Up to this length a walk finds the keys of a length sooner than a pass over every key.
+_WALKED_LENGTHS = 5
+
+
+def _find_keys_of_length(lex: Lexicon, length: int) -> list[str]:
+    """The keys of ``length`` tiles, of a lexicon without a ranking file. Short ones by a walk of the
+    words DAWG (in the alphabet's order); longer ones in one pass over every key (in key order), paced
+    for the worker's other requests — a walk to 11 tiles visits most of the graph in Python."""
+    if length <= _WALKED_LENGTHS:
+        return search.words_of_length(lex, length)
+    return [k for k in paced(lex.keys()) if len(k) == length]
 
 
 def _keys_of_length(ranks: ranking.Ranks, length: int) -> Packed:
@@ -338,11 +364,6 @@ def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None =
 
 
 _LISTS_LOCK = threading.Lock()
-
-
-#: Up to this length the keys of a length were found by a walk, in the alphabet's order (a seed
-#: draws the same phonies from them as it always has).
-_WALKED_LENGTHS = 5
 
 
 def _cached(lex: Lexicon, what: tuple[Any, ...], compute: Callable[[], T]) -> T:
