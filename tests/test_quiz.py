@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import Counter
 from functools import cache
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -21,6 +23,7 @@ from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.probability import draw_count
 from lextools.core.spelling import spell
+from lextools.features import quiz as quiz_module
 from lextools.features.quiz import (
     PHONY_MIN_TRIGRAM,
     QuizRequest,
@@ -377,8 +380,17 @@ def test_a_quiz_over_its_size_is_refused_alike_by_the_api_and_the_cli(
     assert e.value.code == 2 and "at most 800 tiles" in capsys.readouterr().err
 
 
-def test_a_quiz_not_made_within_its_budget_is_503_busy_and_made_for_the_next_ask(lexicon_home: Path) -> None:
+def test_a_quiz_not_made_within_its_budget_is_503_busy_and_made_for_the_next_ask(
+    lexicon_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = "/v1/en/quiz?type=word-or-phony&length=5&count=20&seed=4"
+    made = quiz_module._quiz  # a small lexicon's quiz can be made before a budget of 0 is looked at
+
+    def slow(*args: Any) -> Any:
+        time.sleep(0.2)
+        return made(*args)
+
+    monkeypatch.setattr(quiz_module, "_quiz", slow)
     hurried = create_app({"LEXICONS": lexicon_home, "TESTING": True, "QUIZ_BUDGET_MS": 0}).test_client()
     r = hurried.get(url)
     assert r.status_code == 503 and r.json["error"]["code"] == "busy" and r.headers["Retry-After"] == "2"

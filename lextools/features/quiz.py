@@ -312,12 +312,17 @@ def _keys_of_length(ranks: ranking.Ranks, length: int) -> Packed:
     keys' own order (code points, as the DAWG lists them)."""
     packed = Packed(ranks.block(length), length, ranks)
     if length <= _WALKED_LENGTHS:
-        return Packed(b"".join(sorted(packed.records())), length, ranks)
+        return Packed(b"".join(paced_sorted(packed.records(), _same)), length, ranks)
     by_code_point = sorted(range(len(ranks.codes)), key=lambda place: ranks.codes[place])
     to_order = bytes(by_code_point.index(place) for place in range(len(ranks.codes))).ljust(0x100, b"\0")
     back = bytes(by_code_point).ljust(0x100, b"\0")
-    ordered = sorted(record.translate(to_order) for record in packed.records())
+    ordered = paced_sorted((record.translate(to_order) for record in packed.records()), _same)
     return Packed(b"".join(ordered).translate(back), length, ranks)
+
+
+def _same(item: T) -> T:
+    """The sort key of items compared as they are (sorted in slices, :func:`paced_sorted`)."""
+    return item
 
 
 def _ranked_alphagrams(lex: Lexicon, ranks: ranking.Ranks, length: int, blanks: int) -> Packed:
@@ -325,10 +330,9 @@ def _ranked_alphagrams(lex: Lexicon, ranks: ranking.Ranks, length: int, blanks: 
     each, ordered as :func:`rank` orders them."""
     alphagrams = {bytes(sorted(record)) for record in Packed(ranks.block(length), length, ranks).records()}
     if not lex.edition.has_counts:
-        return Packed(b"".join(sorted(alphagrams)), length, ranks)
+        return Packed(b"".join(paced_sorted(alphagrams, _same)), length, ranks)
     ways = _record_ways(lex.edition, ranks.codes, blanks)
-    most_first = [(-ways(gram), gram) for gram in paced(alphagrams)]
-    most_first.sort()
+    most_first = paced_sorted([(-ways(gram), gram) for gram in paced(alphagrams)], _same)
     return Packed(b"".join(gram for _, gram in most_first), length, ranks)
 
 
