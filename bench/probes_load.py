@@ -8,6 +8,9 @@ Run from the repository root with the project's venv (``scripts/reliability`` ru
 It starts ``lextools serve`` (2 workers, ``service.server.DEFAULTS``) on 127.0.0.1, port 0, with an
 empty export cache of its own (``$LEXTOOLS_CACHE`` in a temporary directory), and prints:
 
+- ``ordinary quizzes``: the study page's default quizzes (anagram 7 tiles, build 6, hooks 4,
+  word-or-phony 5, 10 questions) of es-fise and en, once each, first thing: all answered (200),
+  none 503 ``busy``;
 - ``heavy quiz``: ``quiz?type=build&length=8&blanks=2&count=20`` (100,000 answers, 8 MB before the
   quizzes were bounded) — its time and size; passes when answered within 2 s and 1 MB, or refused
   with a 4xx in the JSON error shape;
@@ -45,6 +48,9 @@ from bench.harness import Service, Unavailable, default_lexicons, memory_kb, req
 from bench.hostile_clients import lookups, measure
 from lextools.core.edition import edition_names, load_edition
 
+#: The study page's default quizzes (type, tiles), 10 questions each: answered within the budget on a
+#: fresh worker (its lists not made yet), so players are not told "busy" on a normal day.
+ORDINARY = [("anagram", 7), ("build", 6), ("hooks", 4), ("word-or-phony", 5)]
 HEAVY_QUIZ = "/v1/es-fise/quiz?type=build&length=8&blanks=2&count=20&seed=7"
 CLIENTS = 16
 P99_MS = 100.0
@@ -124,6 +130,22 @@ def heavy_quiz(svc: Service) -> dict[str, Any]:
     return {"status": r.status, "code": code, "seconds": seconds, "bytes": len(body), "ok": bool(ok)}
 
 
+def ordinary_quizzes(svc: Service, seed: int) -> dict[str, Any]:
+    """Each default quiz of es-fise and en once, with a new seed, first thing after the service starts."""
+    rng = random.Random(seed)
+    statuses: Counter[int] = Counter()
+    slowest = 0.0
+    for edition in ("es-fise", "en"):
+        for kind, length in ORDINARY:
+            path = f"/v1/{edition}/quiz?type={kind}&length={length}&count=10&seed={rng.randrange(2**31)}"
+            start = time.perf_counter()
+            status = measure_one(svc.port, path)
+            slowest = max(slowest, time.perf_counter() - start)
+            statuses[status] += 1
+    ok = set(statuses) == {200}
+    return {"probe": "ordinary quizzes", "statuses": dict(statuses), "slowest_s": slowest, "ok": ok}
+
+
 def under_load(svc: Service, name: str, paths: Sequence[str], lookup: Sequence[str], args: argparse.Namespace) -> dict:
     """Look-ups timed while 16 clients loop over ``paths``; workers replaced; PSS idle, peak and after."""
     booted = svc.log.read_text(errors="replace").count("Booting worker")
@@ -170,6 +192,9 @@ def under_load(svc: Service, name: str, paths: Sequence[str], lookup: Sequence[s
 
 def line(r: dict[str, Any]) -> str:
     verdict = "PASS" if r["ok"] else "FAIL"
+    if r["probe"] == "ordinary quizzes":
+        return (f"ordinary quizzes (study page defaults, es-fise and en, fresh workers): {r['statuses']}, slowest "
+                f"{r['slowest_s']:.2f} s vs all 200 within the quiz budget — {verdict}")  # fmt: skip
     if r["probe"] == "heavy quiz":
         return (f"heavy quiz (build, 8 tiles, 2 blanks, 20 questions): {r['status']} {r['code'] or ''} in "
                 f"{r['seconds']:.2f} s, {r['bytes'] / 1e6:.3f} MB vs 2 s and 1 MB or a 4xx — {verdict}")  # fmt: skip
@@ -188,6 +213,8 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="lextools-probes-") as tmp:
         os.environ["LEXTOOLS_CACHE"] = str(Path(tmp, "exports"))  # the service's export cache: empty
         with running(home, Path(tmp, "service.log")) as svc:
+            results.append(ordinary_quizzes(svc, args.seed))
+            print(line(results[-1]), flush=True)
             for path in lookup[:100]:  # every worker warm: lexicons loaded, first answers made
                 measure_one(svc.port, path)
             results.append({"probe": "heavy quiz", **heavy_quiz(svc)})
@@ -199,11 +226,13 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     return results
 
 
-def measure_one(port: int, path: str) -> None:
+def measure_one(port: int, path: str) -> int:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         conn.request("GET", path)
-        conn.getresponse().read()
+        r = conn.getresponse()
+        r.read()
+        return r.status
     finally:
         conn.close()
 

@@ -22,7 +22,16 @@ from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.probability import draw_count
 from lextools.core.spelling import spell
-from lextools.features.quiz import PHONY_MIN_TRIGRAM, QuizRequest, build_min_length, list_names, quiz, ranked_alphagrams
+from lextools.features import quiz as quiz_module
+from lextools.features.quiz import (
+    PHONY_MIN_TRIGRAM,
+    QuizRequest,
+    build_min_length,
+    keys_of_length,
+    list_names,
+    quiz,
+    ranked_alphagrams,
+)
 from service.app import create_app
 
 
@@ -56,6 +65,20 @@ def brute_ways(tally: Counter[tuple[str, ...]], tiles: tuple[str, ...], blanks: 
     return total
 
 
+def test_quiz_lists_come_from_the_ranking_file_and_let_go_of_its_pages(es: Lexicon) -> None:
+    """The keys of a length, read from the ranking file, are the lexicon's in the order quizzes have
+    always drawn phonies' neighbours from (the alphabet up to 5 tiles, the keys' own order beyond), so a
+    seed gives the same quiz; a quiz is the same after the lexicon lets go of its files' pages."""
+    ed = es.edition
+    for size in range(2, 9):
+        keys = [k for k in all_keys(es) if len(k) == size]
+        assert list(keys_of_length(es, size)) == (sorted(keys, key=ed.collation_key) if size <= 5 else keys)
+    asked = QuizRequest("word-or-phony", 5, seed=3)
+    before = quiz(es, asked)
+    es.release_pages()
+    assert quiz(es, asked) == before
+
+
 @pytest.mark.parametrize("size", [2, 3])
 def test_probability_ranks_match_a_count_of_every_draw(es: Lexicon, size: int) -> None:
     ed = es.edition
@@ -67,7 +90,7 @@ def test_probability_ranks_match_a_count_of_every_draw(es: Lexicon, size: int) -
             ({"".join(sorted(k, key=ed.collation_key)) for k in all_keys(es) if len(k) == size}),
             key=lambda a: (-brute_ways(tally, ed.decode(a), blanks), ed.collation_key(a)),
         )
-        assert ranked == expected
+        assert list(ranked) == expected
         for key in ranked:
             assert draw_count(ed, ed.decode(key), blanks) == brute_ways(tally, ed.decode(key), blanks)
         if blanks < size:  # the quiz reports these ranks and counts (a rack keeps at least one tile)
@@ -361,10 +384,8 @@ def test_a_quiz_not_made_within_its_budget_is_503_busy_and_made_for_the_next_ask
 ) -> None:
     # The quiz is held until the first answer has gone: on a small lexicon it could otherwise be made
     # within the first wait, however short.
-    from lextools.features import quiz as quizzes
-
-    made, answered = quizzes._quiz, threading.Event()
-    monkeypatch.setattr(quizzes, "_quiz", lambda lex, req: answered.wait(30) and made(lex, req))
+    made, answered = quiz_module._quiz, threading.Event()
+    monkeypatch.setattr(quiz_module, "_quiz", lambda lex, req: answered.wait(30) and made(lex, req))
     url = "/v1/en/quiz?type=word-or-phony&length=5&count=20&seed=424242"
     hurried = create_app({"LEXICONS": lexicon_home, "TESTING": True, "QUIZ_BUDGET_MS": 0}).test_client()
     r = hurried.get(url)

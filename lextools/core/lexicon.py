@@ -193,6 +193,12 @@ class Lexicon:
     def checksum(self) -> str:
         return str(self.metadata["checksum"])
 
+    def release_pages(self) -> None:
+        """:meth:`MappedFile.release` the ranking file and the alphagram table (what quizzes read)."""
+        for mapped in (self.ranks_map, self.alphawords_map):
+            if mapped is not None:
+                mapped.release()
+
     def __len__(self) -> int:
         return int(self.metadata["words"])
 
@@ -414,6 +420,13 @@ class MappedFile:
             self.data: mmap.mmap | bytes = mmap.mmap(self.file.fileno(), 0, access=mmap.ACCESS_READ)
         except ValueError:  # an empty file cannot be mapped
             self.data = b""
+
+    def release(self) -> None:
+        """Let go of the pages of the map this process read (they stay in the page cache, shared, and
+        come back on the next read): a burst of quizzes reads much of a lexicon's ranking and
+        alphagram table, and would otherwise count them in the worker's memory (PSS) from then on."""
+        if isinstance(self.data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+            self.data.madvise(mmap.MADV_DONTNEED)
 
     def matches(self, sha256: str) -> bool:
         """Is the file's sha256 this one? Read through the file, not the map: a check does not map the

@@ -162,9 +162,18 @@ class Ranks:
         if length == 0 or start >= stop:
             return [""] * max(0, stop - start)
         base = self.offset[length]
-        raw = bytes(self.data[base + start * length : base + stop * length])
-        text = raw.translate(self._to_codes).decode("latin-1") if self._latin else "".join(self.codes[b] for b in raw)
+        text = self.text(bytes(self.data[base + start * length : base + stop * length]))
         return [text[i : i + length] for i in range(0, len(text), length)]
+
+    def text(self, raw: bytes) -> str:
+        """Keys as the file writes them (one byte per tile), as lexicon keys, one after the other."""
+        return raw.translate(self._to_codes).decode("latin-1") if self._latin else "".join(self.codes[b] for b in raw)
+
+    def block(self, length: int) -> bytes:
+        """The keys of ``length`` tiles as the file holds them, one after the other in rank order: one
+        byte per tile, its place in :attr:`codes` (a copy of the mapped bytes, one object)."""
+        base = self.offset[length]
+        return bytes(self.data[base : base + self.counts[length] * length])
 
     def key_at(self, index: int) -> str:
         length = self.length_at(index)

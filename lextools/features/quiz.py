@@ -30,6 +30,7 @@ drawn by :class:`random.Random` seeded with it, so a seed always gives the same 
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import random
 import threading
@@ -39,6 +40,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from math import comb
 from typing import Any, TypeVar
 
 from lextools.core import ranking, search
@@ -193,8 +195,9 @@ class Ranked:
 #: uses six (the keys of three lengths, one ranked list, its tile pairs and runs of three).
 CACHED_LISTS = 8
 #: A kept list nobody asked for in this long is dropped, so a worker's memory comes back soon after
-#: a burst of quizzes; ranking it again takes a second or two.
-LISTS_IDLE_SECONDS = 10.0
+#: a burst of quizzes (and the pages of the lexicon's files it read, :meth:`Lexicon.release_pages`);
+#: making it again from the ranking file takes under a second.
+LISTS_IDLE_SECONDS = 5.0
 #: Quizzes a process makes at once for budgeted requests (the service's): a quiz beyond them waits
 #: for one to end, at most its budget, then is told to ask again (BusyError), rather than queue work
 #: that would go on after its client left.
@@ -206,11 +209,14 @@ _LISTS: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], tuple[An
 )
 
 
-def keys_of_length(lex: Lexicon, length: int) -> list[str]:
-    """The lexicon's keys of ``length`` tiles, in key order (whoever reads them ranks or sorts them):
-    one pass over the keys, a fraction of the walk of a pattern of ``length`` blanks, kept with the
-    ranked lists."""
-    return _cached(lex, ("keys", length), lambda: _find_keys_of_length(lex, length))
+def keys_of_length(lex: Lexicon, length: int) -> Packed | list[str]:
+    """The lexicon's keys of ``length`` tiles, in key order (whoever reads them ranks or sorts them),
+    kept with the ranked lists: read from the lexicon's ranking file (:mod:`lextools.core.ranking`),
+    and kept packed, one byte per tile (:class:`Packed`)."""
+    ranks = _file_ranks(lex)
+    if ranks is None:
+        return _cached(lex, ("keys", length), lambda: _find_keys_of_length(lex, length))
+    return _cached(lex, ("keys", length), lambda: _keys_of_length(ranks, length))
 
 
 def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
@@ -228,14 +234,123 @@ def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
     return [keys[i] for i in paced(paced_sorted(range(len(keys)), places.__getitem__))]
 
 
-def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> list[str]:
-    """The alphagrams of the words of ``length`` tiles, in rank order."""
-    ed = lex.edition
-    return _cached(
-        lex,
-        ("alphagrams", length, blanks),
-        lambda: rank(ed, {alphagram(ed, k) for k in paced(keys_of_length(lex, length))}, blanks),
-    )
+def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> Packed | list[str]:
+    """The alphagrams of the words of ``length`` tiles (their tiles in the edition's alphabet), in
+    rank order: (most ways first, with up to ``blanks`` blanks, then the alphabet), or alphabetical
+    where the tile counts are unverified. Made from the ranking file's bytes, kept packed."""
+    ed, ranks = lex.edition, _file_ranks(lex)
+    if ranks is None:  # a lexicon built before the ranking file: ranked here, paced
+        return _cached(
+            lex,
+            ("alphagrams", length, blanks),
+            lambda: rank(ed, {alphagram(ed, k) for k in paced(keys_of_length(lex, length))}, blanks),
+        )
+    return _cached(lex, ("alphagrams", length, blanks), lambda: _ranked_alphagrams(lex, ranks, length, blanks))
+
+
+class Packed:
+    """Keys of one length in one ``bytes`` object, one byte per tile (its place in the ranking's
+    alphabet), read as keys one at a time: a list of a hundred thousand keys in a few hundred KB and
+    one allocation, given back whole when the list is dropped (as many ``str`` objects would be
+    scattered over the worker's heap, and the heap would keep its high-water mark)."""
+
+    def __init__(self, data: bytes, length: int, ranks: ranking.Ranks) -> None:
+        self.data, self.length, self._ranks = data, length, ranks
+
+    def __len__(self) -> int:
+        return len(self.data) // self.length
+
+    def __getitem__(self, index: int) -> str:
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._ranks.text(self.data[index * self.length : (index + 1) * self.length])
+
+    def __iter__(self) -> Iterator[str]:
+        for start in range(0, len(self.data), _PACKED_SLICE * self.length):
+            text = self._ranks.text(self.data[start : start + _PACKED_SLICE * self.length])
+            yield from (text[i : i + self.length] for i in range(0, len(text), self.length))
+
+    def records(self) -> Iterator[bytes]:
+        """Each key as the ranking file writes it, paced for the worker's other requests."""
+        size = self.length
+        for start in paced(range(0, len(self.data), _PACKED_SLICE * size)):
+            chunk = self.data[start : start + _PACKED_SLICE * size]
+            yield from (chunk[i : i + size] for i in range(0, len(chunk), size))
+
+
+#: Keys read or decoded at once from a :class:`Packed` list (a pause for other requests between two).
+_PACKED_SLICE = 256
+
+
+def _file_ranks(lex: Lexicon) -> ranking.Ranks | None:
+    """The lexicon's ranking where it has a ranking file (or has computed its ranking already); None
+    for a lexicon built before the file, whose whole ranking a quiz does not wait for: its lists are
+    found and ranked as they were (:func:`_find_keys_of_length`, :func:`rank`)."""
+    if getattr(lex, "_ranks", None) is None and lex.ranks_map is None:
+        return None
+    return ranking.ranks_of(lex)
+
+
+#: Up to this length a walk finds the keys of a length sooner than a pass over every key.
+_WALKED_LENGTHS = 5
+
+
+def _find_keys_of_length(lex: Lexicon, length: int) -> list[str]:
+    """The keys of ``length`` tiles, of a lexicon without a ranking file. Short ones by a walk of the
+    words DAWG (in the alphabet's order); longer ones in one pass over every key (in key order), paced
+    for the worker's other requests — a walk to 11 tiles visits most of the graph in Python."""
+    if length <= _WALKED_LENGTHS:
+        return search.words_of_length(lex, length)
+    return [k for k in paced(lex.keys()) if len(k) == length]
+
+
+def _keys_of_length(ranks: ranking.Ranks, length: int) -> Packed:
+    """The keys of ``length`` tiles in the order a quiz has always drawn them from: up to
+    :data:`_WALKED_LENGTHS` tiles the edition's alphabet (a walk of the words DAWG), longer ones the
+    keys' own order (code points, as the DAWG lists them)."""
+    packed = Packed(ranks.block(length), length, ranks)
+    if length <= _WALKED_LENGTHS:
+        return Packed(b"".join(paced_sorted(packed.records(), _same)), length, ranks)
+    by_code_point = sorted(range(len(ranks.codes)), key=lambda place: ranks.codes[place])
+    to_order = bytes(by_code_point.index(place) for place in range(len(ranks.codes))).ljust(0x100, b"\0")
+    back = bytes(by_code_point).ljust(0x100, b"\0")
+    ordered = paced_sorted((record.translate(to_order) for record in packed.records()), _same)
+    return Packed(b"".join(ordered).translate(back), length, ranks)
+
+
+def _same(item: T) -> T:
+    """The sort key of items compared as they are (sorted in slices, :func:`paced_sorted`)."""
+    return item
+
+
+def _ranked_alphagrams(lex: Lexicon, ranks: ranking.Ranks, length: int, blanks: int) -> Packed:
+    """Each word's tiles sorted (its alphagram: the file's bytes are places in the alphabet), once
+    each, ordered as :func:`rank` orders them."""
+    alphagrams = {bytes(sorted(record)) for record in Packed(ranks.block(length), length, ranks).records()}
+    if not lex.edition.has_counts:
+        return Packed(b"".join(paced_sorted(alphagrams, _same)), length, ranks)
+    ways = _record_ways(lex.edition, ranks.codes, blanks)
+    most_first = paced_sorted([(-ways(gram), gram) for gram in paced(alphagrams)], _same)
+    return Packed(b"".join(gram for _, gram in most_first), length, ranks)
+
+
+def _record_ways(edition: Edition, codes: str, blanks: int) -> Callable[[bytes], int]:
+    """:func:`lextools.core.probability.draw_count` of a key as the ranking file writes it."""
+    rows = [tuple(comb(edition.by_code[c].count or 0, m) for m in range(ranking.LONGEST + 2)) for c in codes]
+    in_bag = edition.blanks or 0
+    one, two = (in_bag if blanks >= 1 else 0), (comb(in_bag, 2) if blanks >= 2 else 0)
+
+    def ways(record: bytes) -> int:
+        p0, p1, p2 = 1, 0, 0  # ways for the tiles so far with 0, 1 and 2 of them left to blanks
+        for place in set(record):
+            k, row = record.count(place), rows[place]
+            f0, f1, f2 = row[k], row[k - 1], row[k - 2] if k >= 2 else 0
+            p0, p1, p2 = p0 * f0, p0 * f1 + p1 * f0, p0 * f2 + p1 * f1 + p2 * f0
+        return p0 + one * p1 + two * p2
+
+    return ways
 
 
 def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None = None) -> list[str]:
@@ -253,19 +368,6 @@ def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None =
 
 
 _LISTS_LOCK = threading.Lock()
-
-
-#: Up to this length a walk finds the keys of a length sooner than a pass over every key.
-_WALKED_LENGTHS = 5
-
-
-def _find_keys_of_length(lex: Lexicon, length: int) -> list[str]:
-    """The keys of ``length`` tiles (in no order that matters: the ranking sorts them). Short ones by
-    a walk of the words DAWG; longer ones in one pass over every key, paced for the worker's other
-    requests — a walk to 11 tiles visits most of the graph in Python, twenty times slower."""
-    if length <= _WALKED_LENGTHS:
-        return search.words_of_length(lex, length)
-    return [k for k in paced(lex.keys()) if len(k) == length]
 
 
 def _cached(lex: Lexicon, what: tuple[Any, ...], compute: Callable[[], T]) -> T:
@@ -300,19 +402,47 @@ def _start_reaper() -> None:
 
 
 def _reap() -> None:
+    while not _reaped():
+        pass
+
+
+def _reaped() -> bool:
+    """After a pause, drop the idle lists and the quizzes not taken; True when nothing is left to drop
+    (the reaper ends). Memory freed goes back to the system, and a lexicon none of whose lists is
+    kept lets go of the pages of its files the quizzes read."""
     global _reaper
-    while True:
-        time.sleep(LISTS_IDLE_SECONDS / 4)
-        with _LISTS_LOCK:
-            now = time.monotonic()
-            for lists in list(_LISTS.values()):
-                for what in [w for w, (_, used) in lists.items() if now - used > LISTS_IDLE_SECONDS]:
-                    del lists[what]
-            for job_key in [k for k, job in _JOBS.items() if job.stale(now)]:
-                del _JOBS[job_key]
-            if not any(_LISTS.values()) and not _JOBS:
-                _reaper = None
-                return
+    time.sleep(LISTS_IDLE_SECONDS / 4)
+    with _LISTS_LOCK:
+        now = time.monotonic()
+        dropped, emptied = 0, []
+        for lex, lists in list(_LISTS.items()):
+            idle = [w for w, (_, used) in lists.items() if now - used > LISTS_IDLE_SECONDS]
+            for what in idle:
+                del lists[what]
+            dropped += len(idle)
+            if idle and not lists:
+                emptied.append(lex)
+        for job_key in [k for k, job in _JOBS.items() if job.stale(now)]:
+            del _JOBS[job_key]
+            dropped += 1
+        done = not any(_LISTS.values()) and not _JOBS
+        if done:
+            _reaper = None
+    if dropped:
+        give_back_memory()
+    for lex in emptied:
+        lex.release_pages()
+    return done
+
+
+def give_back_memory() -> None:
+    """Hand the heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere): the
+    C allocator keeps what a quiz's answers and lists freed, so a worker would stay at its peak."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def alphagram(edition: Edition, key: str) -> str:
@@ -346,7 +476,7 @@ def _list_name(edition: Edition, name: str | None) -> str | None:
     return name
 
 
-def _list_keys(lex: Lexicon, length: int, list_name: str | None) -> list[str]:
+def _list_keys(lex: Lexicon, length: int, list_name: str | None) -> Iterable[str]:
     ed = lex.edition
     keys = keys_of_length(lex, length)
     if list_name == "high-value":
@@ -485,7 +615,7 @@ def _quiz(lex: Lexicon, req: QuizRequest) -> dict[str, Any]:
     assert req.length is not None  # checked() fills it in
     ed = lex.edition
     if req.type in ("anagram", "build"):
-        ranked = ranked_alphagrams(lex, req.length, req.blanks)
+        ranked: Packed | list[str] = ranked_alphagrams(lex, req.length, req.blanks)
     else:
         ranked = ranked_words(lex, req.length, req.blanks, req.list_name)
     rank_to = min(req.rank_to or len(ranked), len(ranked))
@@ -649,7 +779,7 @@ def _phony(
     ways: list[tuple[str, Callable[[str], list[str]]]] = [(item.key, lambda k: _changed(lex.edition, k))]
     for delta, edit in ((-1, lambda k: _inserted(lex.edition, k)), (1, _removed)):
         length = req.length + delta
-        neighbours = keys_of_length(lex, length) if MIN_LENGTH <= length <= MAX_LENGTH else []
+        neighbours: Packed | list[str] = keys_of_length(lex, length) if MIN_LENGTH <= length <= MAX_LENGTH else []
         # A few words at random: the range's bounds, not their ranks, keep the phony in the range.
         ways.extend((neighbours[rng.randrange(len(neighbours))], edit) for _ in range(PHONY_NEIGHBOURS) if neighbours)
     rng.shuffle(ways)
@@ -703,7 +833,7 @@ def _common_trigrams(lex: Lexicon, length: int) -> frozenset[str]:
     return _cached(lex, ("trigrams", length), count)
 
 
-def _runs(keys: list[str], size: int) -> Counter[str]:
+def _runs(keys: Iterable[str], size: int) -> Counter[str]:
     """How often each run of ``size`` tiles occurs in the keys, ^ and $ (never tile codes) marking
     the first and the last tile; counted over the keys joined into one text, with no Python call
     per key or per run."""
