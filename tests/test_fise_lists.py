@@ -142,7 +142,7 @@ def _copy(tmp_path: Path) -> Path:
     return folder
 
 
-VERBS = "VERBOS CLASIFICADOS.TXT"
+VERBS = "fixture-verbs.txt"
 
 
 @pytest.mark.parametrize(
@@ -180,8 +180,8 @@ def test_bad_files_are_refused_by_file_and_line(
 
 def test_files_are_known_by_their_first_line(tmp_path: Path) -> None:
     folder = _copy(tmp_path)
-    (folder / VERBS).rename(folder / b"verbos \xf1 (copia).txt".decode("utf-8", "surrogateescape"))  # a Latin-1 name
-    (folder / "no verbos.txt").rename(folder / "A.TXT")
+    (folder / VERBS).rename(folder / b"lista \xf1 (copia).TXT".decode("utf-8", "surrogateescape"))  # a Latin-1 name
+    (folder / "fixture-words.txt").rename(folder / "A.TXT")
     lists = load_lists(folder)
     assert {"amar", "contar", "freir"} <= set(lists.verbs) and "perro" in lists.words
     (folder / "A.TXT").unlink()
