@@ -283,6 +283,18 @@ def fetch(
         conn.close()
 
 
+def send_raw(port: int, data: bytes, timeout: float = 20) -> tuple[int, bytes, bytes]:
+    """``data`` sent as it is on its own connection — a request no client library would send (broken
+    chunking, raw bytes in the request line) — and the whole answer read: status, head, body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    return int(head.split()[1]), head, body
+
+
 def request(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
     status, _, data = fetch(port, method, path, body)
     return status, data

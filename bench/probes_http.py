@@ -26,7 +26,6 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -37,7 +36,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from unittest import mock
 
-from bench.harness import Unavailable, default_lexicons, lextools_command, require_lexicon, running
+from bench.harness import Unavailable, default_lexicons, lextools_command, require_lexicon, running, send_raw
 
 TOKEN = "probe-director-token-0123456789abcdef"
 BROKEN = (
@@ -46,17 +45,6 @@ BROKEN = (
     b"POST /v1/es-fise/check HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
     b'Connection: close\r\n\r\nzz\r\n["a"]\r\n0\r\n\r\n',
 )
-
-
-def raw(port: int, data: bytes) -> tuple[int, bytes, bytes]:
-    """One request sent as bytes on its own connection: status, head, body."""
-    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
-        s.sendall(data)
-        got = b""
-        while chunk := s.recv(65536):
-            got += chunk
-    head, _, body = got.partition(b"\r\n\r\n")
-    return int(head.split()[1]), head, body
 
 
 def is_json_error(head: bytes, body: bytes) -> bool:
@@ -74,7 +62,7 @@ def malformed_chunked(port: int, log: Path, count: int) -> tuple[bool, str]:
 
     def client(n: int) -> None:
         for i in range(n):
-            status, head, body = raw(port, BROKEN[i % 2])
+            status, head, body = send_raw(port, BROKEN[i % 2])
             with lock:
                 statuses[status] += 1
                 shapes[is_json_error(head, body)] += 1
@@ -94,7 +82,7 @@ def malformed_chunked(port: int, log: Path, count: int) -> tuple[bool, str]:
 
 
 def raw_bytes_path(port: int) -> tuple[bool, str]:
-    status, head, body = raw(
+    status, head, body = send_raw(
         port, b"GET /v1/es-fise/words/\xff\xfe HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
     )
     return status == 400 and is_json_error(head, body), f"{status}, JSON error shape: {is_json_error(head, body)}"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bench.harness import fetch, start_service, stop_service
+from bench.harness import fetch, send_raw, start_service, stop_service
 from tests.conftest import build_small
 
 pytestmark = pytest.mark.slow
@@ -279,15 +279,9 @@ def test_a_rebuilt_lexicon_reaches_the_preloaded_workers(tmp_path: Path) -> None
 
 
 def _raw(port: int, request: bytes) -> tuple[int, dict[str, Any]]:
-    """Send ``request`` as it is (no client library would send it) and read the whole answer."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(request)
-        data = b""
-        while chunk := s.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    status = int(head.split()[1])
-    assert b"Content-Type: application/json" in head, data[:300]
+    """Send ``request`` as it is (no client library would send it): its status and JSON body."""
+    status, head, body = send_raw(port, request, timeout=10)
+    assert b"Content-Type: application/json" in head, head + body[:300]
     return status, json.loads(body)
 
 
