@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from lextools import QueryError
-from lextools.core.anagram_table import table_of
+from lextools.builder.compile import outdated
+from lextools.core.anagram_table import MAGIC, table_of
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.search import anagrams, match_pattern, ordered, parse_pattern, parse_rack, words_of_length
 from tests.conftest import build_small
@@ -146,6 +147,41 @@ def test_star_patterns_stream_in_alphabet_order(es: Lexicon, pattern: str) -> No
     got = [m.key for m in match_pattern(es, parse_pattern(pattern, es))]
     glob = "".join("?" if p is None else p for p in parse_pattern(pattern, es))
     assert got == es.edition.sort_keys(k for k in es if fnmatch.fnmatchcase(k, glob))
+
+
+def test_the_alphagram_table_gives_every_alphagram_its_words(es: Lexicon) -> None:
+    """The perfect hash places every alphagram of the index in a slot of its own: each one's record
+    holds exactly the keys with its tiles, in the edition's alphabet."""
+    table = table_of(es)
+    assert table is not None
+    by_alphagram: dict[str, list[str]] = {}
+    for key in es.keys():
+        by_alphagram.setdefault(es.alphagram(key), []).append(key)
+    names = [a.encode() for a in by_alphagram]
+    assert all(es.has_alphagram(a) for a in names)
+    together = es.edition.keys_of_ranks(table.ranked_words(names))
+    assert together == [k for keys in by_alphagram.values() for k in es.edition.sort_keys(keys)]
+    for alphagram, keys in by_alphagram.items():
+        assert es.edition.keys_of_ranks(table.ranked_words_of(alphagram.encode())) == es.edition.sort_keys(keys)
+
+
+def test_a_lexicon_with_the_first_table_answers_from_the_dawgs_and_is_built_again(tmp_path: Path) -> None:
+    """The first version of the table (before the perfect hash) is not read: anagrams come from the
+    DAWGs, the same answers, and ``scripts/run`` builds the lexicon again (it is outdated)."""
+    build_small(tmp_path, "es-fise")
+    assert not outdated(tmp_path, "es-fise")
+    current = load_lexicon("es-fise", tmp_path)
+    answers = {rack: anagrams(current, *parse_rack(rack, current), sub=sub) for rack, sub in RACKS}
+    path = tmp_path / json.loads((tmp_path / "es-fise.json").read_text("utf-8"))["files"]["alphawords"]["name"]
+    path.write_bytes(b"lextools-alphawords 1\n" + path.read_bytes()[len(MAGIC) :])
+    first = load_lexicon("es-fise", tmp_path)
+    assert table_of(first) is None and table_of(current) is not None  # (read before the file changed)
+    assert outdated(tmp_path, "es-fise") and outdated(tmp_path, "en")  # en: not built here
+    assert {rack: anagrams(first, *parse_rack(rack, first), sub=sub) for rack, sub in RACKS} == answers
+
+
+#: Racks each way of answering takes: the table (no blank, two blanks, a subanagram with one).
+RACKS = (("ASAC", False), ("CAS??", False), ("ARBOLE?", True))
 
 
 def test_a_lexicon_built_without_the_alphagram_table_answers_the_same(tmp_path: Path) -> None:

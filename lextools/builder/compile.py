@@ -31,8 +31,9 @@ import dawg
 from lextools.builder.filters import Candidate, Rule, SourceWord, judge
 from lextools.builder.lock import build_lock
 from lextools.builder.provenance import Provenance
+from lextools.core.anagram_table import MAGIC as ALPHAWORDS_MAGIC
 from lextools.core.anagram_table import table_bytes
-from lextools.core.edition import Edition
+from lextools.core.edition import Edition, edition_names
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.files import atomic_write, tool_versions
 from lextools.core.lexicon import (
@@ -381,6 +382,24 @@ def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
         alphagrams = list(map(alphagram, groups.pop(first)))
         alphagrams.sort()
         yield from (a for a, _ in groupby(alphagrams))
+
+
+def outdated(home: Path, edition: str) -> bool:
+    """Is this lexicon missing, or built before a file that a build writes today (the ranking, the
+    alphagram table) or with an older version of the table? It still answers — a missing part's
+    queries walk the DAWGs instead — but slower: ``scripts/run`` builds it again."""
+    try:
+        files = read_metadata(home, edition)["files"]
+        with (home / files[ALPHAWORDS]["name"]).open("rb") as f:
+            head = f.read(len(ALPHAWORDS_MAGIC))
+    except (LexiconError, OSError, KeyError, TypeError):
+        return True
+    return RANKS not in files or head != ALPHAWORDS_MAGIC
+
+
+def outdated_editions(home: Path) -> list[str]:
+    """The editions we ship whose lexicon in ``home`` is :func:`outdated`: what ``scripts/run`` builds."""
+    return [name for name in edition_names() if outdated(home, name)]
 
 
 def _json_bytes(obj: Any) -> bytes:

@@ -1,226 +1,212 @@
-"""The words of each alphagram: a hash table a build writes and a reader uses through a memory map.
+"""The words of each alphagram: a table a build writes and a reader uses through a memory map.
 
 The alphagram index (``E-<sha16>.alphagrams.dawg``, :mod:`lextools.core.lexicon`) says which
 multisets of tiles spell words; this file says which words, so an anagram query looks its multisets
 up here instead of spelling each one's words out of the words DAWG (:mod:`lextools.core.search`). It
 is read in place, through ``mmap``: every process shares one copy of its bytes in the page cache,
-and a process that answers no anagram never reads it. The file (``E-<sha16>.alphawords``, named in
-``E.json`` with its checksum, checked on first use)::
+and a process that answers no anagram never reads it.
 
-    "lextools-alphawords 1\\n"      21 bytes
+The table is a perfect hash of the index's alphagrams ("hash, displace", as in Belazzougui, Botelho
+and Dietzfelbinger's CHD): an alphagram's bytes (its key in the index, UTF-8) pick a bucket by
+CRC-32; the bucket's seed, found at build time so that no two alphagrams share a slot, picks the
+slot: ``(crc32 + seed × adler32) mod slots``. Looking up many alphagrams is then a chain of ``map``
+over C functions (no Python code per alphagram) and no probe or comparison: an alphagram the index
+knows is always in its slot. An alphagram the index does not know lands in some other one's slot,
+so the table is asked only for alphagrams the index has (one C++ test each). The file
+(``E-<sha16>.alphawords``, named in ``E.json`` with its checksum, checked on first use)::
+
+    "lextools-alphawords 2\\n"      22 bytes
     uint32 n, then n bytes         the tile codes in the lexicon's alphagram order, UTF-8
-    uint32 buckets                 how many slots the table has
-    buckets × uint32               0 (empty) or 1 + the offset of a record in the records below
-    records                        per alphagram: one byte, its length in tiles × 16 + k, its number
-                                   of words (15 and a uint16 from 15 words up), then its k words,
-                                   one byte per tile (the tile's place in the order above), in the
-                                   edition's alphabet
+    uint32 buckets, uint32 slots
+    buckets × uint16               each bucket's seed (padded to 4 bytes)
+    (slots + 1) × uint32           where each slot's record starts in the file; the next one's start
+                                   is where it ends (an empty slot: the two are equal)
+    records                        per alphagram: its words in the edition's alphabet, each as its
+                                   :meth:`~lextools.core.edition.Edition.rank_bytes` and a newline
 
-A word's bytes sorted are its alphagram's (the bytes follow the alphagram order), so a record is
-found by hashing the alphagram's bytes (CRC-32) into the table and probing slot after slot until a
-record of that length whose first word sorts to those bytes, or an empty slot says there is none. A lexicon built
-before this file answers anagrams as before, from the DAWGs alone.
+The words of several alphagrams are one ``b"".join`` of their records and one ``split``; sorted as
+bytes they are in the edition's alphabet. A lexicon built before this file (or with its first
+version) answers anagrams from the DAWGs alone.
 """
 
 from __future__ import annotations
 
 import mmap
 import struct
-import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from itertools import repeat
-from zlib import crc32
+from operator import add, mod, mul
+from zlib import adler32, crc32
 
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
-from lextools.core.ranking import as_bytes
+from lextools.core.lexicon import alphagrammer
 
-MAGIC = b"lextools-alphawords 1\n"
+MAGIC = b"lextools-alphawords 2\n"
+#: The first version's magic (a hash table probed by Python code): read as no table at all.
+_FIRST_VERSION = b"lextools-alphawords 1\n"
 #: The metadata's name of the file (``files``).
 PART = "alphawords"
-#: Slots per alphagram: few probes per look-up, a table about 1.3 × 4 bytes per alphagram.
-_LOAD = 1.3
+#: Alphagrams per slot, and per bucket: a seed for each bucket is found in about three tries on
+#: average, the table costing about 4.4 + 1 bytes per alphagram.
+_LOAD, _PER_BUCKET = 0.9, 2
+#: Seeds tried per bucket before the build tries a table one slot larger.
+_SEEDS = 1 << 16
 
 
 def table_bytes(edition: Edition, keys: Iterable[str], order: str) -> bytes:
     """The file for these keys, ``order`` the lexicon's alphagram order (every tile code of its keys)."""
+    alphagram = alphagrammer(order)
     groups: dict[bytes, list[bytes]] = {}
-    # Each record's words in the edition's alphabet.
-    for word in as_bytes(order, sorted(keys, key=edition.collation_key)):
-        groups.setdefault(bytes(sorted(word)), []).append(word)
-    size = max(1, int(len(groups) * _LOAD) + 1)
-    slots = [0] * size
-    records: list[bytes] = []
-    at = 0
-    for alphagram, words in groups.items():
-        slot = zlib.crc32(alphagram) % size
-        while slots[slot]:
-            slot = (slot + 1) % size
-        slots[slot] = at + 1
-        k = len(words)
-        head = bytes(((len(alphagram) << 4) | min(k, 15),)) + (struct.pack("<H", k) if k >= 15 else b"")
-        record = head + b"".join(words)
-        records.append(record)
-        at += len(record)
+    keys = list(keys)
+    for key, ranked in zip(keys, edition.rank_bytes(keys), strict=True):
+        groups.setdefault(alphagram(key).encode(), []).append(ranked)
+    names = list(groups)
+    slots, seeds, places = _displace(names)
+    records: list[bytes | None] = [None] * slots
+    for name, at in zip(names, places, strict=True):
+        records[at] = b"".join(word + b"\n" for word in sorted(groups[name]))
     encoded = order.encode()
-    return b"".join(
-        (
-            MAGIC,
-            struct.pack("<I", len(encoded)),
-            encoded,
-            struct.pack("<I", size),
-            struct.pack(f"<{size}I", *slots),
-            *records,
-        )
-    )
+    head = b"".join((MAGIC, struct.pack("<I", len(encoded)), encoded, struct.pack("<II", len(seeds), slots)))
+    seed_bytes = struct.pack(f"<{len(seeds)}H", *seeds)
+    seed_bytes += b"\0" * (-len(seed_bytes) % 4)
+    start = len(head) + len(seed_bytes) + 4 * (slots + 1)
+    starts = [start]
+    for record in records:
+        starts.append(starts[-1] + len(record or b""))
+    return b"".join((head, seed_bytes, struct.pack(f"<{slots + 1}I", *starts), *(r for r in records if r)))
+
+
+def _displace(names: list[bytes]) -> tuple[int, list[int], list[int]]:
+    """Slots, each bucket's seed, each name's slot: buckets placed largest first, each with the first
+    seed that puts all its names in free slots of their own. A bucket no seed places (two names
+    whose hashes agree modulo the slots) makes the table one slot larger and the search start again."""
+    buckets = max(1, len(names) // _PER_BUCKET)
+    slots = _prime_from(int(len(names) / _LOAD) + 1)
+    first, second = list(map(crc32, names)), list(map(adler32, names))
+    members: list[list[int]] = [[] for _ in range(buckets)]
+    for i, h in enumerate(first):
+        members[h % buckets].append(i)
+    while True:
+        seeds, places = _place_buckets(members, first, second, slots)
+        if seeds is not None:
+            return slots, seeds, places
+        slots = _prime_from(slots + 1)
+
+
+def _place_buckets(
+    members: list[list[int]], first: list[int], second: list[int], slots: int
+) -> tuple[list[int] | None, list[int]]:
+    taken = bytearray(slots)
+    seeds, places = [0] * len(members), [0] * len(first)
+    for bucket in sorted(range(len(members)), key=lambda b: -len(members[b])):
+        names = members[bucket]
+        if not names:
+            break
+        pairs = [(first[i], second[i]) for i in names]
+        for seed in range(_SEEDS):
+            spots = [(a + seed * b) % slots for a, b in pairs]
+            if not any(taken[s] for s in spots) and len(set(spots)) == len(spots):
+                break
+        else:
+            return None, places
+        seeds[bucket] = seed
+        for i, s in zip(names, spots, strict=True):
+            taken[s] = 1
+            places[i] = s
+    return seeds, places
+
+
+def _prime_from(n: int) -> int:
+    """The least prime ≥ n: slots modulo a prime spread the seeds' strides over every slot."""
+    n = max(n, 2)
+    while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
+        n += 1
+    return n
 
 
 class AnagramTable:
-    """The file read in place: :meth:`words` of an alphagram."""
+    """The file read in place: :meth:`ranked_words` of alphagrams."""
 
     def __init__(self, data: bytes | mmap.mmap, order: str) -> None:
         try:
             if data[: len(MAGIC)] != MAGIC:
-                raise ValueError("not an alphawords file")
+                raise ValueError("not an alphawords file of this version")
             at = len(MAGIC)
             (n,) = struct.unpack_from("<I", data, at)
             codes = bytes(data[at + 4 : at + 4 + n]).decode()
             at += 4 + n
-            (size,) = struct.unpack_from("<I", data, at)
-            at += 4
-            if at + 4 * size > len(data):
+            buckets, slots = struct.unpack_from("<II", data, at)
+            at += 8
+            seeds_end = at + 2 * buckets + (-2 * buckets % 4)
+            if not buckets or not slots or seeds_end + 4 * (slots + 1) > len(data):
                 raise ValueError("its table is cut short")
+            view = memoryview(data)
+            self.seeds = view[at : at + 2 * buckets].cast("H")
+            self.starts = view[seeds_end : seeds_end + 4 * (slots + 1)].cast("I")
+            if self.starts[-1] != len(data) or self.starts[0] != seeds_end + 4 * (slots + 1):
+                raise ValueError("its records do not end where the file does")
         except (ValueError, struct.error, UnicodeDecodeError) as e:
             raise CorruptLexiconError(f"the alphawords file is damaged ({e}); rebuild the lexicon") from None
         if codes != order:
             raise CorruptLexiconError("the alphawords file is of another alphagram order; rebuild the lexicon")
         self.data = data
-        self.view = memoryview(data)
-        self.size = size
-        self.slots = memoryview(data)[at : at + 4 * size].cast("I") if size else memoryview(b"").cast("I")
-        self.records = at + 4 * size
-        self.latin = all(ord(c) < 0x100 for c in order)
-        self.codes = order
-        #: A key's characters → their bytes (latin-1 editions: one ``translate``).
-        self.to_bytes = bytes(order.find(chr(b)) % 256 if chr(b) in order else 0 for b in range(256))
-        # (any other byte: U+0001, never a tile: a character no word has makes an alphagram of none)
-        self.to_codes = bytes(ord(c) if self.latin else 0 for c in order).ljust(256, b"\1")
-        #: A latin-1 key's characters → their places in the order, 255 for a character no word has
-        #: (no record holds it, so its alphagram is found in none): :meth:`anagrams` of a rack.
-        self.ranks = bytes(order.find(chr(b)) if chr(b) in order else 255 for b in range(256))
-        self.quick = self.latin and len(order) < 255 and "\1" not in order
+        self.buckets, self.slots = buckets, slots
+        #: Where every code is latin-1: a character → its rank in the order (0xFF: no tile), a rank → its code.
+        latin = len(order) < 0xFF and all(ord(c) <= 0xFF for c in order)
+        self.rank_of = bytes(order.find(chr(b)) if chr(b) in order else 0xFF for b in range(0x100)) if latin else None
+        # (0xFF → U+0001, a byte no key of the index has: a rack with a character that is no tile)
+        self.code_of = order.encode("latin-1").ljust(0x100, b"\1") if latin else b""
 
-    def anagrams(self, key: str, known: Callable[[str], bool]) -> list[str]:
-        """The keys spelled with exactly the tiles of this one (a :attr:`quick` table), in the edition's
-        alphabet. Its alphagram is one translate and one sort; most racks spell no word, which the
-        alphagram index (``known``, C++) says before the table is probed."""
+    def exact(self, rack: str, known: Callable[[str | bytes], bool]) -> list[bytes] | None:
+        """:meth:`ranked_words_of` the rack's own alphagram, if the index (``known``) has it; None
+        where a code is not latin-1 (the caller then sorts the rack itself). The quickest query
+        there is, so its alphagram is made here: one translate each way and a sort of bytes."""
+        if self.rank_of is None:
+            return None
         try:
-            alphagram = bytes(sorted(key.encode("latin-1").translate(self.ranks)))
-        except UnicodeEncodeError:  # a character no tile of the lexicon has
+            ranked = rack.encode("latin-1").translate(self.rank_of)
+        except UnicodeEncodeError:  # a character no tile has: no word spends it
             return []
-        if not known(alphagram.translate(self.to_codes).decode("latin-1")):
+        name = bytes(sorted(ranked)).translate(self.code_of)
+        if not name.isascii():
+            name = name.decode("latin-1").encode()
+        return self.ranked_words_of(name) if known(name) else []
+
+    def ranked_words(self, alphagrams: Iterable[bytes]) -> list[bytes]:
+        """The words of these alphagrams (each one the index knows, as its key in the index), as
+        :meth:`~lextools.core.edition.Edition.rank_bytes`: each alphagram's in the alphabet's order,
+        the alphagrams' one after the other."""
+        names = alphagrams if isinstance(alphagrams, list) else list(alphagrams)
+        if not names:
             return []
-        return self.words(alphagram)
+        first = list(map(crc32, names))
+        seeds = map(self.seeds.__getitem__, map(mod, first, repeat(self.buckets)))
+        at = list(map(mod, map(add, first, map(mul, seeds, map(adler32, names))), repeat(self.slots)))
+        ends = map(self.starts.__getitem__, map(add, at, repeat(1)))
+        spans = map(slice, map(self.starts.__getitem__, at), ends)
+        text = b"".join(map(self.data.__getitem__, spans))
+        words = text.split(b"\n")
+        words.pop()  # the text ends with a newline
+        return words
 
-    def encode(self, alphagram: str) -> bytes:
-        """An alphagram (codes in the alphagram order) as the file's bytes."""
-        if self.latin:
-            return alphagram.encode("latin-1").translate(self.to_bytes)
-        return bytes(map(self.codes.index, alphagram))
-
-    def all_words(self, alphagrams: Iterable[bytes]) -> list[str]:
-        """:meth:`words` of each alphagram, one after the other (a latin-1 table: the probes of
-        :meth:`groups`, then per length one translate, one decode and slices made by C functions)."""
-        if not self.latin:
-            return [w for a in alphagrams for w in self.words(a)]
-        out: list[str] = []
-        for n, parts in self.groups(alphagrams).items():
-            text = b"".join(parts).translate(self.to_codes).decode("latin-1")
-            out += map(text.__getitem__, chunks(len(text), n))
-        return out
-
-    def groups(self, alphagrams: Iterable[bytes]) -> dict[int, list[bytes]]:
-        """The words of the alphagrams (of a latin-1 table) by length in tiles: each record's bytes,
-        its words one after the other. The probes of :meth:`_record`, in one loop."""
-        size, slots, data, records = self.size, self.slots, self.view, self.records - 1
-        raws: dict[int, list[bytes]] = {}
-        if not size:
-            return raws
-        for alphagram in alphagrams:
-            n = len(alphagram)
-            slot = crc32(alphagram) % size
-            at = slots[slot]
-            while at:
-                at += records
-                head = data[at]
-                if head >> 4 == n:
-                    k = head & 15
-                    at += 1
-                    if k == 15:
-                        k, at = _count(data, at), at + 2
-                    if bytes(sorted(data[at : at + n])) == alphagram:
-                        raws.setdefault(n, []).append(data[at : at + k * n])
-                        break
-                slot += 1
-                if slot == size:
-                    slot = 0
-                at = slots[slot]
-        return raws
-
-    def encode_all(self, alphagrams: Iterable[str]) -> Iterable[bytes]:
-        """:meth:`encode` of each alphagram (a latin-1 table: C functions, no Python call per alphagram)."""
-        if not self.latin:
-            return map(self.encode, alphagrams)
-        return map(bytes.translate, map(str.encode, alphagrams, repeat("latin-1")), repeat(self.to_bytes))
-
-    def _record(self, alphagram: bytes) -> bytes:
-        """The bytes of an alphagram's words, one after the other (empty when it has none)."""
-        size, slots, data, n = self.size, self.slots, self.data, len(alphagram)
-        if not size or not n:
-            return b""
-        slot = zlib.crc32(alphagram) % size
-        while True:
-            at = slots[slot]
-            if not at:
-                return b""
-            at += self.records - 1
-            head = data[at]
-            k = head & 15
-            at += 1
-            if k == 15:  # 15 words or more: the count follows
-                (k,) = struct.unpack_from("<H", data, at)
-                at += 2
-            if head >> 4 == n and bytes(sorted(data[at : at + n])) == alphagram:
-                return data[at : at + k * n]
-            slot = (slot + 1) % size
-
-    def words(self, alphagram: bytes) -> list[str]:
-        """The keys whose tiles are this alphagram (its bytes, :meth:`encode`), in the edition's alphabet."""
-        raw, n = self._record(alphagram), len(alphagram)
-        if not raw:
-            return []
-        text = raw.translate(self.to_codes).decode("latin-1") if self.latin else "".join(self.codes[b] for b in raw)
-        return [text[i : i + n] for i in range(0, len(raw), n)]
-
-
-def chunks(size: int, n: int) -> Iterator[slice]:
-    """The slices cutting ``size`` items into runs of ``n``."""
-    return map(slice, range(0, size, n), range(n, size + n, n))
-
-
-def _count(data: bytes | mmap.mmap | memoryview, at: int) -> int:
-    """A record's count of words from 15 up (the uint16 after its head)."""
-    (k,) = struct.unpack_from("<H", data, at)
-    return int(k)
+    def ranked_words_of(self, alphagram: bytes) -> list[bytes]:
+        """:meth:`ranked_words` of one alphagram (a rack without blanks): in the alphabet's order."""
+        first = crc32(alphagram)
+        at = (first + self.seeds[first % self.buckets] * adler32(alphagram)) % self.slots
+        words = self.data[self.starts[at] : self.starts[at + 1]].split(b"\n")
+        words.pop()
+        return words
 
 
 def table_of(lex: object) -> AnagramTable | None:
-    """The lexicon's table, its checksum checked the first time; None for a lexicon built without one."""
+    """The lexicon's table, its checksum checked the first time; None for a lexicon built without one
+    or with the first version of the file (its anagrams come from the DAWGs, as before it)."""
     cached: AnagramTable | None = getattr(lex, "_alphawords", None)
     if cached is not None:
         return cached
     mapped = getattr(lex, "alphawords_map", None)
-    if mapped is None:
+    if mapped is None or mapped.data[: len(_FIRST_VERSION)] == _FIRST_VERSION:
         return None
     metadata = lex.metadata  # type: ignore[attr-defined]
     entry = metadata["files"][PART]

@@ -118,8 +118,11 @@ class Budget:
 
 def pause() -> None:
     """Let the other requests of this process run (see the module docstring): long work that is not
-    a budgeted walk (a probability ranking, a text export) calls this every millisecond or two."""
-    time.sleep(PAUSE_SLEEP if _event_loop() else 0)
+    a budgeted walk (a probability ranking, a text export) calls this every millisecond or two. Only
+    under gevent's event loop: OS threads take turns anyway (the interpreter switches them every few
+    milliseconds), and a ``sleep(0)`` there hands the CPU to other processes of a busy machine."""
+    if _event_loop():
+        time.sleep(PAUSE_SLEEP)
 
 
 def paced(items: Iterable[T]) -> Iterator[T]:

@@ -44,6 +44,11 @@ from typing import Any
 from lextools.core.errors import EditionDataError, QueryError, UnknownEditionError
 from lextools.core.messages import Message, message
 
+#: The byte of the first tile of the alphabet in :meth:`Edition.rank_bytes` (bytes below it, such
+#: as the newline that separates keys, are never a tile's), and the most tiles an edition may have,
+#: so that the last one's byte is still one byte.
+RANK_BYTE, MAX_TILE_KINDS = 0x41, 150
+
 
 @dataclass(frozen=True)
 class Tile:
@@ -81,6 +86,8 @@ class Edition:
     _value_of: dict[str, int | None] = field(init=False, repr=False)
     _label_of: dict[str, str] = field(init=False, repr=False)
     _collation: dict[int, int] = field(init=False, repr=False)
+    _rank_bytes: dict[int, int] = field(init=False, repr=False)
+    _from_ranks: bytes | dict[int, int] = field(init=False, repr=False)
     _spelling: dict[int, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -102,6 +109,14 @@ class Edition:
         order = self.alphabet or tuple(sorted(t.label for t in self.tiles))
         table = {ord(self.by_label[label].code): 0x100 + rank for rank, label in enumerate(order)}
         object.__setattr__(self, "_collation", table)
+        # The same rank as one byte (RANK_BYTE + rank), and back (a bytes table where every code is
+        # latin-1, as in every edition we ship): keys as bytes that a file can hold and a sort of
+        # bytes puts in the alphabet's order (lextools.core.anagram_table).
+        ranks = {code: rank - 0x100 + RANK_BYTE for code, rank in table.items()}
+        object.__setattr__(self, "_rank_bytes", ranks)
+        back = {rank: code for code, rank in ranks.items()}
+        latin = all(code < 0x100 for code in ranks)
+        object.__setattr__(self, "_from_ranks", bytes(back.get(b, b) for b in range(256)) if latin else back)
 
     # -- alphabetical order -----------------------------------------------------------------------
     def collation_key(self, key: str) -> str:
@@ -112,6 +127,21 @@ class Edition:
         """:meth:`collation_key` of each key, mapped with ``str.translate`` itself: no Python call per
         key, for the thousands of answers an anagram query sorts."""
         return map(str.translate, keys, itertools.repeat(self._collation))
+
+    def rank_bytes(self, keys: Iterable[str]) -> Iterator[bytes]:
+        """Each key as bytes, one per tile: ``RANK_BYTE`` + the tile's rank in the alphabet. Bytes sort
+        as :meth:`collation_key` does, and a file can hold them (the alphagram table's records)."""
+        ranked = map(str.translate, keys, itertools.repeat(self._rank_bytes))
+        return map(str.encode, ranked, itertools.repeat("latin-1"))
+
+    def keys_of_ranks(self, ranked: list[bytes]) -> list[str]:
+        """The keys of :meth:`rank_bytes`, all at once: one translate and one split for the lot."""
+        if not ranked:
+            return []
+        text = b"\n".join(ranked)
+        if isinstance(self._from_ranks, bytes):
+            return text.translate(self._from_ranks).decode("latin-1").split("\n")
+        return text.decode("latin-1").translate(self._from_ranks).split("\n")
 
     def sort_keys(self, keys: Iterable[str]) -> list[str]:
         """Lexicon keys in the edition's alphabetical order."""
@@ -296,6 +326,8 @@ def parse_edition(data: dict[str, Any]) -> Edition:
         found = sum(c for c in counts if c is not None) + blanks
         if found != total:
             raise fail(f"tile counts add up to {found}, not {total}")
+    if len(tiles) > MAX_TILE_KINDS:
+        raise fail(f"more than {MAX_TILE_KINDS} tiles")
     alphabet = data.get("alphabet")
     if not isinstance(alphabet, list) or sorted(alphabet) != sorted(labels):
         raise fail("alphabet must name every tile label exactly once")

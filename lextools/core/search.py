@@ -46,7 +46,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-import operator
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -55,7 +54,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from lextools.core import background
-from lextools.core.anagram_table import AnagramTable, table_of
+from lextools.core.anagram_table import table_of
 from lextools.core.budget import Budget, Exhausted
 from lextools.core.conditions import Conditions, matcher
 from lextools.core.edition import Edition
@@ -170,7 +169,7 @@ def anagrams(
     if every is None:  # still being walked: nothing yet, ask again from the same position
         budget.resume = after or ""
         return []
-    first = 0 if start is None else bisect_right(every.order, _place(ed, start))  # earlier pages skipped
+    first = 0 if start is None else bisect_right(every.order, _longest_first(_place(ed, start)), key=_longest_first)
     label, have, rank = ed.by_code, Counter(rack), ed.collation_key
     keep = matcher(lex, conditions)
     found: list[Match] = []
@@ -191,20 +190,19 @@ def anagrams(
 class Anagrams(NamedTuple):
     """Every answer of an anagram query, sorted: what :func:`anagrams` keeps and reads pages from."""
 
-    order: list[str]  # each answer's place in the order, as one string (see _place)
+    order: list[bytes]  # each answer's place in the order (see _place)
     keys: list[str]
 
 
-#: An answer's place in the order starts with a character for its length in tiles (a key has one
-#: character per tile), longest first; the rest is its collation key (the edition's alphabet). The
-#: collation keys of answers of equal length are of equal length, so comparing the strings compares
-#: length, then alphabet — and a sort of strings is quicker than a sort of tuples.
-_LONGEST_FIRST = [chr(0x40 - n) for n in range(MAX_QUERY_TILES + 1)]
+def _place(edition: Edition, key: str) -> bytes:
+    """A key's place in :func:`anagram_order`: its :meth:`~lextools.core.edition.Edition.rank_bytes`,
+    one byte per tile, so that its length is its length in tiles (see :func:`_longest_first`)."""
+    return next(edition.rank_bytes((key,)))
 
 
-def _place(edition: Edition, key: str) -> str:
-    """A key's place in :func:`anagram_order` as one string (see :data:`_LONGEST_FIRST`)."""
-    return _LONGEST_FIRST[len(key)] + edition.collation_key(key)
+def _longest_first(place: bytes) -> tuple[int, bytes]:
+    """What :func:`anagram_order` compares: longer first, then the alphabet."""
+    return -len(place), place
 
 
 def anagram_order(edition: Edition, keys: Iterable[str]) -> list[str]:
@@ -212,35 +210,61 @@ def anagram_order(edition: Edition, keys: Iterable[str]) -> list[str]:
     (:meth:`~lextools.core.edition.Edition.collation_key`): every list of anagrams a person reads.
     es-fise: CHATO (CH·A·T·O, 4 tiles) after BATO and before DATO; OLLA (O·LL·A, 3 tiles) with
     the 3-tile words, after BAO."""
-    return _in_order(edition, list(keys)).keys
+    return _in_order(edition, list(edition.rank_bytes(keys))).keys
 
 
 def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
     """Every answer of an anagram query in the answer's order (:func:`anagram_order`): the walk that
     :func:`anagrams` does once per query (in the background) and then reads pages from."""
     table = table_of(lex)
-    if not blanks and not sub and table is not None and table.quick:
-        # The rack's alphagram is one look-up in the table, whose record holds words of one length
-        # in the edition's alphabet already: nothing to sort.
-        keys = table.anagrams(rack, lex.alphagram_test()) if len(rack) >= min_length else []
-        if not keys:
+    if table is not None and not sub and not blanks:  # one alphagram, whose record is in order already
+        places = table.exact(rack, lex.alphagram_test())
+        if places is None:
+            alphagram = lex.alphagram(rack)
+            places = table.ranked_words_of(alphagram.encode()) if lex.has_alphagram(alphagram) else []
+        if not places or len(rack) < min_length:
             return Anagrams([], [])
-        return Anagrams([_LONGEST_FIRST[len(rack)] + c for c in lex.edition.collation_keys(keys)], keys)
-    return _in_order(lex.edition, _matches(lex, rack, blanks, sub, min_length, Budget().pace))
+        return Anagrams(places, lex.edition.keys_of_ranks(places))
+    return _matches(lex, rack, blanks, sub, min_length, Budget().pace)
+
+
+def _in_order(edition: Edition, places: list[bytes]) -> Anagrams:
+    """Answers (their places, :func:`_place`) in :func:`anagram_order`, and their keys: places sort as
+    bytes in the alphabet, then a stable sort by length puts the longest first (both C sorts with no
+    Python key function), and one translate turns them all back into keys."""
+    places.sort()
+    places.sort(key=len, reverse=True)
+    return Anagrams(places, edition.keys_of_ranks(places))
+
+
+def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> Anagrams:
+    """Every anagram (or subanagram) of the rack, in order; the walks call ``pace`` at every node
+    (under gevent, a long walk must let the other requests run)."""
+    if not len(lex):  # an empty lexicon has no words to walk
+        return Anagrams([], [])
+    shortest = max(min_length, 1)
+    table = table_of(lex)
+    if table is not None:
+        alphagrams = _table_alphagrams(lex, rack, blanks, sub, shortest, pace)
+        if alphagrams is not None:
+            return _in_order(lex.edition, table.ranked_words(alphagrams))
+    return _in_order(lex.edition, list(lex.edition.rank_bytes(_walked(lex, rack, blanks, sub, shortest, pace))))
 
 
 def _table_alphagrams(
-    lex: Lexicon, table: AnagramTable, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]
-) -> Iterable[bytes] | None:
-    """The alphagrams (the table's bytes) answering a rack the table answers by look-ups alone:
-    one blank (the rack's alphagram with each tile put in), or subanagrams of at most
-    ``_TABLE_SUBSETS`` tiles and no blank (the parts the index knows) or one blank (a walk of the
-    index); None for any other rack."""
-    if not sub and blanks == 1:
-        if len(rack) + 1 < shortest:
-            return []
-        return table.encode_all(filter(lex.alphagram_test(), _one_more(lex, rack)))
-    if not sub or blanks > 1 or len(rack) > _TABLE_SUBSETS:
+    lex: Lexicon, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]
+) -> list[bytes] | None:
+    """The alphagrams (keys of the index) answering a rack that the table answers: anagrams with one
+    or two blanks (the rack's alphagram with each tile put in; the index's fills of the blanks),
+    subanagrams of at most ``_TABLE_SUBSETS`` tiles and no blank (the parts of the rack the index
+    knows) or one blank (a walk of the index); None for any other rack."""
+    known = lex.alphagram_test()
+    if not sub:
+        if blanks > _TABLE_BLANKS or len(rack) + blanks < shortest:
+            return None if blanks > _TABLE_BLANKS else []
+        found = filter(known, _one_more(lex, rack)) if blanks == 1 else _alphagrams(lex, rack, blanks, pace)
+        return list(map(str.encode, found))
+    if blanks > 1 or len(rack) > _TABLE_SUBSETS:
         return None
     if blanks:
         return _spend_alphagrams(lex, rack, blanks, shortest, pace)
@@ -251,40 +275,12 @@ def _table_alphagrams(
     parts: set[str] = set()
     for n in range(shortest, len(alphagram) + 1):
         parts.update(map("".join, itertools.combinations(alphagram, n)))
-    return table.encode_all(filter(lex.alphagram_test(), parts))
+    return list(map(str.encode, filter(known, parts)))
 
 
-#: Most answers :func:`_in_order` sorts as pairs (a sort of tuples costs more per item, less per call).
-_PAIRS_SORTED = 64
-
-
-def _in_order(edition: Edition, keys: list[str]) -> Anagrams:
-    """Keys and their places in :func:`anagram_order`. Thousands of answers may be sorted, so their
-    places are made by ``map`` over C functions, not by a Python function per answer."""
-    if len(keys) < 2:
-        return Anagrams([_place(edition, k) for k in keys], keys)
-    lengths = map(_LONGEST_FIRST.__getitem__, map(len, keys))
-    places = list(map(operator.add, lengths, edition.collation_keys(keys)))
-    if len(keys) <= _PAIRS_SORTED:  # a few: sorted as (place, key) pairs, no key function
-        pairs = sorted(zip(places, keys, strict=True))
-        return Anagrams([p for p, _ in pairs], [k for _, k in pairs])
-    order = sorted(range(len(keys)), key=places.__getitem__)
-    return Anagrams(list(map(places.__getitem__, order)), list(map(keys.__getitem__, order)))
-
-
-def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> list[str]:
-    """Every anagram (or subanagram) of the rack, as the walks find them; the walks call ``pace``
-    at every node (under gevent, a long walk must let the other requests run)."""
-    if not len(lex):  # an empty lexicon has no words to walk
-        return []
-    shortest = max(min_length, 1)
-    table = table_of(lex)
-    if table is not None:
-        in_table = _table_alphagrams(lex, table, rack, blanks, sub, shortest, pace)
-        if in_table is not None:
-            return table.all_words(in_table)
-        if blanks <= _TABLE_BLANKS and not sub:
-            return _from_table(lex, table, rack, blanks, shortest, pace)
+def _walked(lex: Lexicon, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]) -> list[str]:
+    """Every anagram (or subanagram) of the rack as the walks of the DAWGs find them (a rack the table
+    does not answer, or a lexicon built without it)."""
     if sub:
         return _spend_rack(lex, rack, blanks, shortest, pace)
     if len(rack) + blanks < shortest:
@@ -302,34 +298,13 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     return _spend_exactly(lex, alphagrams, pace)
 
 
-#: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_matches`).
+#: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_walked`).
 _SPELLED_APART = 40
-#: Racks :func:`_from_table` answers: at most this many blanks; for subanagrams, no blank and at most
-#: this many tiles (every part of the rack is looked up: 2^n of them). Subanagrams of such a rack and
-#: one blank walk the alphagram index (:func:`_spend_alphagrams`), then the table; with two blanks
-#: the words DAWG (the walk of the words DAWG is then about the naive dict's time already).
+#: Racks the table answers (:func:`_table_alphagrams`): anagrams with at most this many blanks;
+#: subanagrams with no blank or one and at most this many tiles (every part of the rack is looked
+#: up: 2^n of them). Subanagrams with two blanks walk the words DAWG (that walk costs about the
+#: naive dict's time already).
 _TABLE_BLANKS, _TABLE_SUBSETS = 2, 8
-
-
-def _from_table(
-    lex: Lexicon, table: AnagramTable, rack: str, blanks: int, shortest: int, pace: Callable[[], None]
-) -> list[str]:
-    """Anagrams of the rack with no blank or two from the lexicon's table of each alphagram's words.
-
-    The multisets are the naive dict's — the rack's alphagram with its blanks filled in — but the
-    blanks are filled in by the alphagram index's similar-keys patterns (:func:`_alphagrams`, C++
-    with dawg2), so only the multisets that spell words are looked up in the table, once each.
-    """
-    if len(rack) + blanks < shortest:
-        return []
-    if not blanks:
-        alphagram = lex.alphagram(rack)
-        return table.words(table.encode(alphagram)) if lex.has_alphagram(alphagram) else []
-    found: list[str] = []
-    for multiset in _alphagrams(lex, rack, blanks, pace):
-        pace()
-        found += table.words(table.encode(multiset))
-    return found
 
 
 def _one_more(lex: Lexicon, rack: str) -> list[str]:
@@ -375,7 +350,7 @@ def _alphagrams(lex: Lexicon, rack: str, blanks: int, pace: Callable[[], None]) 
 
 def _spend_alphagrams(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Callable[[], None]) -> list[bytes]:
     """The alphagrams of the index of at least ``shortest`` tiles spelled with tiles of the rack and
-    up to ``blanks`` blanks, as the table's bytes (each tile its place in the alphagram order).
+    up to ``blanks`` blanks, as keys of the index (UTF-8).
 
     One walk of the index in its order, reading dawgdic's units directly (no call per edge): each
     next tile is one of the rack's (a rack tile is always taken before a blank for the same tile, so
@@ -384,7 +359,7 @@ def _spend_alphagrams(lex: Lexicon, rack: str, blanks: int, shortest: int, pace:
     rack with every tile for each blank.
     """
     units, order = lex.alphagrams._units, lex.alphagram_order
-    labels = _labels_of(order)
+    labels, spelled = _labels_of(order), [c.encode() for c in order]
     left = [0] * len(order)
     for c in rack:
         at = order.find(c)
@@ -396,7 +371,8 @@ def _spend_alphagrams(lex: Lexicon, rack: str, blanks: int, shortest: int, pace:
     found: list[bytes] = []
 
     def walk(index: int, pos: int, blanks_left: int, alpha: bytes, depth: int) -> None:
-        pace()
+        if depth < 3:  # a rack of at most _TABLE_SUBSETS tiles: a branch from there is short
+            pace()
         unit = units[index]
         offset = (unit >> 10) << ((unit & _EXTENSION_BIT) >> 6)
         for i in every[pos] if blanks_left else own[pos]:
@@ -413,7 +389,7 @@ def _spend_alphagrams(lex: Lexicon, rack: str, blanks: int, shortest: int, pace:
                 if after is None:
                     continue
                 child = after
-            word = alpha + _BYTES[i]
+            word = alpha + spelled[i]
             if depth >= shortest and units[child] & _HAS_LEAF_BIT:
                 found.append(word)
             if n:
@@ -602,9 +578,8 @@ def _rack_walk(
 #: dawgdic's unit bits (DAWG-Python's ``units`` module): a word ends at this node; the offset is scaled.
 _HAS_LEAF_BIT, _EXTENSION_BIT = 1 << 8, 1 << 9
 _ASCII = [chr(i) for i in range(0x80)]
-#: A unit's label (dawgdic: its byte and the leaf flag); each place of the alphagram order as a byte.
+#: A unit's label (dawgdic: its byte and the leaf flag).
 _LABEL_MASK = (1 << 31) | 0xFF
-_BYTES = [bytes((i,)) for i in range(256)]
 
 
 def _multibyte(graph: Any, lead: int, child: int) -> list[tuple[str, int]]:
