@@ -155,7 +155,7 @@ def test_the_alphagram_table_gives_every_alphagram_its_words(es: Lexicon) -> Non
     table = table_of(es)
     assert table is not None
     by_alphagram: dict[str, list[str]] = {}
-    for key in es.keys():
+    for key in es:
         by_alphagram.setdefault(es.alphagram(key), []).append(key)
     names = [a.encode() for a in by_alphagram]
     assert all(es.has_alphagram(a) for a in names)
