@@ -13,8 +13,11 @@ from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, edition_name, 
 from lextools.core import search
 from lextools.core.budget import Budget
 from lextools.core.conditions import NAMES, Conditions, conditions
+from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon
+from lextools.core.messages import message
 from lextools.features import answers, lists
+from lextools.features.searching import ranked_anagrams
 
 app = typer.Typer()
 
@@ -59,6 +62,8 @@ def anagram(
     rack: Annotated[str, typer.Argument(help="Tiles, ? for a blank: ARBOL??")],
     sub: Annotated[bool, typer.Option("--sub", help="Subanagrams: words using some of the tiles.")] = False,
     min_length: Annotated[int, typer.Option(help="Shortest word, in tiles.")] = 2,
+    order: Annotated[str, typer.Option(help="alpha or probability (shorter, likeliest first)")] = "alpha",
+    limit: Annotated[int, typer.Option(help="At most this many words (0: all).")] = 0,
     max_length: _MaxLength = None,
     min_rank: _MinRank = None,
     max_rank: _MaxRank = None,
@@ -75,12 +80,22 @@ def anagram(
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Anagrams of a rack (blanks may be digraph tiles, never a letter the edition lacks), meeting
-    the conditions given."""
+    the conditions given; --json is the service's anagram answer."""
+    if order not in search.ORDERS:
+        raise QueryError(message("unknown_order", order=repr(order), orders=" | ".join(search.ORDERS)))
     lex = open_lexicon(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
     cond = _conditions(lex, locals())
-    matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, conditions=cond)
-    _print_words(answers.anagrams(lex, rack, blanks, sub, min_length, matches, answers.page(len(matches))), as_json)
+    budget = Budget(results=limit or None)
+    if order == "alpha":
+        matches = search.anagrams(lex, key, blanks, sub=sub, min_length=min_length, budget=budget, conditions=cond)
+    else:
+        matches = ranked_anagrams(lex, key, blanks, sub, min_length, cond, budget=budget)
+    page = answers.page(len(matches), budget.truncated)
+    answer = answers.anagrams(lex, rack, blanks, sub, min_length, matches, page)
+    if order != "alpha":  # as the service says it: only when asked for
+        answer["order"] = order
+    _print_words(answer, as_json)
 
 
 @app.command()

@@ -243,6 +243,15 @@ def ranks_of(lex: Lexicon, wait: float | None = None) -> Ranks | None:
     return ranks
 
 
+def file_ranks(lex: Lexicon) -> Ranks | None:
+    """The lexicon's ranking where it is at hand: its file (checked the first time), or the one it
+    computed already; None for a lexicon built without the file whose ranking is not computed yet —
+    asking for it here would start seconds of work."""
+    if getattr(lex, "_ranks", None) is None and getattr(lex, "ranks_map", None) is None:
+        return None
+    return ranks_of(lex)
+
+
 def _computed(lex: Lexicon) -> Ranks:
     started = time.monotonic()
     ranks = Ranks(lex.edition, ranking_bytes(lex.edition, lex.keys() if len(lex) else ()))

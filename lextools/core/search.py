@@ -607,7 +607,7 @@ def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
         return ed.sort_keys(keys)
     if order == "probability":
         return sorted(keys, key=lambda k: (len(k), -ed.probability(ed.decode(k)), ed.collation_key(k)))
-    raise QueryError(f"unknown order {order!r}: use alpha or probability")
+    raise QueryError(message("unknown_order", order=repr(order), orders=" | ".join(ORDERS)))
 
 
 def export_order(lex: Lexicon) -> Iterator[str]:
@@ -646,7 +646,7 @@ def find(
     if length is not None and not 1 <= length <= MAX_QUERY_TILES:
         raise QueryError(message("length_range", max=MAX_QUERY_TILES))
     if order not in ORDERS:
-        raise QueryError(f"unknown order {order!r}: use {' or '.join(ORDERS)}")
+        raise QueryError(message("unknown_order", order=repr(order), orders=" | ".join(ORDERS)))
 
     def tiles_of(name: str, text: str | None) -> str:
         if not text:
