@@ -39,6 +39,24 @@ def test_an_error_reaches_every_caller(es: Lexicon) -> None:
             background.result(es, ("test", "error"), compute, wait=None)
 
 
+def test_in_caller_a_result_waited_for_is_computed_in_the_calling_thread(es: Lexicon) -> None:
+    """The command line's way (lextools.cli.study): no thread started, the result kept all the same;
+    a caller with a deadline, or outside ``in_caller``, still has it computed in a thread."""
+    threads: list[threading.Thread] = []
+
+    def compute() -> str:
+        threads.append(threading.current_thread())
+        return "done"
+
+    with background.in_caller():
+        assert background.result(es, ("test", "here"), compute, wait=None) == "done"
+        assert background.result(es, ("test", "here"), compute, wait=None) == "done"  # kept
+        assert background.result(es, ("test", "deadline"), compute, wait=5) == "done"
+    assert background.result(es, ("test", "outside"), compute, wait=None) == "done"
+    assert threads[0] is threading.current_thread() and len(threads) == 3
+    assert all(t is not threading.current_thread() for t in threads[1:])
+
+
 def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
     walks = []
     real = search._matches

@@ -132,7 +132,7 @@ def test_compare_and_diff(runner: CliRunner, lexicon_home: Path, tmp_path: Path)
 
 # -- the layout: one module per command group, loaded when one of its commands runs ------------------
 
-GROUPS = ("editions", "build", "words", "study", "quiz", "files", "compare", "judge")
+GROUPS = ("editions", "build", "words", "study", "lists", "quiz", "files", "compare", "judge")
 
 
 def _root() -> TyperGroup:
@@ -180,17 +180,21 @@ def test_the_readme_names_the_commands_of_help_in_its_order() -> None:
                                   ["hooks", "es-fise", "casa"], ["score", "es-fise", "casa"],
                                   ["anagram", "es-fise", "casa"]])  # fmt: skip
 def test_a_one_word_command_imports_only_its_group(lexicon_home: Path, argv: list[str]) -> None:
-    """No build machinery, no service, no other command group, none of the heavy dependencies a
-    command can do without (pydantic, which Typer converts arguments with; rich, for a table or a
-    line; ICU, for ASCII words), and of the provenance sidecar only the record of ``explain``'s word."""
+    """No build machinery, no service, no other command group nor the library only they use (the
+    lists that teach, comparisons, quizzes), none of the heavy dependencies a command can do without
+    (pydantic, which Typer converts arguments with; rich, for a table or a line; ICU, for ASCII
+    words), and of the provenance sidecar only the record of ``explain``'s word. No thread either:
+    an anagram's answers are sorted in the command's own (lextools.core.background.in_caller)."""
     code = """if True:
-        import sys
+        import sys, threading
+        started, start = [], threading.Thread.start
+        threading.Thread.start = lambda t: started.append(t) or start(t)
         import lextools.features.explain as x
         asked, find = [], x.find_records
         x.find_records = lambda f, keys: asked.append(sorted(keys)) or find(f, keys)
         from lextools.cli.main import main
         try: main()
-        except SystemExit: print(*sys.modules, "SIDECAR", x._sidecar.cache_info().misses, asked)
+        except SystemExit: print(*sys.modules, "SIDECAR", x._sidecar.cache_info().misses, len(started), asked)
     """
     env = {**os.environ, "LEXTOOLS_HOME": str(lexicon_home)}
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, check=True)
@@ -200,7 +204,10 @@ def test_a_one_word_command_imports_only_its_group(lexicon_home: Path, argv: lis
     heavy = ("lextools.builder", "service", "rich", "pydantic", "icu", "gunicorn", "flask")
     assert not {m for m in loaded if m.startswith(heavy)}
     assert not {f"lextools.cli.{g}" for g in GROUPS} & loaded - {group}
-    whole, records = done.stdout.split("SIDECAR")[1].split(maxsplit=1)
+    others = ("lists", "compare", "quiz", "export", "verify", "record", "receipts")
+    assert not {f"lextools.features.{m}" for m in others} & loaded  # (searching: `anagram --order`, core only)
+    whole, threads, records = done.stdout.split("SIDECAR")[1].split(maxsplit=2)
+    assert threads == "0"
     assert whole == "0" and records.strip() == ("[['CASA']]" if argv[0] == "explain" else "[]")
 
 
