@@ -304,6 +304,46 @@ def test_verify_reads_a_gaddag_laid_out_otherwise(tmp_path: Path) -> None:
     assert parts["split points (GADDAG)"].extra_examples == ["A·C"]
 
 
+def test_verify_checks_the_gaddag_lists_it_walks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lexicon_home: Path, tmp_path: Path
+) -> None:
+    """verify checks a GADDAG KWG's DAWG half when it reads it, and the GADDAG half's lists as it walks
+    them: a cycle there (a list of no word that leads to itself) is refused as reading the whole file
+    refuses it, and lists of no word below a word (2**30 paths) leave the file identical."""
+    path = export(lexicon_home, "en", "kwg-gaddag", tmp_path / "en.kwg")
+    nodes = list(struct.unpack(f"<{len(path.read_bytes()) // 4}I", path.read_bytes()))
+
+    def reached(arc: int) -> set[int]:
+        seen, stack = set(), [arc]
+        while stack:
+            i = stack.pop()
+            if i and i not in seen:
+                seen.add(i)
+                stack += [nodes[i] & kwg.ARC_MASK] + ([] if nodes[i] & kwg.IS_END else [i + 1])
+        return seen
+
+    gaddag_only = reached(nodes[1] & kwg.ARC_MASK) - reached(nodes[0] & kwg.ARC_MASK)
+    leaf = min(i for i in gaddag_only if nodes[i] >> 24 and not nodes[i] & kwg.ARC_MASK)  # a reversed word ends
+    cyclic = tmp_path / "cyclic.kwg"
+    loop = [*nodes[:leaf], nodes[leaf] | len(nodes), *nodes[leaf + 1 :], 1 << 24 | kwg.IS_END | len(nodes)]
+    cyclic.write_bytes(struct.pack(f"<{len(loop)}I", *loop))
+    with pytest.raises(kwg.ExportFormatError) as refused:
+        kwg.read_kwg(cyclic.read_bytes())
+    args = ["--format", "kwg-gaddag", "--edition", "en", "--lexicons", lexicon_home]
+    assert run_main(monkeypatch, "verify", cyclic, *args) == 2
+    assert f"cyclic.kwg is not a kwg-gaddag file: {refused.value}" in capsys.readouterr().err
+    maze = [
+        node
+        for k in range(30)
+        for node in (1 << 24 | len(nodes) + 2 * k + 2, 2 << 24 | kwg.IS_END | len(nodes) + 2 * k + 2)
+    ]
+    maze[-2:] = [1 << 24, 2 << 24 | kwg.IS_END]
+    nodes[leaf] |= len(nodes)
+    path.write_bytes(struct.pack(f"<{len(nodes) + len(maze)}I", *nodes, *maze))
+    result = run("verify", path, "--edition", "en", "--lexicons", lexicon_home, "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["identical"], result.output
+
+
 def test_the_service_sends_kwg_and_kad_made_once_into_its_cache(lexicon_home: Path, tmp_path: Path) -> None:
     """Issue 23: made once per lexicon and format (KWG and KAD ignore the notation) by a process of
     its own, sent from a file byte for byte as the library makes them; a request that cannot wait

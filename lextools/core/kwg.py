@@ -697,10 +697,14 @@ def _open_segment(nodes: array.array, start: int, state: bytearray) -> int:
         i += 1
 
 
-def read_kwg(data: bytes) -> Kwg:
+def read_kwg(data: bytes, gaddag: bool = True) -> Kwg:
     """Check a KWG file and return its nodes; :class:`ExportFormatError` if it is none: the framing, the
     node count, and (:func:`check_graph`) the lists reached from its roots — no cycle, no path over
-    :data:`MAX_DEPTH` tiles, no more than :data:`MAX_KWG_WORDS` words — before anything lists a word."""
+    :data:`MAX_DEPTH` tiles, no more than :data:`MAX_KWG_WORDS` words — before anything lists a word.
+
+    With ``gaddag`` False only the DAWG half's lists are checked and counted (the GADDAG half's counts
+    are 0): for a caller that checks every list it walks of the GADDAG half itself and reads the file
+    again in full when anything is off (``lextools verify``)."""
     if not data or len(data) % 4:
         raise ExportFormatError(f"{len(data):,} bytes is not a whole number of 4-byte KWG nodes")
     nodes = array.array("I")
@@ -712,7 +716,7 @@ def read_kwg(data: bytes) -> Kwg:
     if nodes[0] >> 24 != SEPARATOR or not nodes[0] & IS_END:
         raise ExportFormatError("node 0 is not a KWG root node (tile 0, end of its list)")
     kwg = Kwg(nodes)
-    roots = (kwg.dawg_root, kwg.gaddag_root)
+    roots = (kwg.dawg_root, kwg.gaddag_root if gaddag else 0)
     counts = check_graph(nodes, roots)
     for root, most in zip(roots, (MAX_KWG_WORDS, MAX_KWG_WORDS * 16), strict=True):
         if counts[root] > most:

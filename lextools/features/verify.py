@@ -12,13 +12,20 @@ Sibling lists must be in strictly ascending tile order (the reader refuses the f
 a string has at most one path: together the two checks mean each word has exactly one path per split
 point. Whether two lists hold the same suffixes is decided by position (lextools and wolges point a
 separator at the DAWG's own list), else by comparing the lists' structure, else by listing both.
+
+A GADDAG KWG that holds what it should is found so without listing a word or reading its GADDAG half
+in a pass of its own: the file is read with only its DAWG half checked, which is walked together with
+the lexicon's DAWG; the GADDAG half is walked a length at a time beside the DAWG half's prefixes of
+that length, each list checked as it is reached. Anything off, and the file is read and checked in
+full, then listed word by word to say what differs.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -173,11 +180,11 @@ def _tile_words(lex: Lexicon) -> set[str]:
     return set(kwg.tile_words(lex.keys(), lex.edition))
 
 
-def _check_kwg(data: bytes, lex: Lexicon, graph: kwg.Kwg | None = None) -> list[Part]:
+def _check_kwg(data: bytes, lex: Lexicon, graph: kwg.Kwg | None = None, fast: bool = True) -> list[Part]:
     graph = graph or kwg.read_kwg(data)
-    fast = _identical_parts(graph, lex)
-    if fast is not None:
-        return fast
+    parts = _identical_parts(graph, lex) if fast else None
+    if parts is not None:
+        return parts
     expected = _tile_words(lex)
     found = set(graph.words(graph.dawg_root))
     _known_tiles(found, lex)
@@ -192,7 +199,7 @@ def _identical_parts(graph: kwg.Kwg, lex: Lexicon) -> list[Part] | None:
     as soon as anything differs, and the caller lists the words to say what.
 
     The DAWG half is walked together with the lexicon's words DAWG (:func:`kwg.holds_exactly`); the
-    GADDAG half by :func:`_identical_gaddag`.
+    GADDAG half by :func:`_identical_gaddag`, which needs of ``graph`` only the DAWG half checked.
     """
     words = lex.graph
     if not kwg.holds_exactly(graph, graph.dawg_root, words.dct._units, words.guide._units, lex.edition):
@@ -200,79 +207,126 @@ def _identical_parts(graph: kwg.Kwg, lex: Lexicon) -> list[Part] | None:
     count = graph.counts[graph.dawg_root] if graph.dawg_root else 0
     parts = [Part("words (DAWG)", expected=count, found=count)]
     if graph.has_gaddag:
-        gaddag = _identical_gaddag(graph, count)
+        top = max((n for n, _ in kwg.kwg_alphabet(lex.edition).numbered()), default=1)
+        gaddag = _identical_gaddag(graph, count, top.bit_length())
         if gaddag is None:
             return None
         parts += gaddag
     return parts
 
 
-def _dawg_prefixes(graph: kwg.Kwg) -> tuple[dict[int, int], int, int]:
-    """Every prefix of the DAWG half (an int: one byte per tile, the first tile highest) → the arc
-    of the list after it << 1 | whether it is a word; with the number of prefixes that have a list
-    after them and the number of split points of the words (a word of n tiles has n - 1)."""
-    nodes, arc_mask, accepts, is_end = graph.nodes, kwg.ARC_MASK, kwg.ACCEPTS, kwg.IS_END
-    prefixes: dict[int, int] = {}
-    inner = splits = 0
-    stack = [(graph.dawg_root, 0, 0)]
-    push, pop = stack.append, stack.pop
-    while stack:
-        arc, prefix, length = pop()
-        prefix <<= 8
+#: What the DAWG half says of a prefix with a list after it: ``accepts | arc``, whether it is a word
+#: (the accepts flag of the node before the list) and where the list is.
+_CODE_MASK = kwg.ACCEPTS | kwg.ARC_MASK
+
+
+@dataclass
+class _Prefixes:
+    """The DAWG half's prefixes of one length, each an int of ``bits`` bits per tile, its first tile
+    highest: the words with no list after them, and the others with what the DAWG half says of them
+    (:data:`_CODE_MASK`)."""
+
+    leaves: set[int] = field(default_factory=set)
+    inner: dict[int, int] = field(default_factory=dict)
+    words: int = 0
+
+    def moved(self, graph: kwg.Kwg, paths: list[int], accepted: int, arc: int, sameness: _Sameness) -> int | None:
+        """The split points below a separator that leads to ``arc`` rather than to the DAWG half's own
+        list (a file from another writer need not share it), for each prefix of ``paths``; None unless
+        each has a list after it of the same structure and is a word exactly when ``accepted`` says."""
+        total = 0
+        for prefix in paths:
+            entry = self.inner.get(prefix)
+            if entry is None or entry & kwg.ACCEPTS != accepted or not sameness.equal(arc, entry & kwg.ARC_MASK):
+                return None
+            total += graph.counts[entry & kwg.ARC_MASK]
+        return total
+
+
+def _dawg_level(
+    nodes: Sequence[int], groups: dict[int, list[int]], bits: int
+) -> tuple[_Prefixes, dict[int, list[int]]]:
+    """The DAWG half's prefixes one tile longer than those of ``groups`` (the arc of a list → the
+    prefixes before it), and their groups."""
+    arc_mask, code_mask, accepts, is_end = kwg.ARC_MASK, _CODE_MASK, kwg.ACCEPTS, kwg.IS_END
+    grow = (1 << bits).__mul__
+    found = _Prefixes()
+    deeper: dict[int, list[int]] = {}
+    for arc, prefixes in groups.items():
+        shifted = list(map(grow, prefixes))
         while True:
             v = nodes[arc]
-            longer = prefix | v >> 24
+            longer = list(map((v >> 24).__or__, shifted))
             child = v & arc_mask
-            if v & accepts:
-                splits += length
-                prefixes[longer] = child << 1 | 1
-            else:
-                prefixes[longer] = child << 1
             if child:
-                inner += 1
-                push((child, longer, length + 1))
+                found.inner.update(zip(longer, repeat(v & code_mask)))
+                known = deeper.get(child)
+                if known is None:
+                    deeper[child] = longer
+                else:
+                    known.extend(longer)
+            else:  # the DAWG half holds the lexicon: a node without a list ends a word
+                found.leaves.update(longer)
+            if v & accepts:
+                found.words += len(longer)
             if v & is_end:
                 break
             arc += 1
-    return prefixes, inner, splits
+    return found, deeper
 
 
-def _identical_gaddag(graph: kwg.Kwg, words: int) -> list[Part] | None:
+def _prefix_count(nodes: Sequence[int], root: int) -> int:
+    """How many prefixes the DAWG half has (its paths from the root)."""
+    level, total = {root: 1} if root else {}, 0
+    while level:
+        deeper: dict[int, int] = {}
+        for arc, paths in level.items():
+            while True:
+                v = nodes[arc]
+                total += paths
+                if v & kwg.ARC_MASK:
+                    deeper[v & kwg.ARC_MASK] = deeper.get(v & kwg.ARC_MASK, 0) + paths
+                if v & kwg.IS_END:
+                    break
+                arc += 1
+        level = deeper
+    return total
+
+
+def _identical_gaddag(graph: kwg.Kwg, words: int, bits: int) -> list[Part] | None:
     """The GADDAG parts when the half is exactly the DAWG half's (already found identical to the
-    lexicon): every reversed path that is accepted is a word, and there are as many as words; every
-    separator follows a prefix with a list after it, leads to that list (the same position or the
-    same structure), and there are as many as such prefixes. One pass over the GADDAG's paths, each
-    prefix held as an int grown at its front (a tile more in the reversed path), no string made."""
-    prefixes, inner, splits = _dawg_prefixes(graph)
-    nodes, counts, same = graph.nodes, graph.counts, _Sameness(graph)
-    arc_mask, accepts, is_end, entry_of = kwg.ARC_MASK, kwg.ACCEPTS, kwg.IS_END, prefixes.get
-    reversed_words = separators = split_paths = 0
-    stack = [(graph.gaddag_root, 0, 0)]
-    push, pop = stack.append, stack.pop
-    while stack:
-        arc, prefix, shift = pop()
-        while True:
-            v = nodes[arc]
-            child = v & arc_mask
-            tile = v >> 24
-            if not tile:  # the separator: the rest of every word starting with the prefix (never 0)
-                entry = entry_of(prefix, 0)
-                if v & accepts or entry < 2 or (child != entry >> 1 and not same.equal(child, entry >> 1)):
-                    return None
-                separators += 1
-                split_paths += counts[child]
-            else:
-                longer = tile << shift | prefix
-                if v & accepts:
-                    if not entry_of(longer, 0) & 1:
-                        return None
-                    reversed_words += 1
-                if child and counts[child]:  # a list of no word is not walked
-                    push((child, longer, shift + 8))
-            if v & is_end:
-                break
-            arc += 1
-    if reversed_words != words or separators != inner or split_paths != splits:
+    lexicon), walked a length at a time beside the DAWG half's prefixes of that length
+    (:class:`_Prefixes`), no string made: a path is an int grown by a tile at its high end, so it is
+    the prefix it spells reversed, and the paths that reach one list at one length are checked together.
+
+    A list below a path ``rev(p)`` that starts with the separator is a split point: ``p`` must have a
+    list after it in the DAWG half, the separator must lead to that list (the same position, else the
+    same structure), and the node before the separator must accept exactly when ``p`` is a word. Any
+    other accepted path must be a word with no list after it. Every path is a different prefix, so as
+    many split points and such words at each length as the DAWG half has mean every one is there.
+
+    Only the DAWG half of ``graph`` need have been checked: each list walked here is checked as it is
+    walked (tiles ascending, within the alphabet's bits), and the walk stops, None, past
+    :data:`kwg.MAX_DEPTH` tiles or at more paths of one length than the DAWG half has prefixes (which
+    a GADDAG of it never has), so a file with a cycle or a maze of lists of no word is read in full.
+    """
+    nodes = graph.nodes
+    dawg = {graph.dawg_root: [0]} if graph.dawg_root else {}
+    level = {nodes[1] & _CODE_MASK: [0]}  # (accepts | arc of a list) → the paths through it
+    prefixes, sameness, most = _Prefixes(), _Sameness(graph), _prefix_count(nodes, graph.dawg_root)
+    length = splits = split_paths = 0
+    while True:
+        walked = _gaddag_level(graph, level, prefixes, length * bits, bits, sameness, most)
+        if walked is None or length >= kwg.MAX_DEPTH:
+            return None
+        level, paths = walked
+        split_paths += paths
+        if not level and not dawg:
+            break
+        prefixes, dawg = _dawg_level(nodes, dawg, bits)
+        length += 1
+        splits += prefixes.words * (length - 1)
+    if split_paths != splits or words + splits > kwg.MAX_KWG_WORDS * 16:
         return None
     return [
         Part("reversed words (GADDAG)", expected=words, found=words),
@@ -280,11 +334,138 @@ def _identical_gaddag(graph: kwg.Kwg, words: int) -> list[Part] | None:
     ]
 
 
+def _gaddag_level(
+    graph: kwg.Kwg,
+    level: dict[int, list[int]],
+    prefixes: _Prefixes,
+    shift: int,
+    bits: int,
+    sameness: _Sameness,
+    most: int,
+) -> tuple[dict[int, list[int]], int] | None:
+    """Check the GADDAG paths of one length against the DAWG half's prefixes of that length; the paths
+    one tile longer (at most ``most``), grouped by the list they reach, and the split points below the
+    separators met. None when anything differs."""
+    split_paths = _check_level(graph, level, prefixes, sameness)
+    if split_paths is None:
+        return None
+    deeper = _grow_level(graph.nodes, level, shift, bits, most)
+    return None if deeper is None else (deeper, split_paths)
+
+
+def _check_level(graph: kwg.Kwg, level: dict[int, list[int]], prefixes: _Prefixes, sameness: _Sameness) -> int | None:
+    """The split points below the separators of the lists ``level`` reaches, each list's paths checked
+    against the DAWG half's prefixes of their length; None when they differ."""
+    nodes, counts, arc_mask, accepts = graph.nodes, graph.counts, kwg.ARC_MASK, kwg.ACCEPTS
+    leaves, inner = prefixes.leaves, prefixes.inner
+    found = separators = split_paths = 0
+    for key, paths in level.items():
+        v = nodes[key & arc_mask] if key & arc_mask else 0
+        if v and not v >> 24:  # the separator: the rest of every word starting with the prefix
+            if v & accepts:
+                return None
+            said = key & accepts | v & arc_mask  # what the DAWG half must say of each prefix
+            if len(paths) == 1:
+                agrees = inner.get(paths[0]) == said
+            else:
+                agrees = list(map(inner.get, paths)).count(said) == len(paths)
+            if agrees:
+                split_paths += len(paths) * counts[v & arc_mask]
+            else:
+                moved = prefixes.moved(graph, paths, key & accepts, v & arc_mask, sameness)
+                if moved is None:
+                    return None
+                split_paths += moved
+            separators += len(paths)
+        elif key & accepts:  # an accepted path with no separator after it: a word with no list after it
+            if not leaves.issuperset(paths):
+                return None
+            found += len(paths)
+    return split_paths if found == len(leaves) and separators == len(inner) else None
+
+
+def _grow_level(
+    nodes: Sequence[int], level: dict[int, list[int]], shift: int, bits: int, most: int
+) -> dict[int, list[int]] | None:
+    """The paths of ``level`` grown by each tile of the list they reach (the separator passed), grouped
+    by the node's accepts flag and list; None past ``most`` paths, or at a list whose tiles are not
+    ascending or not within ``bits``."""
+    arc_mask, code_mask, is_end, top = kwg.ARC_MASK, _CODE_MASK, kwg.IS_END, 1 << bits
+    grow, tiles = [(t << shift).__or__ for t in range(top)], [t << shift for t in range(top)]
+    deeper: dict[int, list[int]] = {}
+    for key, paths in level.items():
+        arc = key & arc_mask
+        if arc and not nodes[arc] >> 24:  # the separator, checked
+            arc = 0 if nodes[arc] & is_end else arc + 1
+        if not arc:
+            continue
+        if len(paths) > 1:
+            most = _grow_list(nodes, arc, paths, grow, deeper, most)
+            if most < 0:
+                return None
+            continue
+        path, previous = paths[0], 0  # one path, as most are: grown without a map
+        while True:
+            v = nodes[arc]
+            tile = v >> 24
+            if tile <= previous or tile >= top:
+                return None
+            previous, key = tile, v & code_mask
+            if key:  # a node that neither accepts nor leads anywhere ends nothing
+                most -= 1
+                known = deeper.get(key)
+                if known is None:
+                    deeper[key] = [tiles[tile] | path]
+                else:
+                    known.append(tiles[tile] | path)
+            if v & is_end:
+                break
+            arc += 1
+        if most < 0:
+            return None
+    return deeper
+
+
+def _grow_list(
+    nodes: Sequence[int], arc: int, paths: list[int], grow: list[Any], deeper: dict[int, list[int]], most: int
+) -> int:
+    """:func:`_grow_level` for one list reached by several paths: how many more paths ``deeper`` may
+    take of the ``most`` it could, or -1."""
+    code_mask, is_end, top, count = _CODE_MASK, kwg.IS_END, len(grow), len(paths)
+    previous = 0
+    while True:
+        v = nodes[arc]
+        tile = v >> 24
+        if tile <= previous or tile >= top:
+            return -1
+        previous = tile
+        key = v & code_mask
+        if key:  # a node that neither accepts nor leads anywhere ends nothing
+            most -= count
+            if most < 0:
+                return -1
+            known = deeper.get(key)
+            if known is None:
+                deeper[key] = list(map(grow[tile], paths))
+            else:
+                known.extend(map(grow[tile], paths))
+        if v & is_end:
+            return most
+        arc += 1
+
+
 def _check_kwg_gaddag(data: bytes, lex: Lexicon) -> list[Part]:
+    try:  # a file that holds what it should, read with only its DAWG half checked: the GADDAG walk checks the rest
+        graph = kwg.read_kwg(data, gaddag=False)
+        parts = _identical_parts(graph, lex) if graph.has_gaddag else None
+    except (ExportFormatError, IndexError):  # read in full below, which says what is wrong
+        parts = None
+    if parts is not None:
+        return parts
     graph = kwg.read_kwg(data)
     if not graph.has_gaddag and (graph.dawg_root or not graph.reserves_gaddag):  # empty lexicon: both empty
         raise ExportFormatError("it has no GADDAG half (node 1 is not a GADDAG root)")
-    return _check_kwg(data, lex, graph)
+    return _check_kwg(data, lex, graph, fast=False)
 
 
 def _known_tiles(words: Iterable[str], lex: Lexicon) -> None:
