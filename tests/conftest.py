@@ -3,6 +3,7 @@ and the default lexicons of build/*.toml, each built once per session."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,58 @@ def build_pinned(home: Path, edition_name: str) -> dict[str, Any]:
     rules = rules_named(list(SMALL_RULES))
     keys, report = compile_words((SourceWord(w, source="test") for w in words), edition, rules)
     return write_lexicon(home, edition, keys, report, [{"name": "test", "licence": "test data"}], rules)
+
+
+# -- the two workers of scripts/test (pytest-xdist, ``-n 2 --dist loadgroup``) ---------------------
+
+#: The session fixtures that build a default lexicon (tens of seconds each), by the group their tests
+#: share: every test that takes one runs on the same worker, so each is built once, not once a worker.
+DEFAULT_GROUPS = {"default_home": "es-fise default", "fr_home": "fr default", "en_home": "en default"}
+
+
+def _set_nodeid(item: pytest.Item, nodeid: str) -> None:
+    """Give ``item`` the id ``nodeid``. pytest keeps it in ``_nodeid`` (up to 9.1) or as a parsed
+    ``_id`` (9.2 on, where pytest-xdist 3.8's own ``@group`` suffix, written to ``_nodeid``, is lost)."""
+    if hasattr(item, "_id"):
+        item._id = type(item._id).parse(nodeid)
+    else:
+        item._nodeid = nodeid
+
+
+def xdist_group(item: pytest.Item) -> str:
+    """The unit of work a test belongs to: the default lexicon it reads, else its file (whose
+    module-scoped servers and browsers then start once)."""
+    for fixture, group in DEFAULT_GROUPS.items():
+        if fixture in getattr(item, "fixturenames", ()):
+            return group
+    return item.nodeid.split("::")[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Unique test ids, and under ``--dist loadgroup`` the group of each test after an ``@``.
+
+    schemathesis names each operation's test ``test_x[GET /v1/…]`` but pytest 9.2 derives the id
+    from the bare function name, so the operations of tests/test_service_fuzz.py would share one id
+    (xdist would then run only the first, and a failure would not say which operation failed)."""
+    seen: set[str] = set()
+    for item in items:
+        if item.nodeid in seen or type(item).__name__ == "SchemathesisFunction":
+            _set_nodeid(item, f"{item.nodeid.rpartition('::')[0]}::{item.name}")
+        seen.add(item.nodeid)
+    # xdist's workers run with ``dist="no"`` and ``loadgroup`` set from the controller's ``--dist``
+    if config.getoption("loadgroup", False) or config.getoption("dist", "no") == "loadgroup":
+        for item in items:
+            _set_nodeid(item, f"{item.nodeid}@{xdist_group(item)}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest-xdist's workers start with ``COLUMNS=80`` in their environment, which a plain run has
+    not. rich fixes the width of a console made then (``lextools.cli.common.out``, made when the
+    doctests import the CLI's modules), and the CLI's tables would wrap where a test asks for more
+    room (``COLUMNS`` in ``CliRunner.invoke``'s env): a worker runs without them, as a plain run does."""
+    if hasattr(config, "workerinput"):
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -119,3 +119,13 @@ def test_the_fuzzer_reaches_every_operation() -> None:
     fuzzed = {op.ok().definition.raw["operationId"] for op in schema.get_all_operations()}
     assert fuzzed == documented - {"openapi"}
     assert set(TOTAL_OPERATIONS) - {"openapi"} <= fuzzed
+
+
+def test_each_fuzzed_operation_is_a_test_of_its_own(request: pytest.FixtureRequest) -> None:
+    """Every test of the session has its own id, and each operation's fuzz test names its operation
+    (tests/conftest.py): a failure says which operation failed, and pytest-xdist runs each of them."""
+    ids = [item.nodeid.partition("@")[0] for item in request.session.items]
+    assert len(ids) == len(set(ids))
+    fuzzed = [i for i in ids if i.startswith("tests/test_service_fuzz.py::test_every_response_conforms")]
+    labels = {op.ok().label for op in schema.get_all_operations()}
+    assert {i.partition("[")[2].removesuffix("]") for i in fuzzed} <= labels  # all of them in a whole run
