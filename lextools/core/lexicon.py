@@ -55,6 +55,7 @@ half-way leaves the previous lexicon in place. The metadata object::
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import mmap
 import os
@@ -258,6 +259,10 @@ class Lexicon:
 
         walk(dct.ROOT, 0, "")
         return found
+
+    def blank_fills_of(self, patterns: list[str], tiles: str, *, alphagrams: bool = False) -> Iterable[str]:
+        """:meth:`blank_fills` of each pattern, one after the other."""
+        return itertools.chain.from_iterable(self.blank_fills(p, tiles, alphagrams=alphagrams) for p in patterns)
 
     def has_alphagram(self, alphagram: str | bytes) -> bool:
         """Is this multiset of tiles (an alphagram: its tiles in the alphagram order; or its key in the
@@ -562,12 +567,25 @@ def cpp_lexicon() -> type[Lexicon]:
             graph = self._alphagram_dawg if alphagrams else self
             if not tiles:  # dawg2 compiles no empty list of replacements
                 return [pattern] if "?" not in pattern and pattern in graph else []
+            found: list[str] = graph.similar_keys(pattern, self._replacements(tiles))
+            return found
+
+        def blank_fills_of(self, patterns: list[str], tiles: str, *, alphagrams: bool = False) -> Iterable[str]:
+            if not tiles:
+                return super().blank_fills_of(patterns, tiles, alphagrams=alphagrams)
+            graph = self._alphagram_dawg if alphagrams else self
+            # One map over dawg2's C++ walk: no Python call per pattern.
+            return itertools.chain.from_iterable(
+                map(graph.similar_keys, patterns, itertools.repeat(self._replacements(tiles)))
+            )
+
+        def _replacements(self, tiles: str) -> Any:
+            """dawg2's compiled replacements of ``?`` by each of the tiles, kept per set of tiles."""
             replaces = self._replaces.get(tiles)
             if replaces is None:
                 if len(self._replaces) >= 4096:  # one entry per set of tiles a query asked for
                     self._replaces.clear()
                 replaces = self._replaces[tiles] = self.compile_replaces({"?": list(tiles)})
-            found: list[str] = graph.similar_keys(pattern, replaces)
-            return found
+            return replaces
 
     return CppLexicon
