@@ -43,6 +43,7 @@ def test_headwords_are_a_tables_lemmas_and_a_dictionarys_entries() -> None:
 @pytest.mark.parametrize(
     "content",
     [b"not gzip at all", gzip.compress(b"{broken json"), gzip.compress(b'["a", "b"]'), gzip.compress(b'{"a": 1}')],
+    ids=["not gzip", "broken JSON", "a list", "not lemmas"],  # (gzip's header has the time: ids stable across workers)
 )
 def test_a_table_that_is_not_a_form_to_lemma_object_is_refused(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "table.json.gz"

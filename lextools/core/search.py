@@ -4,13 +4,16 @@ The walks use DAWG-Python's ``Dictionary.follow_bytes`` and ``has_value`` (the d
 table), one tile per step: every tile is one character of the key (see :mod:`lextools.core.lexicon`).
 
 Anagrams of a rack with at most two blanks, and subanagrams of a rack of at most eight tiles and
-at most one blank, look their multisets up in the lexicon's table of each alphagram's words
-(:mod:`lextools.core.anagram_table`, a file the build writes): the rack's alphagram (without blanks,
-one look-up and no sort: a record's words are in the edition's alphabet), the rack's alphagram with
-each tile of the order put in (one blank), the parts of it the alphagram index knows, the alphagrams
-a walk of the index spends the rack and one blank on (:func:`_spend_alphagrams`), or the alphagrams
-the index fills the blanks in with (below), one look-up each. Otherwise — and in a lexicon built
-before the table — the words are spelled from the DAWGs.
+at most two blanks, look their multisets up in the lexicon's table of each alphagram's words
+(:mod:`lextools.core.anagram_table`, a file the build writes; a perfect hash looked up by ``map``
+over C functions): the rack's alphagram (without blanks: one look-up, and its record is in the
+edition's alphabet already), the rack's alphagram with each tile of the order put in (one blank),
+the index's fills of the blanks (two, below), the parts of the rack the index knows, or — with
+blanks — each part with the blanks put in at each choice of places, filled by dawg2's similar-keys
+walk in one ``map`` (DAWG-Python's reader walks the index instead, :func:`_spend_alphagrams`). The
+answers come out as bytes that sort in the edition's alphabet
+(:meth:`~lextools.core.edition.Edition.rank_bytes`): two C sorts put them in anagram order.
+Otherwise — and in a lexicon built before the table — the words are spelled from the DAWGs.
 
 Anagrams (every tile of the rack) find the multisets of tiles that spell words in the alphagram
 index: an alphagram holding the rack and two blanks more is the rack's alphagram with two tiles put
