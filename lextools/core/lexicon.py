@@ -7,7 +7,7 @@ Files in the lexicon directory, for an edition ``E``::
     E-<sha16>.alphagrams.dawg  the anagram index: a dawgdic ``DAWG`` (dictionary only) of alphagrams
     E-<sha16>.ranks        the probability ranking: every key, per length, likeliest first
                            (lextools.core.ranking; absent from lexicons built before it)
-    E-<sha16>.alphawords   the words of each alphagram, a hash table read in place
+    E-<sha16>.alphawords   the words of each alphagram, a perfect hash read in place
                            (lextools.core.anagram_table; absent from lexicons built before it)
     E.exclusions.json      what the build's rules dropped, per rule: count and examples
     E.provenance.tsv.gz    which rule dropped each excluded form, which sources list each word
