@@ -47,6 +47,7 @@ continues it — a position is a string only this module reads:
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import math
 import re
@@ -54,11 +55,11 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from lextools.core import background
 from lextools.core.anagram_table import table_of
-from lextools.core.budget import Budget, Exhausted
+from lextools.core.budget import Budget, Exhausted, pause
 from lextools.core.conditions import Conditions, matcher
 from lextools.core.edition import Edition
 from lextools.core.errors import PositionError, QueryError, SpellingError
@@ -66,6 +67,9 @@ from lextools.core.lexicon import Lexicon, _continuations, children, utf8_length
 from lextools.core.messages import message
 from lextools.core.ranking import Ranks, ranks_of
 from lextools.core.spelling import MAX_INPUT_CHARS, spell, too_long
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 #: Longest rack or pattern we search with.
 MAX_QUERY_TILES = 15
@@ -250,7 +254,7 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     if table is not None:
         alphagrams = _table_alphagrams(lex, rack, blanks, sub, shortest, pace)
         if alphagrams is not None:
-            return _in_order(lex.edition, table.ranked_words(alphagrams))
+            return _in_order(lex.edition, _in_chunks(table.ranked_words, alphagrams, _LOOKUPS_AT_ONCE))
     return _in_order(lex.edition, list(lex.edition.rank_bytes(_walked(lex, rack, blanks, sub, shortest, pace))))
 
 
@@ -426,8 +430,27 @@ def _blank_parts(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Call
         patterns += [p[:a] + BLANK + p[a:b] + BLANK + p[b:]
                      for p in parts if len(p) + 2 >= shortest for a, b in places(range(len(p) + 1), 2)]  # fmt: skip
     pace()
-    found.update(lex.blank_fills_of(patterns, order, alphagrams=True))  # a few milliseconds at most
+    fill = functools.partial(lex.blank_fills_of, tiles=order, alphagrams=True)
+    found.update(_in_chunks(fill, patterns, _PATTERNS_AT_ONCE))  # up to 4,096 patterns (8 tiles, 2 blanks)
     return list(map(str.encode, found))
+
+
+def _in_chunks(work: Callable[[list[T]], Iterable[U]], items: list[T], size: int) -> list[U]:
+    """``work`` of the items, ``size`` at a time with a :func:`~lextools.core.budget.pause` between
+    two (one call, no pause, for a list of at most ``size``): C work that lets a gevent worker's other
+    requests run every millisecond or two."""
+    if len(items) <= size:
+        return list(work(items))
+    done: list[U] = []
+    for start in range(0, len(items), size):
+        done += work(items[start : start + size])
+        pause()
+    return done
+
+
+#: Patterns filled in one ``map`` (a few milliseconds of C++ at most), and alphagrams looked up in
+#: the table in one chain of ``map``: the other requests of a gevent worker run in between.
+_PATTERNS_AT_ONCE, _LOOKUPS_AT_ONCE = 512, 2048
 
 
 @cache
