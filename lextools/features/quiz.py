@@ -213,7 +213,7 @@ def keys_of_length(lex: Lexicon, length: int) -> Packed | list[str]:
     """The lexicon's keys of ``length`` tiles, in key order (whoever reads them ranks or sorts them),
     kept with the ranked lists: read from the lexicon's ranking file (:mod:`lextools.core.ranking`),
     and kept packed, one byte per tile (:class:`Packed`)."""
-    ranks = _file_ranks(lex)
+    ranks = ranking.file_ranks(lex)
     if ranks is None:
         return _cached(lex, ("keys", length), lambda: _find_keys_of_length(lex, length))
     return _cached(lex, ("keys", length), lambda: _keys_of_length(ranks, length))
@@ -238,7 +238,7 @@ def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> Packed | list[s
     """The alphagrams of the words of ``length`` tiles (their tiles in the edition's alphabet), in
     rank order: (most ways first, with up to ``blanks`` blanks, then the alphabet), or alphabetical
     where the tile counts are unverified. Made from the ranking file's bytes, kept packed."""
-    ed, ranks = lex.edition, _file_ranks(lex)
+    ed, ranks = lex.edition, ranking.file_ranks(lex)
     if ranks is None:  # a lexicon built before the ranking file: ranked here, paced
         return _cached(
             lex,
@@ -282,15 +282,6 @@ class Packed:
 
 #: Keys read or decoded at once from a :class:`Packed` list (a pause for other requests between two).
 _PACKED_SLICE = 256
-
-
-def _file_ranks(lex: Lexicon) -> ranking.Ranks | None:
-    """The lexicon's ranking where it has a ranking file (or has computed its ranking already); None
-    for a lexicon built before the file, whose whole ranking a quiz does not wait for: its lists are
-    found and ranked as they were (:func:`_find_keys_of_length`, :func:`rank`)."""
-    if getattr(lex, "_ranks", None) is None and lex.ranks_map is None:
-        return None
-    return ranking.ranks_of(lex)
 
 
 #: Up to this length a walk finds the keys of a length sooner than a pass over every key.
