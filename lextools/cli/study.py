@@ -12,9 +12,7 @@ from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, open_lexicon, 
 from lextools.core import background, search
 from lextools.core.budget import Budget
 from lextools.core.conditions import NAMES, Conditions, conditions
-from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon
-from lextools.core.messages import message
 from lextools.features import answers
 from lextools.features.searching import ranked_anagrams
 
@@ -80,8 +78,7 @@ def anagram(
 ) -> None:
     """Anagrams of a rack (blanks may be digraph tiles, never a letter the edition lacks), meeting
     the conditions given; --json is the service's anagram answer."""
-    if order not in search.ORDERS:
-        raise QueryError(message("unknown_order", order=repr(order), orders=" | ".join(search.ORDERS)))
+    search.check_order(order)
     lex = open_lexicon(edition, lexicons)
     key, blanks = search.parse_rack(rack, lex)
     with background.in_caller():  # one query, no deadline: sorted (and ranked) here, not in a thread

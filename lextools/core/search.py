@@ -648,6 +648,12 @@ def _anagram_position(after: str, edition: Edition) -> str:
     return after
 
 
+def check_order(order: str) -> None:
+    """Refuse an order that is not one of :data:`ORDERS`."""
+    if order not in ORDERS:
+        raise QueryError(message("unknown_order", order=repr(order), orders=" | ".join(ORDERS)))
+
+
 def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
     """``alpha`` (the edition's alphabet) or ``probability`` (shorter first in tiles, then likeliest
     draw first, ties in the alphabet: the ranking's order, :mod:`lextools.core.ranking`; where counts
@@ -655,9 +661,8 @@ def ordered(lex: Lexicon, keys: list[str], order: str) -> list[str]:
     ed = lex.edition
     if order == "alpha":
         return ed.sort_keys(keys)
-    if order == "probability":
-        return sorted(keys, key=lambda k: (len(k), -ed.probability(ed.decode(k)), ed.collation_key(k)))
-    raise QueryError(message("unknown_order", order=repr(order), orders=" | ".join(ORDERS)))
+    check_order(order)
+    return sorted(keys, key=lambda k: (len(k), -ed.probability(ed.decode(k)), ed.collation_key(k)))
 
 
 def export_order(lex: Lexicon) -> Iterator[str]:
@@ -695,8 +700,7 @@ def find(
     """
     if length is not None and not 1 <= length <= MAX_QUERY_TILES:
         raise QueryError(message("length_range", max=MAX_QUERY_TILES))
-    if order not in ORDERS:
-        raise QueryError(message("unknown_order", order=repr(order), orders=" | ".join(ORDERS)))
+    check_order(order)
 
     def tiles_of(name: str, text: str | None) -> str:
         if not text:
