@@ -264,7 +264,7 @@ def _table_alphagrams(
     """The alphagrams (keys of the index) answering a rack that the table answers: anagrams with one
     or two blanks (the rack's alphagram with each tile put in; the index's fills of the blanks),
     subanagrams of at most ``_TABLE_SUBSETS`` tiles and no blank (the parts of the rack the index
-    knows) or one blank (a walk of the index); None for any other rack."""
+    knows) or one or two (:func:`_blank_parts`); None for any other rack."""
     known = lex.alphagram_test()
     if not sub:
         if blanks > _TABLE_BLANKS or len(rack) + blanks < shortest:
@@ -277,14 +277,19 @@ def _table_alphagrams(
         if lex.reader == "dawg2":
             return _blank_parts(lex, rack, blanks, shortest, pace)
         return _spend_alphagrams(lex, rack, blanks, shortest, pace) if blanks == 1 else None
-    order = lex.alphagram_order  # a tile no word has is in no part that spells one
+    return list(map(str.encode, filter(known, _parts(lex, rack, shortest))))
+
+
+def _parts(lex: Lexicon, rack: str, shortest: int) -> set[str]:
+    """The parts of the rack's alphagram of at least ``shortest`` tiles ("" too from 0). Taken in
+    order, they are alphagrams themselves: made and deduplicated by C functions, no Python call per
+    part. A tile no word has is in no part that spells one, so it is left out."""
+    order = lex.alphagram_order
     alphagram = lex.alphagram("".join(c for c in rack if c in order))
-    # The parts of an alphagram, taken in order, are alphagrams themselves: made, deduplicated
-    # and tested against the index by C functions, no Python call per part.
     parts: set[str] = set()
     for n in range(shortest, len(alphagram) + 1):
         parts.update(map("".join, itertools.combinations(alphagram, n)))
-    return list(map(str.encode, filter(known, parts)))
+    return parts
 
 
 def _walked(lex: Lexicon, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]) -> list[str]:
@@ -309,10 +314,10 @@ def _walked(lex: Lexicon, rack: str, blanks: int, sub: bool, shortest: int, pace
 
 #: Most multisets whose words :func:`_spend_exactly` finds one by one (see :func:`_walked`).
 _SPELLED_APART = 40
-#: Racks the table answers (:func:`_table_alphagrams`): anagrams with at most this many blanks;
-#: subanagrams with no blank or one and at most this many tiles (every part of the rack is looked
-#: up: 2^n of them). Subanagrams with two blanks walk the words DAWG (that walk costs about the
-#: naive dict's time already).
+#: Racks the table answers (:func:`_table_alphagrams`): at most this many blanks, and for subanagrams
+#: at most this many tiles (every part of the rack is looked up, 2^n of them, each with the blanks
+#: put in at each choice of places; DAWG-Python's reader: no blank or one). Other racks walk the
+#: words DAWG.
 _TABLE_BLANKS, _TABLE_SUBSETS = 2, 8
 
 
@@ -416,11 +421,7 @@ def _blank_parts(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Call
     knows, and each part with one blank (or two) put in at each choice of places — one similar-keys
     walk of the index per pattern (about 250 for 6 tiles and a blank, 270 for 5 and two; DAWG-Python's
     reader walks patterns in Python, so it takes the walk instead)."""
-    order = lex.alphagram_order  # a tile no word has is in no part that spells one
-    alphagram = lex.alphagram("".join(c for c in rack if c in order))
-    parts = {""}
-    for n in range(1, len(alphagram) + 1):
-        parts.update(map("".join, itertools.combinations(alphagram, n)))
+    parts = _parts(lex, rack, 0)
     found = set(filter(lex.alphagram_test(), [p for p in parts if len(p) >= shortest]))
     # A blank at each place of each part (sliced in, no Python call per pattern); a second blank at
     # each place at or after the first.
@@ -430,7 +431,7 @@ def _blank_parts(lex: Lexicon, rack: str, blanks: int, shortest: int, pace: Call
         patterns += [p[:a] + BLANK + p[a:b] + BLANK + p[b:]
                      for p in parts if len(p) + 2 >= shortest for a, b in places(range(len(p) + 1), 2)]  # fmt: skip
     pace()
-    fill = functools.partial(lex.blank_fills_of, tiles=order, alphagrams=True)
+    fill = functools.partial(lex.blank_fills_of, tiles=lex.alphagram_order, alphagrams=True)
     found.update(_in_chunks(fill, patterns, _PATTERNS_AT_ONCE))  # up to 4,096 patterns (8 tiles, 2 blanks)
     return list(map(str.encode, found))
 
