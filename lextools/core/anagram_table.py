@@ -40,7 +40,7 @@ from zlib import adler32, crc32
 
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
-from lextools.core.lexicon import alphagrammer
+from lextools.core.lexicon import alphagrammer, latin_ranks
 
 MAGIC = b"lextools-alphawords 2\n"
 #: The first version's magic (a hash table probed by Python code): read as no table at all.
@@ -152,23 +152,21 @@ class AnagramTable:
             raise CorruptLexiconError("the alphawords file is of another alphagram order; rebuild the lexicon")
         self.data = data
         self.buckets, self.slots = buckets, slots
-        #: Where every code is latin-1: a character → its rank in the order (0xFF: no tile), a rank → its code.
-        latin = len(order) < 0xFF and all(ord(c) <= 0xFF for c in order)
-        self.rank_of = bytes(order.find(chr(b)) if chr(b) in order else 0xFF for b in range(0x100)) if latin else None
-        # (0xFF → U+0001, a byte no key of the index has: a rack with a character that is no tile)
-        self.code_of = order.encode("latin-1").ljust(0x100, b"\1") if latin else b""
+        #: The alphagram's translate tables where every code is latin-1 (the alphagrammer's).
+        self.latin = latin_ranks(order)
 
     def exact(self, rack: str, known: Callable[[str | bytes], bool]) -> list[bytes] | None:
         """:meth:`ranked_words_of` the rack's own alphagram, if the index (``known``) has it; None
         where a code is not latin-1 (the caller then sorts the rack itself). The quickest query
         there is, so its alphagram is made here: one translate each way and a sort of bytes."""
-        if self.rank_of is None:
+        if self.latin is None:
             return None
+        rank_of, code_of = self.latin
         try:
-            ranked = rack.encode("latin-1").translate(self.rank_of)
+            ranked = rack.encode("latin-1").translate(rank_of)
         except UnicodeEncodeError:  # a character no tile has: no word spends it
             return []
-        name = bytes(sorted(ranked)).translate(self.code_of)
+        name = bytes(sorted(ranked)).translate(code_of)  # (U+0001 for a character no tile has)
         if not name.isascii():
             name = name.decode("latin-1").encode()
         return self.ranked_words_of(name) if known(name) else []

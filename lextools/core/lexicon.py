@@ -110,10 +110,10 @@ def alphagrammer(order: str) -> Callable[[str], str]:
     def alphagram(key: str) -> str:
         return "".join(sorted(key.translate(to_ranks))).translate(to_codes)
 
-    if len(order) >= 0xFF or any(ord(c) > 0xFF for c in order):
+    tables = latin_ranks(order)
+    if tables is None:
         return alphagram
-    rank_of = bytes(order.find(chr(b)) if chr(b) in order else 0xFF for b in range(0x100))
-    code_of = order.encode("latin-1").ljust(0x100, b"\0")
+    rank_of, code_of = tables
 
     def latin(key: str) -> str:
         try:
@@ -125,6 +125,17 @@ def alphagrammer(order: str) -> Callable[[str], str]:
         return bytes(sorted(ranked)).translate(code_of).decode("latin-1")
 
     return latin
+
+
+@cache
+def latin_ranks(order: str) -> tuple[bytes, bytes] | None:
+    """Where every code of ``order`` is latin-1: the ``bytes.translate`` tables that make a key's
+    alphagram as bytes — a character → its rank in the order (0xFF: no tile), a rank → its code
+    (0xFF → U+0001, which no key has). None for any other order."""
+    if len(order) >= 0xFF or any(ord(c) > 0xFF for c in order):
+        return None
+    rank_of = bytes(order.find(chr(b)) if chr(b) in order else 0xFF for b in range(0x100))
+    return rank_of, order.encode("latin-1").ljust(0x100, b"\1")
 
 
 def alphagram_order(keys: Iterable[str]) -> str:
