@@ -167,6 +167,8 @@ _STORED = obj(
     shown={"type": "string", "description": "the code in groups of four, as the page shows it"},
     updated={"type": "string", "format": "date-time"},
 )
+#: The sync code in an operation's path.
+_CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}
 _BODY = {
     "required": True,
     "content": {
@@ -206,7 +208,7 @@ def create() -> tuple[dict[str, Any], int]:
     "PUT",
     summary="Replace the cardbox kept under a sync code",
     operationId="putCardbox",
-    parameters=({"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},),
+    parameters=(_CODE,),
     requestBody=_BODY,
     responses={"200": json_response(_STORED, "Stored"), **errors(400, 403, 404, 413, 415, 429)},
 )
@@ -222,7 +224,7 @@ def replace(code: str) -> dict[str, Any]:
     "GET",
     summary="The cardbox kept under a sync code",
     operationId="getCardbox",
-    parameters=({"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},),
+    parameters=(_CODE,),
     responses={
         "200": json_response(
             obj(["code", "shown", "updated", "cardbox"], code={"type": "string"}, shown={"type": "string"},
