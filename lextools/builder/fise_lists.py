@@ -102,6 +102,9 @@ class Verb:
     prop: str = "."
     detail: str = ""  # the parenthesis: the forms of a defective verb, the irregular participles
     where: str = ""  # file and line, for reports
+    superscript: str = ""  # the dictionary's homograph number (``bote 4``): never part of the word
+    written_se: bool = False  # the line writes the infinitive with -se (``88-0-.-zacacharse``)
+    note: str = ""  # a revision entry's note, as written inside its parentheses
 
     @property
     def conjugation(self) -> str:
@@ -116,6 +119,19 @@ class Word:
     feminine: str | None = None
     plural: bool | None = None
     where: str = ""
+    superscript: str = ""  # the dictionary's homograph number: homographs keep their own forms
+    note: str = ""  # a revision entry's note, as written inside its parentheses
+    plurals: tuple[str, ...] = ()  # the plurals its note writes (``plural "X"``), instead of the regular one
+
+
+@dataclass
+class Change:
+    """An entry of a verb revision given by its infinitive (``abatatar (conjugado como "X")``)."""
+
+    infinitive: str  # as written: may end in -rse
+    note: str = ""  # the note inside the parentheses, as written
+    superscript: str = ""
+    where: str = ""
 
 
 @dataclass
@@ -123,7 +139,9 @@ class FiseFile:
     kind: str
     path: Path
     #: (section meaning, sub-headings, line number, parsed entry) in file order
-    entries: list[tuple[str, dict[str, str], int, Verb | Word | str]] = field(default_factory=list)
+    entries: list[tuple[str, dict[str, str], int, Verb | Word | Change | str]] = field(default_factory=list)
+    #: the lines not understood, skipped: (line number, text, why)
+    skipped: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -144,9 +162,14 @@ _PLAIN = str.maketrans("áéíóúü", "aeiouu")
 
 
 def plain(word: str) -> str:
-    """Lower case, without accents or diaeresis, Ñ kept: the key two spellings of a word share."""
+    """Lower case, without accents or diaeresis, Ñ kept: the key two spellings of a word share.
+
+    >>> plain("Año"), plain("pingüino"), plain("CANCIÓN")
+    ('año', 'pinguino', 'cancion')
+    """
     decomposed = unicodedata.normalize("NFD", word.lower())
-    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+    kept = "".join(ch for ch in decomposed if ch not in "\u0301\u0300\u0302\u0308")  # ñ's tilde stays
+    return unicodedata.normalize("NFC", kept)
 
 
 def decode(path: Path) -> list[str]:
