@@ -16,6 +16,7 @@ from lextools.builder.filters import SourceWord, rules_named
 from lextools.core.edition import load_edition
 from lextools.core.lexicon import READERS, Lexicon, load_lexicon
 from lextools.core.wordlist import WordList, read_list, read_words
+from service import limits as service_limits
 
 DATA = Path(__file__).parent / "data"
 
@@ -111,6 +112,23 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         os.environ.pop("COLUMNS", None)
         os.environ.pop("LINES", None)
+
+
+#: The service's wall-clock limits as the tests' apps get them: long enough that a busy machine (another
+#: process on one of the two cores, the export child at low priority behind the test workers) never
+#: turns an answer into 503 ``busy``. A test of a limit sets its own (0, to see it hit). Search pages keep
+#: their budget: the fuzz tests ask for walks that only a budget ends.
+PATIENT_LIMITS = {"QUIZ_BUDGET_MS": 20_000, "EXPORT_WAIT_MS": 600_000}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def patient_limits() -> Iterator[None]:
+    """Every app a test makes (``create_app``) starts from :data:`PATIENT_LIMITS` instead of the
+    service's defaults, whichever test file makes it; what a test passes in its config still wins."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in PATIENT_LIMITS.items():
+            mp.setitem(service_limits.LIMITS, name, (value, service_limits.LIMITS[name][1]))
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)
