@@ -21,7 +21,7 @@ from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.ranking import ranks_of
 from lextools.core.search import Match, parse_rack
-from lextools.features.searching import ranked_anagrams
+from lextools.core.search.anagrams_by_probability import ranked_anagrams
 from service import create_app
 from tests.test_budget import Ticks
 
