@@ -21,12 +21,18 @@ the caller's own thread, sparing a thread's start and the hand-overs of the inte
 (about 5 ms a query, the interpreter's switch interval); it is kept all the same. The service never
 asks that: there a job runs in a thread (a greenlet) of its own, which an abandoned request does
 not cut short.
+
+Every thread of the library starts here (:func:`start`): these jobs, the quizzes the service asks
+for with a budget, and the :class:`Sweeper` that drops what a cache kept idle (the quizzes'
+lists), handing the freed memory back to the system (:func:`give_back_memory`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -86,7 +92,7 @@ def result(
             job = jobs[key] = _Job(evictable)
             here = wait is None and _in_caller.get()
             if not here:
-                threading.Thread(target=_run, args=(job, compute), name=f"background {key!r}"[:60], daemon=True).start()
+                start(f"background {key!r}"[:60], _run, job, compute)
             finished = [k for k, j in jobs.items() if j.done.is_set() and j.evictable]
             for old in finished[: max(0, len(finished) - KEPT)]:
                 del jobs[old]
@@ -109,3 +115,50 @@ def _run(job: _Job, compute: Callable[[], Any]) -> None:
         job.error = e
     finally:
         job.done.set()
+
+
+def start(name: str, target: Callable[..., object], *args: object) -> None:
+    """Run ``target(*args)`` in a daemon thread of its own (a greenlet under gevent's monkey patching),
+    named ``name``: the one way the library starts a thread."""
+    threading.Thread(target=target, args=args, name=name, daemon=True).start()
+
+
+class Sweeper:
+    """A thread that calls ``sweep`` every ``interval`` seconds while there is something to sweep:
+    :meth:`wake` starts it unless it runs, and it ends once ``sweep`` returns True (nothing left)
+    and nobody woke it meanwhile — a process with nothing kept runs no thread for it."""
+
+    def __init__(self, name: str, sweep: Callable[[], bool], interval: float) -> None:
+        self.name, self.sweep, self.interval = name, sweep, interval
+        self._lock = threading.Lock()
+        self._running = self._woken = False
+
+    def wake(self) -> None:
+        """Something was kept: sweep it in time (starting the thread unless it runs)."""
+        with self._lock:
+            self._woken = True
+            if self._running:
+                return
+            self._running = True
+        start(self.name, self._loop)
+
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                self._woken = False
+            time.sleep(self.interval)
+            done = self.sweep()
+            with self._lock:
+                if done and not self._woken:  # a wake after the sweep looked: one round more
+                    self._running = False
+                    return
+
+
+def give_back_memory() -> None:
+    """Hand the heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere): the
+    C allocator keeps what a cache freed, so a worker would stay at its peak."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
