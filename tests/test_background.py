@@ -100,3 +100,28 @@ def test_a_page_not_ready_within_its_budget_answers_nothing_yet(es: Lexicon, mon
     assert search.anagrams(es, rack, blanks, sub=True, budget=budget, after="") == search.anagrams(
         es, rack, blanks, sub=True
     )
+
+
+def test_a_sweeper_runs_while_there_is_something_to_sweep_and_again_when_woken() -> None:
+    kept, threads, swept = [1, 2], [], threading.Event()
+
+    def sweep() -> bool:
+        threads.append(threading.current_thread())
+        if kept:
+            kept.pop()
+        if not kept:
+            swept.set()
+        return not kept
+
+    sweeper = background.Sweeper("test sweeper", sweep, 0)
+    sweeper.wake()
+    sweeper.wake()  # already running: no second thread
+    assert swept.wait(10)
+    threads[-1].join(10)  # nothing left: the thread ends
+    assert not threads[-1].is_alive() and len(threads) >= 2 and len(set(threads)) == 1
+    kept.append(3)
+    swept.clear()
+    sweeper.wake()  # something kept again: a new thread sweeps it
+    assert swept.wait(10)
+    threads[-1].join(10)
+    assert not threads[-1].is_alive() and threads[-1] is not threads[0] and kept == []
