@@ -35,7 +35,6 @@ from lextools.core.anagram_table import MAGIC as ALPHAWORDS_MAGIC
 from lextools.core.anagram_table import table_bytes
 from lextools.core.edition import Edition, edition_names
 from lextools.core.errors import LexiconError, SpellingError
-from lextools.core.files import atomic_write, tool_versions
 from lextools.core.lexicon import (
     ALPHAWORDS,
     FORMAT,
@@ -46,6 +45,7 @@ from lextools.core.lexicon import (
     metadata_path,
     read_metadata,
 )
+from lextools.core.output_files import atomic_write, tool_versions
 from lextools.core.ranking import ranking_bytes
 from lextools.core.sidecar import lemmas_path, sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines

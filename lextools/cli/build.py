@@ -23,8 +23,8 @@ from rich.progress import (
 )
 
 from lextools.builder.filters import rules_named
-from lextools.builder.lists import DEFAULT_RULES, build_from_lists
 from lextools.builder.recipes import Recipe, SharedSources, build_default, fise_recipe, load_recipe, read_recipe
+from lextools.builder.user_lists import DEFAULT_RULES, build_from_lists
 from lextools.cli.common import LexiconsOpt, err, home
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError, path_text
