@@ -386,15 +386,15 @@ def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
 
 def outdated(home: Path, edition: str) -> bool:
     """Is this lexicon missing, or built before a file that a build writes today (the ranking, the
-    alphagram table) or with an older version of the table? It still answers — a missing part's
-    queries walk the DAWGs instead — but slower: ``scripts/run`` builds it again."""
+    alphagram table) or with an older version of the table? lextools refuses such a lexicon until it
+    is built again, which ``scripts/run`` does."""
     try:
-        files = read_metadata(home, edition)["files"]
+        files = read_metadata(home, edition)["files"]  # refuses a lexicon without the ranking or the table
         with (home / files[ALPHAWORDS]["name"]).open("rb") as f:
             head = f.read(len(ALPHAWORDS_MAGIC))
     except (LexiconError, OSError, KeyError, TypeError):
         return True
-    return RANKS not in files or head != ALPHAWORDS_MAGIC
+    return head != ALPHAWORDS_MAGIC
 
 
 def outdated_editions(home: Path) -> list[str]:

@@ -1,14 +1,13 @@
 """Work longer than a request may take, done once in the background and kept with its lexicon.
 
-Two answers cannot come from a walk that stops and resumes in their own order: the probability
-ranking of a whole lexicon (``order=probability``, :mod:`lextools.core.ranking`) and the sorted answers
-of an anagram query (longest first in tiles, then in the edition's alphabet; the walks find them
-in the DAWGs' order). A large one takes longer than a request may work. So each is computed once,
-in a thread of its own that pauses every few
-milliseconds (under gevent's monkey patching the thread is a greenlet and a pause hands over the
-event loop), and kept beside the lexicon it belongs to — it goes when a rebuilt lexicon replaces
-that one. A request asks with a deadline, its work budget: while the result is not ready it answers
-that it found nothing yet, with a position to ask again from, and the pages that follow read the kept
+Some answers cannot come from a walk that stops and resumes in their own order: the sorted answers
+of an anagram query (longest first in tiles, then in the edition's alphabet, or in probability
+order; the walks find them in the DAWGs' order). A large one takes longer than a request may work.
+So each is computed once, in a thread of its own that pauses every few milliseconds (under
+gevent's monkey patching the thread is a greenlet and a pause hands over the event loop), and
+kept beside the lexicon it belongs to — it goes when a rebuilt lexicon replaces that one. A
+request asks with a deadline, its work budget: while the result is not ready it answers that it
+found nothing yet, with a position to ask again from, and the pages that follow read the kept
 result instead of walking again.
 
 At most :data:`RUNNING` jobs compute at once per process (the others wait their turn without using
@@ -50,11 +49,10 @@ KEPT = 8
 
 
 class _Job:
-    def __init__(self, evictable: bool) -> None:
+    def __init__(self) -> None:
         self.done = threading.Event()
         self.value: Any = None
         self.error: BaseException | None = None
-        self.evictable = evictable
 
 
 _jobs: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, _Job]] = weakref.WeakKeyDictionary()
@@ -76,12 +74,9 @@ def in_caller() -> Iterator[None]:
         _in_caller.reset(token)
 
 
-def result(
-    lex: Lexicon, key: Hashable, compute: Callable[[], Any], wait: float | None, *, evictable: bool = True
-) -> Any | None:
+def result(lex: Lexicon, key: Hashable, compute: Callable[[], Any], wait: float | None) -> Any | None:
     """``compute()``'s value for ``key`` of this lexicon, starting it if nobody has; None when it is
-    not ready after ``wait`` seconds (``None``: wait for it) or too much work is already waiting.
-    A result that is not ``evictable`` stays as long as its lexicon (the probability ranking)."""
+    not ready after ``wait`` seconds (``None``: wait for it) or too much work is already waiting."""
     here = False  # computed in this thread (in_caller)
     with _lock:
         jobs = _jobs.setdefault(lex, OrderedDict())
@@ -89,11 +84,11 @@ def result(
         if job is None:
             if sum(not j.done.is_set() for js in _jobs.values() for j in js.values()) >= PENDING:
                 return None
-            job = jobs[key] = _Job(evictable)
+            job = jobs[key] = _Job()
             here = wait is None and _in_caller.get()
             if not here:
                 start(f"background {key!r}"[:60], _run, job, compute)
-            finished = [k for k, j in jobs.items() if j.done.is_set() and j.evictable]
+            finished = [k for k, j in jobs.items() if j.done.is_set()]
             for old in finished[: max(0, len(finished) - KEPT)]:
                 del jobs[old]
         else:

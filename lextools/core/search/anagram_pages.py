@@ -9,8 +9,8 @@ over C functions): the rack's alphagram without blanks is one look-up, and its r
 edition's alphabet already; which multisets answer other racks comes from
 :mod:`~lextools.core.search.alphagram_walks`. The answers come out as bytes that sort in the
 edition's alphabet (:meth:`~lextools.core.edition.Edition.rank_bytes`): two C sorts put them in
-anagram order. Otherwise — and in a lexicon built before the table — the words are spelled from
-the DAWGs (:mod:`~lextools.core.search.rack_walks`).
+anagram order. Other racks (more blanks, longer subanagram racks) have their words spelled from the
+DAWGs (:mod:`~lextools.core.search.rack_walks`).
 """
 
 from __future__ import annotations
@@ -135,8 +135,8 @@ def anagram_order(edition: Edition, keys: Iterable[str]) -> list[str]:
 def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
     """Every answer of an anagram query in the answer's order (:func:`anagram_order`): the walk that
     :func:`anagrams` does once per query (in the background) and then reads pages from."""
-    table = table_of(lex)
-    if table is not None and not sub and not blanks:  # one alphagram, whose record is in order already
+    if not sub and not blanks:  # one alphagram, whose record is in order already
+        table = table_of(lex)
         places = table.exact(rack, lex.alphagram_test())
         if places is None:
             alphagram = lex.alphagram(rack)
@@ -162,11 +162,9 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     if not len(lex):  # an empty lexicon has no words to walk
         return Anagrams([], [])
     shortest = max(min_length, 1)
-    table = table_of(lex)
-    if table is not None:
-        alphagrams = table_alphagrams(lex, rack, blanks, sub, shortest, pace)
-        if alphagrams is not None:
-            return _in_order(lex.edition, in_chunks(table.ranked_words, alphagrams, _LOOKUPS_AT_ONCE))
+    alphagrams = table_alphagrams(lex, rack, blanks, sub, shortest, pace)
+    if alphagrams is not None:
+        return _in_order(lex.edition, in_chunks(table_of(lex).ranked_words, alphagrams, _LOOKUPS_AT_ONCE))
     return _in_order(lex.edition, list(lex.edition.rank_bytes(walked(lex, rack, blanks, sub, shortest, pace))))
 
 

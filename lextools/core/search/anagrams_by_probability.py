@@ -8,16 +8,13 @@ query and conditions, in the background (:mod:`lextools.core.background`), and a
 from its position. A large rack (fifteen tiles and two blanks, subanagrams) takes seconds to walk:
 while that job is not done, a page is made by reading the lexicon's probability ranking
 (:mod:`lextools.core.ranking`, the file a build writes) in its order — the same order — and keeping
-each key that answers the query, until the page is full or its budget is spent. A lexicon built
-without the ranking file waits for the job (at most the page's budget: until then a page answers
-nothing yet, and a position to ask again from).
+each key that answers the query, until the page is full or its budget is spent.
 
 A position is the index of the last answer given in the whole ranked list, as digits, then ``.``
 and the global index in the ranking (:mod:`lextools.core.ranking`) up to which every answer is
 counted — so a page read from the finished job and one made from the ranking continue each other.
 Before the first answer the index is empty (``.G``: G keys of the ranking read, no answer among
-them); without ``.G`` (a lexicon built without the ranking file) a page made from the ranking
-counts the answers again from the start.
+them); without ``.G`` a page made from the ranking counts the answers again from the start.
 """
 
 from __future__ import annotations
@@ -33,7 +30,7 @@ from lextools.core.budget import Budget, Exhausted
 from lextools.core.conditions import Conditions, matcher
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon
-from lextools.core.ranking import LONGEST, Ranks, file_ranks
+from lextools.core.ranking import LONGEST, Ranks, ranks_of
 from lextools.core.search.anagram_pages import sorted_anagrams
 from lextools.core.search.parts import Match
 
@@ -80,8 +77,8 @@ def ranked_anagrams(
     budget = budget if budget is not None else Budget()
     last, settled = _parse_position(after)
     keep = matcher(lex, conditions)  # made here: a rank condition waits for the ranks here, not in the job
-    ranks = file_ranks(lex)
-    if settled is not None and (ranks is None or settled >= len(ranks)):
+    ranks = ranks_of(lex)
+    if settled is not None and settled >= len(ranks):
         raise PositionError("not a position a ranked anagram search can resume from")
 
     def every() -> list[Match]:
@@ -89,12 +86,9 @@ def ranked_anagrams(
         return [_match(lex, rack, key) for key in probability_order(lex, [k for k in keys if keep is None or keep(k)])]
 
     query = ("ranked anagrams", rack, blanks, sub, min_length, conditions)
-    ranked: list[Match] | None = background.result(lex, query, every, wait=_job_wait(budget, ranks))
+    ranked: list[Match] | None = background.result(lex, query, every, wait=_job_wait(budget))
     if ranked is not None:
         return _read(ranked, ranks, budget, last)
-    if ranks is None:  # still being put in order: nothing yet, ask again from the same position
-        budget.resume = after or ""
-        return []
     scan = _Scan(lex, ranks, _Query(rack, blanks, sub, min_length), keep, budget, after or "")
     return scan.page(last, settled)
 
@@ -116,18 +110,16 @@ def _position(last: int, settled: int | None) -> str:
     return head if settled is None else f"{head}.{settled}"
 
 
-def _job_wait(budget: Budget, ranks: Ranks | None) -> float | None:
-    """How long a page waits for the whole ranked list: all its budget where there is no ranking to
-    make it from, else a share of it (no limit at all: the whole list is the answer)."""
+def _job_wait(budget: Budget) -> float | None:
+    """How long a page waits for the whole ranked list before it is made from the ranking: a share
+    of its budget (no limit at all: the whole list is the answer)."""
     remaining = budget.remaining()
-    if ranks is None:
-        return remaining
     if remaining is not None:
         return remaining * JOB_SHARE
     return JOB_WAIT if budget.results is not None else None
 
 
-def _read(ranked: list[Match], ranks: Ranks | None, budget: Budget, last: int) -> list[Match]:
+def _read(ranked: list[Match], ranks: Ranks, budget: Budget, last: int) -> list[Match]:
     """A page of the finished list, after answer ``last``; its position names the ranking's index of
     its last answer too, as a page made from the ranking does."""
     start = last + 1
@@ -141,7 +133,7 @@ def _read(ranked: list[Match], ranks: Ranks | None, budget: Budget, last: int) -
             budget.step("")
     if budget.resume is not None:
         i = start + len(found) - 1
-        budget.resume = _position(i, ranks.index(ranked[i].key) if ranks is not None else None)
+        budget.resume = _position(i, ranks.index(ranked[i].key))
     return found
 
 

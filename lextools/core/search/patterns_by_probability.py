@@ -50,17 +50,12 @@ def probability_pages(
     ``prefix``) is walked in the words DAWG for that length, where the tile prunes the walk, and its
     keys sorted by rank; any other scans the ranking's keys of that length. A page stops at its time
     budget only once it holds a word, and only just before a further answer, so no page is empty
-    while the query has answers left. While a lexicon built without a ranking file computes its
-    ranking, the page waits for it at most its budget and then ends with nothing found and its
-    position unchanged.
+    while the query has answers left.
     """
     if after and not (after.isascii() and after.isdigit() and len(after) <= 9):
         raise PositionError("not a position a probability search can resume from")
     lex.edition.probability(())  # raises where the counts are unverified: no probability order
-    ranks = ranks_of(lex, wait=budget.remaining())
-    if ranks is None:
-        budget.resume = after or ""
-        return []
+    ranks = ranks_of(lex)
     position = int(after) if after else -1
     if position >= len(ranks):
         raise PositionError("not a position a probability search can resume from")

@@ -1,5 +1,5 @@
-"""Anagrams spelled from the words DAWG, for racks the alphagram table does not answer (or a
-lexicon built without it): the multisets of :mod:`~lextools.core.search.alphagram_walks` spelled
+"""Anagrams spelled from the words DAWG, for racks the alphagram table does not answer (more than
+two blanks, subanagrams of more than eight tiles): the multisets of :mod:`~lextools.core.search.alphagram_walks` spelled
 out — their first two tiles placed while some key starts with them, the rest one similar-keys walk
 of the words DAWG over the tiles left — or, for subanagrams and racks of many multisets, one walk
 of the words DAWG with the rack alone, reading dawgdic's units and guide directly: every node
@@ -21,7 +21,7 @@ _ASCII = [chr(i) for i in range(0x80)]
 
 def walked(lex: Lexicon, rack: str, blanks: int, sub: bool, shortest: int, pace: Callable[[], None]) -> list[str]:
     """Every anagram (or subanagram) of the rack as the walks of the DAWGs find them (a rack the table
-    does not answer, or a lexicon built without it)."""
+    does not answer)."""
     if sub:
         return _spend_rack(lex, rack, blanks, shortest, pace)
     if len(rack) + blanks < shortest:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import TypeVar
 
-from lextools.core import ranking, search
+from lextools.core import ranking
 from lextools.core.budget import paced, paced_sorted
 from lextools.core.edition import Edition
 from lextools.core.lexicon import Lexicon
@@ -28,13 +28,11 @@ class Ranked:
     ways: int | None  # draws from a full bag that give these tiles (None where counts are unverified)
 
 
-def keys_of_length(lex: Lexicon, length: int) -> Packed | list[str]:
+def keys_of_length(lex: Lexicon, length: int) -> Packed:
     """The lexicon's keys of ``length`` tiles, in key order (whoever reads them ranks or sorts them),
     kept with the ranked lists: read from the lexicon's ranking file (:mod:`lextools.core.ranking`),
     and kept packed, one byte per tile (:class:`Packed`)."""
-    ranks = ranking.file_ranks(lex)
-    if ranks is None:
-        return cached(lex, ("keys", length), lambda: _find_keys_of_length(lex, length))
+    ranks = ranking.ranks_of(lex)
     return cached(lex, ("keys", length), lambda: _keys_of_length(ranks, length))
 
 
@@ -53,17 +51,11 @@ def rank(edition: Edition, keys: Iterable[str], blanks: int) -> list[str]:
     return [keys[i] for i in paced(paced_sorted(range(len(keys)), places.__getitem__))]
 
 
-def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> Packed | list[str]:
+def ranked_alphagrams(lex: Lexicon, length: int, blanks: int) -> Packed:
     """The alphagrams of the words of ``length`` tiles (their tiles in the edition's alphabet), in
     rank order: (most ways first, with up to ``blanks`` blanks, then the alphabet), or alphabetical
     where the tile counts are unverified. Made from the ranking file's bytes, kept packed."""
-    ed, ranks = lex.edition, ranking.file_ranks(lex)
-    if ranks is None:  # a lexicon built before the ranking file: ranked here, paced
-        return cached(
-            lex,
-            ("alphagrams", length, blanks),
-            lambda: rank(ed, {alphagram(ed, k) for k in paced(keys_of_length(lex, length))}, blanks),
-        )
+    ranks = ranking.ranks_of(lex)
     return cached(lex, ("alphagrams", length, blanks), lambda: _ranked_alphagrams(lex, ranks, length, blanks))
 
 
@@ -103,17 +95,10 @@ class Packed:
 _PACKED_SLICE = 256
 
 
-#: Up to this length a walk finds the keys of a length sooner than a pass over every key.
+#: Keys of up to this many tiles are drawn in the edition's alphabet, longer ones in code-point
+#: order (the orders a walk of the words DAWG and a pass over every key gave them, before the
+#: ranking file).
 _WALKED_LENGTHS = 5
-
-
-def _find_keys_of_length(lex: Lexicon, length: int) -> list[str]:
-    """The keys of ``length`` tiles, of a lexicon without a ranking file. Short ones by a walk of the
-    words DAWG (in the alphabet's order); longer ones in one pass over every key (in key order), paced
-    for the worker's other requests — a walk to 11 tiles visits most of the graph in Python."""
-    if length <= _WALKED_LENGTHS:
-        return search.words_of_length(lex, length)
-    return [k for k in paced(lex.keys()) if len(k) == length]
 
 
 def _keys_of_length(ranks: ranking.Ranks, length: int) -> Packed:
@@ -167,9 +152,7 @@ def ranked_words(lex: Lexicon, length: int, blanks: int, list_name: str | None =
     """The words of ``length`` tiles (of one named list, if given), in rank order. Without blanks or a
     list, the lexicon's ranking (:mod:`lextools.core.ranking`, read from its file) is that order."""
     if not blanks and list_name is None and 0 < length <= ranking.LONGEST:
-        ranks = ranking.ranks_of(lex)
-        assert ranks is not None  # waited for
-        return ranks.keys(length)
+        return ranking.ranks_of(lex).keys(length)
     return cached(
         lex,
         ("words", length, blanks, list_name),
