@@ -73,7 +73,7 @@ from lextools.core import search
 from lextools.core.budget import Budget
 from lextools.core.edition import edition_names
 from lextools.core.lexicon import Lexicon, load_lexicon
-from lextools.features.searching import ranked_anagrams
+from lextools.core.search.anagrams_by_probability import ranked_anagrams
 
 EDITION = "es-fise"
 #: Rounds of GET /words, Flask and bare app in turn.

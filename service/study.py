@@ -17,9 +17,9 @@ from lextools.core.conditions import NAMES, Conditions, conditions
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
+from lextools.core.search.anagrams_by_probability import ranked_anagrams
 from lextools.core.spelling import MAX_INPUT_CHARS
 from lextools.features import answers
-from lextools.features.searching import ranked_anagrams
 from service.api import EditionQuery, operation
 from service.errors import ServiceError, bad_request
 from service.lexicons import lexicon

@@ -5,6 +5,7 @@ themselves are import-linter's contracts (pyproject.toml), checked by scripts/te
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,14 @@ def test_no_procedure_is_longer_than_a_screen() -> None:
     functions = _functions()
     assert len(functions) > 500  # the walk found the code
     assert [f"{where} ({n} lines)" for where, n in functions if n > MAX_LINES] == []
+
+
+def test_the_library_starts_threads_in_one_place() -> None:
+    """Threads, and handing freed memory back to the system, only through lextools.core.background."""
+    starts = re.compile(r"threading\.Thread\b|\bctypes\b")
+    modules = sorted(ROOT.glob("lextools/**/*.py"))
+    found = [str(p.relative_to(ROOT)) for p in modules if starts.search(p.read_text("utf-8"))]
+    assert found == ["lextools/core/background.py"]
 
 
 LOOK_UP_PATH = ["service.words", "service.hot", "lextools.features.explain", "lextools.features.answers"]

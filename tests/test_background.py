@@ -11,6 +11,7 @@ import pytest
 from lextools.core import background, search
 from lextools.core.budget import Budget
 from lextools.core.lexicon import Lexicon
+from lextools.core.search import anagram_pages as anagram_search
 
 
 def test_a_result_is_computed_once_and_not_waited_for_past_the_deadline(es: Lexicon) -> None:
@@ -59,13 +60,13 @@ def test_in_caller_a_result_waited_for_is_computed_in_the_calling_thread(es: Lex
 
 def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
     walks = []
-    real = search._matches
+    real = anagram_search._matches
 
     def counted(*args: object) -> list[search.Match]:
         walks.append(args[1])
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(search, "_matches", counted)
+    monkeypatch.setattr(anagram_search, "_matches", counted)
     monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
     rack, blanks = search.parse_rack("CALLES??", es)
     whole = search.anagrams(es, rack, blanks, sub=True, min_length=2)
@@ -82,13 +83,13 @@ def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.Monke
 
 def test_a_page_not_ready_within_its_budget_answers_nothing_yet(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
-    real = search._matches
+    real = anagram_search._matches
 
     def slow(*args: object) -> list[search.Match]:
         release.wait(10)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(search, "_matches", slow)
+    monkeypatch.setattr(anagram_search, "_matches", slow)
     monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
     rack, blanks = search.parse_rack("AMOR?", es)
     budget = Budget(seconds=0.01, results=100)
@@ -99,3 +100,28 @@ def test_a_page_not_ready_within_its_budget_answers_nothing_yet(es: Lexicon, mon
     assert search.anagrams(es, rack, blanks, sub=True, budget=budget, after="") == search.anagrams(
         es, rack, blanks, sub=True
     )
+
+
+def test_a_sweeper_runs_while_there_is_something_to_sweep_and_again_when_woken() -> None:
+    kept, threads, swept = [1, 2], [], threading.Event()
+
+    def sweep() -> bool:
+        threads.append(threading.current_thread())
+        if kept:
+            kept.pop()
+        if not kept:
+            swept.set()
+        return not kept
+
+    sweeper = background.Sweeper("test sweeper", sweep, 0)
+    sweeper.wake()
+    sweeper.wake()  # already running: no second thread
+    assert swept.wait(10)
+    threads[-1].join(10)  # nothing left: the thread ends
+    assert not threads[-1].is_alive() and len(threads) >= 2 and len(set(threads)) == 1
+    kept.append(3)
+    swept.clear()
+    sweeper.wake()  # something kept again: a new thread sweeps it
+    assert swept.wait(10)
+    threads[-1].join(10)
+    assert not threads[-1].is_alive() and threads[-1] is not threads[0] and kept == []

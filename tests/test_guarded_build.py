@@ -21,7 +21,7 @@ from lextools.builder import lock as buildlock
 from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.guard import BuildSource, build_lexicon
 from lextools.cli.main import app, main
-from lextools.core import files
+from lextools.core import output_files as files
 from lextools.core.errors import BuildBusyError, BuildRefusedError, SourceError
 from lextools.core.lexicon import load_lexicon
 from lextools.core.wordlist import read_list
@@ -326,7 +326,7 @@ def test_io_problems_end_in_one_line_and_exit_2(home: Path, monkeypatch, capsys)
     ("where", "error"),
     [
         ("lextools.builder.lock.os.open", PermissionError(errno.EACCES, "Permission denied")),
-        ("lextools.core.files.os.fsync", OSError(errno.ENOSPC, "No space left on device")),
+        ("lextools.core.output_files.os.fsync", OSError(errno.ENOSPC, "No space left on device")),
     ],
 )
 def test_a_read_only_directory_or_a_full_disk_leaves_the_lexicon(

@@ -22,7 +22,6 @@ from lextools.core.errors import QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.probability import draw_count
 from lextools.core.spelling import spell
-from lextools.features import quiz as quiz_module
 from lextools.features.quiz import (
     PHONY_MIN_TRIGRAM,
     QuizRequest,
@@ -32,6 +31,7 @@ from lextools.features.quiz import (
     quiz,
     ranked_alphagrams,
 )
+from lextools.features.quiz import make as quiz_module
 from service.app import create_app
 
 

@@ -6,7 +6,6 @@ other."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.ranking import ranks_of
 from lextools.core.search import Match, parse_rack
-from lextools.features.searching import ranked_anagrams
+from lextools.core.search.anagrams_by_probability import ranked_anagrams
 from service import create_app
 from tests.test_budget import Ticks
 
@@ -93,23 +92,6 @@ def test_a_position_that_was_never_given_out_is_refused(es: Lexicon, monkeypatch
     for after in ("x", "1.", "1.2.3", "-1", f".{len(ranks)}", "١"):
         with pytest.raises(PositionError):
             ranked_anagrams(es, "ACOS", 1, True, 2, after=after)
-
-
-def test_a_lexicon_without_its_ranking_file_waits_for_the_list(
-    lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Built before the ranking file: no ranking to read (computing it takes seconds), so a page
-    answers nothing yet and a position to ask again from, as before."""
-    for part in lexicon_home.glob("es-fise*"):
-        shutil.copy(part, tmp_path / part.name)
-    meta = json.loads((tmp_path / "es-fise.json").read_text("utf-8"))
-    del meta["files"]["ranks"]
-    (tmp_path / "es-fise.json").write_text(json.dumps(meta), "utf-8")
-    lex = load_lexicon("es-fise", tmp_path)
-    never_ready(monkeypatch)
-    budget = Budget(seconds=0.05, results=10)
-    assert ranked_anagrams(lex, "ACOS", 1, True, 2, budget=budget) == []
-    assert budget.resume == "" and getattr(lex, "_ranks", None) is None
 
 
 def test_the_largest_rack_has_a_first_page_in_the_api_and_the_cli(

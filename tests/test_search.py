@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
 import random
 from collections import Counter
@@ -13,6 +14,7 @@ import pytest
 from lextools import QueryError
 from lextools.builder.compile import outdated
 from lextools.core.anagram_table import MAGIC, table_of
+from lextools.core.errors import CorruptLexiconError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.search import anagrams, match_pattern, ordered, parse_pattern, parse_rack, words_of_length
 from tests.conftest import build_small
@@ -165,38 +167,33 @@ def test_the_alphagram_table_gives_every_alphagram_its_words(es: Lexicon) -> Non
         assert es.edition.keys_of_ranks(table.ranked_words_of(alphagram.encode())) == es.edition.sort_keys(keys)
 
 
-def test_a_lexicon_with_the_first_table_answers_from_the_dawgs_and_is_built_again(tmp_path: Path) -> None:
-    """The first version of the table (before the perfect hash) is not read: anagrams come from the
-    DAWGs, the same answers, and ``scripts/run`` builds the lexicon again (it is outdated)."""
+def test_a_lexicon_with_the_first_table_is_refused_and_built_again(tmp_path: Path) -> None:
+    """The first version of the table (before the perfect hash) is not read: an anagram query says
+    to rebuild the lexicon, and ``scripts/run`` builds it again (it is outdated)."""
     build_small(tmp_path, "es-fise")
     assert not outdated(tmp_path, "es-fise")
-    current = load_lexicon("es-fise", tmp_path)
-    answers = {rack: anagrams(current, *parse_rack(rack, current), sub=sub) for rack, sub in RACKS}
-    path = tmp_path / json.loads((tmp_path / "es-fise.json").read_text("utf-8"))["files"]["alphawords"]["name"]
-    path.write_bytes(b"lextools-alphawords 1\n" + path.read_bytes()[len(MAGIC) :])
-    first = load_lexicon("es-fise", tmp_path)
-    assert table_of(first) is None and table_of(current) is not None  # (read before the file changed)
-    assert outdated(tmp_path, "es-fise") and outdated(tmp_path, "en")  # en: not built here
-    assert {rack: anagrams(first, *parse_rack(rack, first), sub=sub) for rack, sub in RACKS} == answers
-
-
-#: Racks each way of answering takes: the table (no blank, two blanks, subanagrams with one or two).
-RACKS = (("ASAC", False), ("CAS??", False), ("ARBOLE?", True), ("CASA??", True))
-
-
-def test_a_lexicon_built_without_the_alphagram_table_answers_the_same(tmp_path: Path) -> None:
-    """Anagrams come from the table of each alphagram's words when the build wrote one, and from the
-    DAWGs alone when it did not (a lexicon built before it): the same answers either way."""
-    build_small(tmp_path, "es-fise")
-    with_table = load_lexicon("es-fise", tmp_path)
     meta = tmp_path / "es-fise.json"
     old = json.loads(meta.read_text("utf-8"))
-    del old["files"]["alphawords"]
+    path = tmp_path / old["files"]["alphawords"]["name"]
+    path.write_bytes(b"lextools-alphawords 1\n" + path.read_bytes()[len(MAGIC) :])
+    old["files"]["alphawords"]["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()  # as that version wrote it
     meta.write_text(json.dumps(old), "utf-8")
-    without = load_lexicon("es-fise", tmp_path)
-    assert table_of(with_table) is not None and table_of(without) is None
-    racks = (("ASAC", False), ("ASAC", True), ("OLL?", False), ("CAS??", False), ("CHIQUILLO", True),
-             ("CAÑA?", True), ("ARBOLE?", True), ("ÑANDU?", False), ("CAS??", True), ("OLL??", True))  # fmt: skip
-    for rack, sub in racks:
-        key, blanks = parse_rack(rack, with_table)
-        assert anagrams(with_table, key, blanks, sub=sub) == anagrams(without, key, blanks, sub=sub), rack
+    first = load_lexicon("es-fise", tmp_path)
+    assert "CASA" in first  # a look-up never reads the table
+    with pytest.raises(CorruptLexiconError, match=r"an older lextools wrote it\); rebuild the lexicon"):
+        anagrams(first, *parse_rack("ASAC", first))
+    assert outdated(tmp_path, "es-fise") and outdated(tmp_path, "en")  # en: not built here
+
+
+@pytest.mark.parametrize("part", ["ranks", "alphawords"])
+def test_a_lexicon_built_without_the_ranking_or_the_table_is_refused_and_built_again(tmp_path: Path, part: str) -> None:
+    """A lexicon built before the ranking file or the alphagram table is refused when it is loaded,
+    with a message that says to rebuild it, and ``scripts/run`` builds it again (it is outdated)."""
+    build_small(tmp_path, "es-fise")
+    meta = tmp_path / "es-fise.json"
+    old = json.loads(meta.read_text("utf-8"))
+    del old["files"][part]  # as lextools wrote it before that file
+    meta.write_text(json.dumps(old), "utf-8")
+    with pytest.raises(CorruptLexiconError, match=f"does not name its {part} file .*; rebuild the lexicon"):
+        load_lexicon("es-fise", tmp_path)
+    assert outdated(tmp_path, "es-fise")

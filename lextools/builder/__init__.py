@@ -5,7 +5,7 @@ Two entry points: :func:`build_from_lists` (a user's lists) and :func:`build_def
 ``build/``, from the open sources of ``sources/``).
 """
 
-from lextools.builder.lists import build_from_lists
 from lextools.builder.recipes import build_default
+from lextools.builder.user_lists import build_from_lists
 
 __all__ = ["build_default", "build_from_lists"]

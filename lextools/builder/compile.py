@@ -35,7 +35,6 @@ from lextools.core.anagram_table import MAGIC as ALPHAWORDS_MAGIC
 from lextools.core.anagram_table import table_bytes
 from lextools.core.edition import Edition, edition_names
 from lextools.core.errors import LexiconError, SpellingError
-from lextools.core.files import atomic_write, tool_versions
 from lextools.core.lexicon import (
     ALPHAWORDS,
     FORMAT,
@@ -46,6 +45,7 @@ from lextools.core.lexicon import (
     metadata_path,
     read_metadata,
 )
+from lextools.core.output_files import atomic_write, tool_versions
 from lextools.core.ranking import ranking_bytes
 from lextools.core.sidecar import lemmas_path, sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines
@@ -386,15 +386,15 @@ def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
 
 def outdated(home: Path, edition: str) -> bool:
     """Is this lexicon missing, or built before a file that a build writes today (the ranking, the
-    alphagram table) or with an older version of the table? It still answers — a missing part's
-    queries walk the DAWGs instead — but slower: ``scripts/run`` builds it again."""
+    alphagram table) or with an older version of the table? lextools refuses such a lexicon until it
+    is built again, which ``scripts/run`` does."""
     try:
-        files = read_metadata(home, edition)["files"]
+        files = read_metadata(home, edition)["files"]  # refuses a lexicon without the ranking or the table
         with (home / files[ALPHAWORDS]["name"]).open("rb") as f:
             head = f.read(len(ALPHAWORDS_MAGIC))
     except (LexiconError, OSError, KeyError, TypeError):
         return True
-    return RANKS not in files or head != ALPHAWORDS_MAGIC
+    return head != ALPHAWORDS_MAGIC
 
 
 def outdated_editions(home: Path) -> list[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from lextools.builder.compile import BuildReport, compile_words, write_lexicon
 from lextools.builder.filters import Rule, SourceWord
@@ -33,6 +33,16 @@ MAX_LOSS = 0.20
 #: Told as a build starts reading each source: its label, the words expected of it (None when unknown),
 #: and the words read before it (``progress`` counts the words read from all the sources so far).
 SourceStart = Callable[[str, "int | None", int], None]
+
+
+class BuildOptions(TypedDict, total=False):
+    """The keyword options of :func:`build_lexicon`, for the builds that pass them on to it."""
+
+    force: bool
+    wait: bool
+    on_wait: Callable[[str], None] | None
+    progress: Callable[[int], None] | None
+    on_source: SourceStart | None
 
 
 @dataclass(frozen=True)

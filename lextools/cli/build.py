@@ -23,8 +23,9 @@ from rich.progress import (
 )
 
 from lextools.builder.filters import rules_named
-from lextools.builder.lists import DEFAULT_RULES, build_from_lists
+from lextools.builder.guard import BuildOptions
 from lextools.builder.recipes import Recipe, SharedSources, build_default, fise_recipe, load_recipe, read_recipe
+from lextools.builder.user_lists import DEFAULT_RULES, build_from_lists
 from lextools.cli.common import LexiconsOpt, err, home
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError, path_text
@@ -111,17 +112,7 @@ def _build_lists(
         _report_encoding(wl)
     for name in editions:
         with _progress(name) as bars:
-            meta = build_from_lists(
-                to,
-                load_edition(name),
-                lists[name],
-                chosen,
-                progress=bars.tick,
-                on_source=bars.source,
-                force=force,
-                wait=wait,
-                on_wait=_waiting,
-            )
+            meta = build_from_lists(to, load_edition(name), lists[name], chosen, **bars.options(force, wait))
             bars.finish(meta["counts"]["read"])
         _report_build(meta, to)
 
@@ -153,17 +144,7 @@ def _build_recipes(todo: list[tuple[str, Recipe]], to: Path, *, force: bool, wai
     shared = SharedSources(r for _, r in todo)  # the Spanish editions read their sources once
     for name, chosen_recipe in todo:
         with _progress(name) as bars:
-            meta = build_default(
-                name,
-                to,
-                progress=bars.tick,
-                on_source=bars.source,
-                recipe=chosen_recipe,
-                shared=shared,
-                force=force,
-                wait=wait,
-                on_wait=_waiting,
-            )
+            meta = build_default(name, to, recipe=chosen_recipe, shared=shared, **bars.options(force, wait))
             bars.finish(meta["counts"]["read"])
         _report_build(meta, to)
 
@@ -190,6 +171,10 @@ class SourceBars:
         shown = Path(label).name if "/" in label else label  # a list's file name; a recipe's "source NAME"
         self.task = self.bar.add_task(f"{self.edition}: {shown}", total=expected)
         self.start = before
+
+    def options(self, force: bool, wait: bool) -> BuildOptions:
+        """A build's options that report to these bars (and say when the build waits for the lock)."""
+        return {"progress": self.tick, "on_source": self.source, "force": force, "wait": wait, "on_wait": _waiting}
 
     def tick(self, read: int) -> None:
         if self.task is not None:

@@ -25,8 +25,9 @@ so the table is asked only for alphagrams the index has (one C++ test each). The
                                    :meth:`~lextools.core.edition.Edition.rank_bytes` and a newline
 
 The words of several alphagrams are one ``b"".join`` of their records and one ``split``; sorted as
-bytes they are in the edition's alphabet. A lexicon built before this file (or with its first
-version) answers anagrams from the DAWGs alone.
+bytes they are in the edition's alphabet. Every lexicon has the file: one built before it is
+refused when it is loaded, and one with the first version of the file when the table is first read,
+until it is built again.
 """
 
 from __future__ import annotations
@@ -40,11 +41,9 @@ from zlib import adler32, crc32
 
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
-from lextools.core.lexicon import alphagrammer, latin_ranks
+from lextools.core.lexicon import Lexicon, alphagrammer, latin_ranks
 
 MAGIC = b"lextools-alphawords 2\n"
-#: The first version's magic (a hash table probed by Python code): read as no table at all.
-_FIRST_VERSION = b"lextools-alphawords 1\n"
 #: The metadata's name of the file (``files``).
 PART = "alphawords"
 #: Alphagrams per slot, and per bucket: a seed for each bucket is found in about three tries on
@@ -197,21 +196,22 @@ class AnagramTable:
         return words
 
 
-def table_of(lex: object) -> AnagramTable | None:
-    """The lexicon's table, its checksum checked the first time; None for a lexicon built without one
-    or with the first version of the file (its anagrams come from the DAWGs, as before it)."""
+def table_of(lex: Lexicon) -> AnagramTable:
+    """The lexicon's table, checked the first time: its checksum, and its version (a table of the
+    first version, a hash probed by Python code, is refused: rebuild the lexicon)."""
     cached: AnagramTable | None = getattr(lex, "_alphawords", None)
     if cached is not None:
         return cached
-    mapped = getattr(lex, "alphawords_map", None)
-    if mapped is None or mapped.data[: len(_FIRST_VERSION)] == _FIRST_VERSION:
-        return None
-    metadata = lex.metadata  # type: ignore[attr-defined]
+    mapped, metadata = lex.alphawords_map, lex.metadata
     entry = metadata["files"][PART]
     if not mapped.matches(entry["sha256"]):
         raise CorruptLexiconError(
             f"{entry['name']} does not match its checksum in {metadata['edition']}.json: "
             "the file is truncated or altered; rebuild the lexicon"
+        )
+    if mapped.data[: len(MAGIC)] != MAGIC:
+        raise CorruptLexiconError(
+            f"{entry['name']} is not a table this lextools reads (an older lextools wrote it); rebuild the lexicon"
         )
     table = AnagramTable(mapped.data, str(metadata["alphagram_order"]))
     lex._alphawords = table  # type: ignore[attr-defined]  # kept with the lexicon

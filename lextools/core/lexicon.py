@@ -6,9 +6,9 @@ Files in the lexicon directory, for an edition ``E``::
     E-<sha16>.dawg         the words: a dawgdic ``CompletionDAWG`` of lexicon keys (dictionary + guide)
     E-<sha16>.alphagrams.dawg  the anagram index: a dawgdic ``DAWG`` (dictionary only) of alphagrams
     E-<sha16>.ranks        the probability ranking: every key, per length, likeliest first
-                           (lextools.core.ranking; absent from lexicons built before it)
+                           (lextools.core.ranking)
     E-<sha16>.alphawords   the words of each alphagram, a perfect hash read in place
-                           (lextools.core.anagram_table; absent from lexicons built before it)
+                           (lextools.core.anagram_table)
     E.exclusions.json      what the build's rules dropped, per rule: count and examples
     E.provenance.tsv.gz    which rule dropped each excluded form, which sources list each word
                            (lextools.builder.provenance; read by lextools.features.explain)
@@ -19,8 +19,8 @@ a DAWG walk goes tile by tile, and a front hook on CH is one more step, not two.
 key is its characters sorted in the lexicon's *alphagram order*, rarest tile first (the order is
 in the metadata): sorted that way the alphagrams share more prefixes and suffixes, and their DAWG
 stays close to the size of the words DAWG, far smaller than "ALPHAGRAM KEY" pairs (bench/README.md
-has the figures). The index only says which multisets of tiles spell a word; the words
-themselves are found from those multisets in the words DAWG (lextools.core.search).
+has the figures). The index only says which multisets of tiles spell a word; the alphagram table
+says which words (lextools.core.search).
 
 Reading. Both files are memory-mapped, so every process serving a lexicon shares one copy of its
 bytes through the page cache: DAWG-Python's ``Dictionary`` and ``Guide`` index a ``memoryview`` of
@@ -40,9 +40,9 @@ half-way leaves the previous lexicon in place. The metadata object::
     edition                  the edition name
     checksum                 sha256 of the words DAWG: the lexicon's identity (the service's ETag)
     files                    {"words": {name, sha256, bytes}, "alphagrams": {...}, "ranks": {...},
-                             "alphawords": {...}} ("ranks" and "alphawords" are optional: a lexicon
-                             built without them computes its ranking in memory when first asked,
-                             and spells anagrams from the DAWGs alone)
+                             "alphawords": {...}}, every one required: a lexicon built before the
+                             ranking file or the alphagram table is refused (rebuild it; scripts/run
+                             rebuilds such a lexicon, lextools.builder.compile.outdated)
     alphagram_order          every tile code of the lexicon, rarest first: how alphagrams are sorted
     words                    number of words
     sources                  [{name, path, sha256, licence, origin, ...}]
@@ -75,10 +75,10 @@ from lextools.core.spelling import Spelling, spell, spell_lines
 
 FORMAT = "lextools-lexicon"
 FORMAT_VERSION = 2
-#: The files of a lexicon generation, by their key in the metadata's ``files``.
+#: The DAWG files of a lexicon generation, by their key in the metadata's ``files``.
 PARTS = ("words", "alphagrams")
-#: The optional files of a lexicon generation: its probability ranking (lextools.core.ranking) and
-#: the words of each alphagram (lextools.core.anagram_table).
+#: Its other files: the probability ranking (lextools.core.ranking) and the words of each alphagram
+#: (lextools.core.anagram_table), mapped when the lexicon is loaded and checked on first use.
 RANKS, ALPHAWORDS = "ranks", "alphawords"
 #: ``LEXTOOLS_READER``: ``dawg2`` (C++, the default when it imports) or ``python`` (DAWG-Python).
 READERS = ("dawg2", "python")
@@ -202,15 +202,21 @@ class Lexicon:
 
     reader = "python"
 
-    def __init__(self, edition: Edition, metadata: dict[str, Any], graph: Any, alphagrams: Any) -> None:
+    def __init__(
+        self,
+        edition: Edition,
+        metadata: dict[str, Any],
+        graph: Any,
+        alphagrams: Any,
+        files: tuple[MappedFile, MappedFile],
+    ) -> None:
         self.edition = edition
         self.metadata = metadata
         self.graph = graph  # dawg_python.CompletionDAWG of keys over the mapped file: walks
         self.alphagrams = alphagrams  # dawg_python.Dictionary of alphagrams over the mapped file
         #: The ranking file and the alphagram table, mapped but not yet read (each checked on first
         #: use: lextools.core.ranking, lextools.core.anagram_table).
-        self.ranks_map: MappedFile | None = None
-        self.alphawords_map: MappedFile | None = None
+        self.ranks_map, self.alphawords_map = files
         self.alphagram_order = str(metadata["alphagram_order"])
         #: A key's alphagram: its tiles sorted in the alphagram order.
         self.alphagram = alphagrammer(self.alphagram_order)
@@ -228,8 +234,7 @@ class Lexicon:
     def release_pages(self) -> None:
         """:meth:`MappedFile.release` the ranking file and the alphagram table (what quizzes read)."""
         for mapped in (self.ranks_map, self.alphawords_map):
-            if mapped is not None:
-                mapped.release()
+            mapped.release()
 
     def __len__(self) -> int:
         return int(self.metadata["words"])
@@ -389,8 +394,7 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
         try:
             graph = _map_dawg(home, metadata, "words", with_guide=True)
             alphagrams = _map_dawg(home, metadata, "alphagrams", with_guide=False).dct
-            ranks, table = (_map_file(home, metadata["files"][p]) if p in metadata["files"] else None
-                            for p in (RANKS, ALPHAWORDS))  # fmt: skip
+            files = _map_file(home, metadata["files"][RANKS]), _map_file(home, metadata["files"][ALPHAWORDS])
         except FileNotFoundError as e:
             if attempt == 2:
                 raise CorruptLexiconError(
@@ -399,9 +403,7 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
                 ) from None
             continue
         kind = cpp_lexicon() if reader == "dawg2" else Lexicon
-        lex = kind(edition, metadata, graph, alphagrams)
-        lex.ranks_map, lex.alphawords_map = ranks, table
-        return lex
+        return kind(edition, metadata, graph, alphagrams, files)
     raise AssertionError("unreachable")
 
 
@@ -432,8 +434,10 @@ def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
     ):
         raise CorruptLexiconError(f"{path} does not name its DAWG files; rebuild the lexicon")
     for part in (RANKS, ALPHAWORDS):
-        if part in files and not (isinstance(files[part], dict) and {"name", "sha256"} <= files[part].keys()):
-            raise CorruptLexiconError(f"{path} does not name its {part} file; rebuild the lexicon")
+        if not (isinstance(files.get(part), dict) and {"name", "sha256"} <= files[part].keys()):
+            raise CorruptLexiconError(
+                f"{path} does not name its {part} file (a lexicon built by an older lextools); rebuild the lexicon"
+            )
     if not isinstance(metadata.get("alphagram_order"), str):
         raise CorruptLexiconError(f"{path} has no alphagram order; rebuild the lexicon")
     # The checksum is the lexicon's identity (the service's ETag and search cursors): it must be the

@@ -21,10 +21,8 @@ A key of L tiles is L bytes, so the i-th key of a length is found by arithmetic,
 by a binary search of its length's keys. Positions are *global indexes*: the keys of every length
 one after the other, as in the file.
 
-A lexicon built before the file existed still answers: its ranking is computed once in the
-background (:mod:`lextools.core.background`, a few seconds on half a million words) and kept in
-memory with the lexicon; until it is ready, a probability page answers nothing yet and a position
-to ask again from. Rebuilding the lexicon writes the file.
+Every lexicon has the file: one built before it is refused when it is loaded
+(:func:`lextools.core.lexicon.read_metadata`) until it is built again.
 """
 
 from __future__ import annotations
@@ -32,12 +30,10 @@ from __future__ import annotations
 import logging
 import mmap
 import struct
-import time
 from bisect import bisect_right
 from collections.abc import Iterable
 from math import comb
 
-from lextools.core import background
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError, SpellingError
 from lextools.core.lexicon import Lexicon
@@ -58,8 +54,7 @@ def alphabet_codes(edition: Edition) -> str:
 
 
 def ranking_bytes(edition: Edition, keys: Iterable[str]) -> bytes:
-    """The ranking file of these keys (the module docstring): what a build writes, and what a lexicon
-    built without it computes once in memory."""
+    """The ranking file of these keys (the module docstring): what a build writes."""
     codes = alphabet_codes(edition)
     by_length: list[list[bytes]] = [[] for _ in range(LONGEST + 1)]
     for record in as_bytes(codes, keys):
@@ -215,48 +210,20 @@ class Ranks:
         return None if rank is None else self.first[len(key)] + rank
 
 
-def ranks_of(lex: Lexicon, wait: float | None = None) -> Ranks | None:
-    """The lexicon's ranking: its file, checked the first time; for a lexicon built without one,
-    computed once in the background — None while that is still running after ``wait`` seconds
-    (``None``: wait for it)."""
+def ranks_of(lex: Lexicon) -> Ranks:
+    """The lexicon's ranking, read from its file (checked the first time) and kept with it."""
     cached: Ranks | None = getattr(lex, "_ranks", None)
     if cached is not None:
         return cached
-    mapped = getattr(lex, "ranks_map", None)
-    if mapped is not None:
-        entry = lex.metadata["files"][PART]
-        if not mapped.matches(entry["sha256"]):
-            raise CorruptLexiconError(
-                f"{entry['name']} does not match its checksum in {lex.edition.name}.json: "
-                "the file is truncated or altered; rebuild the lexicon"
-            )
-        ranks = Ranks(lex.edition, mapped.data)
-        log.info("%s: probability ranking of %s words, from %s", lex.edition.name, len(ranks), entry["name"])
-    else:
-        computed: Ranks | None = background.result(
-            lex, "probability ranking", lambda: _computed(lex), wait, evictable=False
+    entry = lex.metadata["files"][PART]
+    if not lex.ranks_map.matches(entry["sha256"]):
+        raise CorruptLexiconError(
+            f"{entry['name']} does not match its checksum in {lex.edition.name}.json: "
+            "the file is truncated or altered; rebuild the lexicon"
         )
-        if computed is None:
-            return None
-        ranks = computed
+    ranks = Ranks(lex.edition, lex.ranks_map.data)
+    log.info("%s: probability ranking of %s words, from %s", lex.edition.name, len(ranks), entry["name"])
     lex._ranks = ranks  # type: ignore[attr-defined]  # kept with the lexicon it ranks
-    return ranks
-
-
-def file_ranks(lex: Lexicon) -> Ranks | None:
-    """The lexicon's ranking where it is at hand: its file (checked the first time), or the one it
-    computed already; None for a lexicon built without the file whose ranking is not computed yet —
-    asking for it here would start seconds of work."""
-    if getattr(lex, "_ranks", None) is None and getattr(lex, "ranks_map", None) is None:
-        return None
-    return ranks_of(lex)
-
-
-def _computed(lex: Lexicon) -> Ranks:
-    started = time.monotonic()
-    ranks = Ranks(lex.edition, ranking_bytes(lex.edition, lex.keys() if len(lex) else ()))
-    log.info("%s: probability ranking of %s words computed in %.1f s (rebuild the lexicon to write it once)",
-             lex.edition.name, len(ranks), time.monotonic() - started)  # fmt: skip
     return ranks
 
 
@@ -276,6 +243,5 @@ def rank_of(lex: Lexicon, word: str) -> tuple[int, int] | None:
     if key is None or len(key) < 2:  # one-tile keys are never words
         return None
     ranks = ranks_of(lex)
-    assert ranks is not None  # waited for
     rank = ranks.rank(key)
     return None if rank is None else (rank + 1, ranks.counts[len(key)])

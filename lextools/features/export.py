@@ -26,8 +26,8 @@ from typing import Any
 
 from lextools.core import kwg, search
 from lextools.core.errors import CorruptLexiconError, ExportFormatError
-from lextools.core.files import atomic_write, tool_versions
 from lextools.core.lexicon import Lexicon
+from lextools.core.output_files import atomic_write, tool_versions
 from lextools.core.spelling import NOTATIONS, Notation, write
 
 FORMATS = ("txt", "dawg", "kwg", "kwg-gaddag", "kad")

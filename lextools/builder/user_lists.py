@@ -7,13 +7,13 @@ lexicon they make went through the guard, the build lock and the provenance side
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from lextools.builder.filters import SourceWord, rules_named
-from lextools.builder.guard import BuildSource, SourceStart, build_lexicon
+from lextools.builder.guard import BuildOptions, BuildSource, build_lexicon
 from lextools.core.edition import Edition
 from lextools.core.errors import path_text
 from lextools.core.inputs import read_input
@@ -28,26 +28,20 @@ def build_from_lists(
     edition: Edition,
     lists: Sequence[WordList],
     rules: Sequence[str] = DEFAULT_RULES,
-    *,
-    force: bool = False,
-    wait: bool = True,
-    on_wait: Callable[[str], None] | None = None,
-    progress: Callable[[int], None] | None = None,
-    on_source: SourceStart | None = None,
+    **options: Unpack[BuildOptions],
 ) -> dict[str, Any]:
     """Build ``edition`` into ``home`` from lists already read (:func:`lextools.core.wordlist.read_list`,
     or :meth:`WordList.of` for words in memory) under the named filter rules; returns the metadata.
 
     Refused like every build (:mod:`lextools.builder.guard`): a list with no words, a result with no
-    words, or one that loses over a fifth of the lexicon it replaces unless ``force``.
+    words, or one that loses over a fifth of the lexicon it replaces unless ``force``. The ``options``
+    are :func:`~lextools.builder.guard.build_lexicon`'s.
     """
     sources = [
         BuildSource(path_text(wl.path), user_source(wl), partial(_user_words, wl), expected=_count(wl)) for wl in lists
     ]
     chosen = rules_named(list(rules))
-    return build_lexicon(
-        home, edition, sources, chosen, force=force, wait=wait, on_wait=on_wait, progress=progress, on_source=on_source
-    )
+    return build_lexicon(home, edition, sources, chosen, **options)
 
 
 def _count(wl: WordList) -> int:

@@ -1,0 +1,176 @@
+"""Anagrams and subanagrams of a rack, longest first in tiles, then in the edition's alphabet
+(:func:`anagram_order`), read in pages from the whole sorted answer, which is found once per query
+in the background (:mod:`lextools.core.background`).
+
+Anagrams of a rack with at most two blanks, and subanagrams of a rack of at most eight tiles and
+at most two blanks, look their multisets up in the lexicon's table of each alphagram's words
+(:mod:`lextools.core.anagram_table`, a file the build writes; a perfect hash looked up by ``map``
+over C functions): the rack's alphagram without blanks is one look-up, and its record is in the
+edition's alphabet already; which multisets answer other racks comes from
+:mod:`~lextools.core.search.alphagram_walks`. The answers come out as bytes that sort in the
+edition's alphabet (:meth:`~lextools.core.edition.Edition.rank_bytes`): two C sorts put them in
+anagram order. Other racks (more blanks, longer subanagram racks) have their words spelled from the
+DAWGs (:mod:`~lextools.core.search.rack_walks`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+from lextools.core import background
+from lextools.core.anagram_table import table_of
+from lextools.core.budget import Budget, Exhausted
+from lextools.core.conditions import Conditions, matcher
+from lextools.core.edition import Edition
+from lextools.core.errors import PositionError, QueryError, SpellingError
+from lextools.core.lexicon import Lexicon
+from lextools.core.messages import message
+from lextools.core.search.alphagram_walks import table_alphagrams
+from lextools.core.search.parts import BLANK, MAX_QUERY_TILES, Match, in_chunks
+from lextools.core.search.rack_walks import walked
+from lextools.core.spelling import spell
+
+#: Alphagrams looked up in the table in one chain of ``map``: the other requests of a gevent worker
+#: run in between.
+_LOOKUPS_AT_ONCE = 2048
+
+
+def parse_rack(text: str, lex: Lexicon) -> tuple[str, int]:
+    """A rack → (known tile keys, number of blanks); ``?`` is a blank, tiles in any notation."""
+    blanks = text.count(BLANK)
+    key = ""
+    # Spell the pieces between blanks apart: C?H is C, H and a blank, never the CH tile.
+    for piece in text.split(BLANK):
+        if piece.strip():
+            try:
+                key += spell(piece, lex.edition, obligatory=False).key
+            except SpellingError as e:
+                raise QueryError(message("bad_rack", text=repr(text), reason=e.message or e.reason)) from None
+    if not key and not blanks:
+        raise QueryError(message("empty_rack"))
+    if len(key) + blanks > MAX_QUERY_TILES:
+        raise QueryError(message("rack_tiles", max=MAX_QUERY_TILES))
+    return key, blanks
+
+
+def anagrams(
+    lex: Lexicon,
+    rack: str,
+    blanks: int = 0,
+    sub: bool = False,
+    min_length: int = 2,
+    *,
+    budget: Budget | None = None,
+    after: str | None = None,
+    conditions: Conditions | None = None,
+) -> list[Match]:
+    """Words using every tile of the rack (or, with ``sub``, any of them, at least ``min_length``)
+    that meet the ``conditions`` (:mod:`lextools.core.conditions`).
+
+    ``rack`` is a lexicon key; a blank may be any tile of the edition — a digraph tile too, never a
+    letter the edition has no tile for (K and W in es-fise), since those are not in the alphabet.
+    A match's ``blanks`` are the tiles its word needs beyond the rack, in the edition's alphabet.
+    Longest first in tiles, then in the edition's alphabet (:func:`anagram_order`); see the module
+    docstring for ``after``.
+    """
+    budget = budget if budget is not None else Budget()
+    ed = lex.edition
+    start = _anagram_position(after, ed) if after else None
+
+    query = ("anagrams", rack, blanks, sub, min_length)
+    every = background.result(
+        lex, query, lambda: sorted_anagrams(lex, rack, blanks, sub, min_length), wait=budget.remaining()
+    )
+    if every is None:  # still being walked: nothing yet, ask again from the same position
+        budget.resume = after or ""
+        return []
+    first = 0 if start is None else bisect_right(every.order, _longest_first(_place(ed, start)), key=_longest_first)
+    label, have, rank = ed.by_code, Counter(rack), ed.collation_key
+    keep = matcher(lex, conditions)
+    found: list[Match] = []
+    with contextlib.suppress(Exhausted):  # budget.resume says where
+        for i in range(first, len(every.keys)):
+            key = every.keys[i]
+            if keep is not None and not keep(key):
+                budget.step(key)
+                continue
+            # A rack tile is always spent before a blank: the blanks stand for the tiles the rack lacks.
+            lacking = sorted((Counter(key) - have).elements(), key=rank)
+            found.append(Match(key, tuple(label[c].label for c in lacking)))
+            budget.count(key)
+            budget.step(key)
+    return found
+
+
+class Anagrams(NamedTuple):
+    """Every answer of an anagram query, sorted: what :func:`anagrams` keeps and reads pages from."""
+
+    order: list[bytes]  # each answer's place in the order (see _place)
+    keys: list[str]
+
+
+def _place(edition: Edition, key: str) -> bytes:
+    """A key's place in :func:`anagram_order`: its :meth:`~lextools.core.edition.Edition.rank_bytes`,
+    one byte per tile, so that its length is its length in tiles (see :func:`_longest_first`)."""
+    return next(edition.rank_bytes((key,)))
+
+
+def _longest_first(place: bytes) -> tuple[int, bytes]:
+    """What :func:`anagram_order` compares: longer first, then the alphabet."""
+    return -len(place), place
+
+
+def anagram_order(edition: Edition, keys: Iterable[str]) -> list[str]:
+    """Keys longest first, counted in tiles, then in the edition's alphabetical order
+    (:meth:`~lextools.core.edition.Edition.collation_key`): every list of anagrams a person reads.
+    es-fise: CHATO (CH·A·T·O, 4 tiles) after BATO and before DATO; OLLA (O·LL·A, 3 tiles) with
+    the 3-tile words, after BAO."""
+    return _in_order(edition, list(edition.rank_bytes(keys))).keys
+
+
+def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
+    """Every answer of an anagram query in the answer's order (:func:`anagram_order`): the walk that
+    :func:`anagrams` does once per query (in the background) and then reads pages from."""
+    if not sub and not blanks:  # one alphagram, whose record is in order already
+        table = table_of(lex)
+        places = table.exact(rack, lex.alphagram_test())
+        if places is None:
+            alphagram = lex.alphagram(rack)
+            places = table.ranked_words_of(alphagram.encode()) if lex.has_alphagram(alphagram) else []
+        if not places or len(rack) < min_length:
+            return Anagrams([], [])
+        return Anagrams(places, lex.edition.keys_of_ranks(places))
+    return _matches(lex, rack, blanks, sub, min_length, Budget().pace)
+
+
+def _in_order(edition: Edition, places: list[bytes]) -> Anagrams:
+    """Answers (their places, :func:`_place`) in :func:`anagram_order`, and their keys: places sort as
+    bytes in the alphabet, then a stable sort by length puts the longest first (both C sorts with no
+    Python key function), and one translate turns them all back into keys."""
+    places.sort()
+    places.sort(key=len, reverse=True)
+    return Anagrams(places, edition.keys_of_ranks(places))
+
+
+def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, pace: Callable[[], None]) -> Anagrams:
+    """Every anagram (or subanagram) of the rack, in order; the walks call ``pace`` at every node
+    (under gevent, a long walk must let the other requests run)."""
+    if not len(lex):  # an empty lexicon has no words to walk
+        return Anagrams([], [])
+    shortest = max(min_length, 1)
+    alphagrams = table_alphagrams(lex, rack, blanks, sub, shortest, pace)
+    if alphagrams is not None:
+        return _in_order(lex.edition, in_chunks(table_of(lex).ranked_words, alphagrams, _LOOKUPS_AT_ONCE))
+    return _in_order(lex.edition, list(lex.edition.rank_bytes(walked(lex, rack, blanks, sub, shortest, pace))))
+
+
+def _anagram_position(after: str, edition: Edition) -> str:
+    """The key an anagram page stopped at (:func:`anagrams` gives it out), checked: tiles of the
+    edition, at most :data:`MAX_QUERY_TILES` of them."""
+    if not 1 <= len(after) <= MAX_QUERY_TILES or not set(after) <= edition.by_code.keys():
+        raise PositionError("not a position an anagram search can resume from")
+    return after

@@ -1,0 +1,80 @@
+"""A quiz made from a request: its items drawn from a ranked list, its questions made by their kind
+(:mod:`lextools.features.quiz.kinds`) — at once for the command line, in the background for the
+service's budgeted requests (:mod:`lextools.features.quiz.cache`)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from lextools.core.budget import Budget
+from lextools.core.errors import BusyError
+from lextools.core.lexicon import Lexicon
+from lextools.core.messages import message
+from lextools.features.quiz import cache
+from lextools.features.quiz.kinds import MAKERS, answers_capped
+from lextools.features.quiz.ranked import Packed, Ranked, draw_ways, ranked_alphagrams, ranked_words
+from lextools.features.quiz.request import QuizRequest, check_size
+
+
+def quiz(lex: Lexicon, request: QuizRequest, budget: Budget | None = None) -> dict[str, Any]:
+    """A quiz as JSON-ready data: the CLI prints it and the service answers it, unchanged.
+
+    Its size is bounded (:func:`~lextools.features.quiz.request.check_size`,
+    :data:`~lextools.features.quiz.request.MAX_QUIZ_ANSWERS`): the CLI and the service refuse
+    the same quizzes. The work pauses every few milliseconds for the other requests of the process
+    (:mod:`lextools.core.budget`). With a ``budget`` (the service's) the quiz is made in a thread of
+    its own (a greenlet under gevent) and waited for at most ``budget.remaining()``; one not made by
+    then is a :class:`BusyError` and goes on being made, kept for the same request asked again.
+    """
+    req = request.checked(lex.edition)
+    check_size(req)
+    if budget is None:
+        return _made(lex, req)
+    job = cache.job_for(lex, req, budget, _made)
+    if not job.done.wait(budget.remaining()):
+        raise BusyError(message("busy_quiz"))
+    cache.take(lex, req)
+    if job.error is not None:
+        raise job.error
+    return job.value
+
+
+def _made(lex: Lexicon, req: QuizRequest) -> dict[str, Any]:
+    with answers_capped():
+        return _quiz(lex, req)
+
+
+def _quiz(lex: Lexicon, req: QuizRequest) -> dict[str, Any]:
+    assert req.length is not None  # checked() fills it in
+    ed = lex.edition
+    if req.type in ("anagram", "build"):
+        ranked: Packed | list[str] = ranked_alphagrams(lex, req.length, req.blanks)
+    else:
+        ranked = ranked_words(lex, req.length, req.blanks, req.list_name)
+    rank_to = min(req.rank_to or len(ranked), len(ranked))
+    pool = range(req.rank_from - 1, rank_to)  # indexes into the ranked list
+    picked = pool[: req.count] if req.seed is None else random.Random(req.seed).sample(pool, min(req.count, len(pool)))
+    chosen = [Ranked(ranked[i], i + 1, draw_ways(ed, ranked[i], req.blanks)) for i in picked]
+    if req.order == "alphabetical":
+        chosen.sort(key=lambda r: ed.collation_key(r.key))
+    else:
+        chosen.sort(key=lambda r: r.rank)
+    questions = MAKERS[req.type](lex, req, chosen)
+    answer: dict[str, Any] = {
+        "edition": ed.name,
+        "type": req.type,
+        "list": req.list_name,
+        "length": req.length,
+        "blanks": req.blanks,
+        "min_length": req.min_length if req.type == "build" else None,
+        "order": req.order,
+        "ranked_by": "probability" if ed.has_counts else "alphabetical",
+        "from": req.rank_from,
+        "to": rank_to,
+        "in_range": len(pool),
+        "seed": req.seed,
+        "count": len(questions),
+        "questions": questions,
+    }
+    return answer
