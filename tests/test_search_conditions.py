@@ -14,8 +14,9 @@ from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
 from lextools.cli.main import app as cli
+from lextools.core import conditions as table
 from lextools.core import search
-from lextools.core.conditions import NAMES, Conditions, anagram_count, conditions
+from lextools.core.conditions import CONDITIONS, NAMES, Conditions, anagram_count, conditions
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.ranking import rank_of
@@ -78,6 +79,23 @@ def test_bad_conditions_are_refused_at_the_call(es: Lexicon) -> None:
     assert not conditions(es, includes="", front_hook=None)
     assert conditions(es, starts="ch") == Conditions(starts="1")
     assert set(NAMES) >= {"min_rank", "front_hook", "min_anagrams", "max_score"}
+    with pytest.raises(TypeError, match="unknown conditions: colour"):
+        Conditions(colour="red")
+
+
+def test_the_table_is_the_only_list_of_conditions() -> None:
+    """Names, kinds, ranges and the lists derived from the table; its bounds are the searches' own."""
+    assert tuple(c.name for c in CONDITIONS) == NAMES and len(set(NAMES)) == len(NAMES)
+    assert table.TILES == ("includes", "starts", "ends") and table.FLAGS == ("front_hook", "back_hook")
+    assert tuple((f"min_{p}", f"max_{p}") for p in ("length", "rank", "anagrams", "score")) == table.RANGES
+    assert search.MAX_QUERY_TILES == table.MAX_QUERY_TILES == table.BY_NAME["max_length"].high
+    for c in CONDITIONS:
+        assert (c.low is not None and c.high is not None and c.low <= c.high) == (c.kind == "number"), c.name
+        assert all(query in table.QUERIES for query, _ in c.query_defaults), c.name
+        assert all(c.help[lang].endswith(".") and c.label[lang] for lang in ("en", "es", "fr")), c.name
+    assert Conditions().given() == {} and not Conditions(min_rank=None, includes="")
+    assert Conditions(max_rank=3) == Conditions(max_rank=3, ends="") and hash(Conditions(max_rank=3))
+    assert Conditions(front_hook=False).front_hook is False and Conditions(front_hook=False)
 
 
 # -- the word card -----------------------------------------------------------------------------------------
