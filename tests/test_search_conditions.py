@@ -20,6 +20,7 @@ from lextools.core.conditions import CONDITIONS, NAMES, Conditions, anagram_coun
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.ranking import rank_of
+from lextools.core.spelling import MAX_TILES
 from lextools.features.card import word_card
 from service import create_app
 
@@ -88,7 +89,7 @@ def test_the_table_is_the_only_list_of_conditions() -> None:
     assert tuple(c.name for c in CONDITIONS) == NAMES and len(set(NAMES)) == len(NAMES)
     assert table.TILES == ("includes", "starts", "ends") and table.FLAGS == ("front_hook", "back_hook")
     assert tuple((f"min_{p}", f"max_{p}") for p in ("length", "rank", "anagrams", "score")) == table.RANGES
-    assert search.MAX_QUERY_TILES == table.MAX_QUERY_TILES == table.BY_NAME["max_length"].high
+    assert search.MAX_QUERY_TILES == table.MAX_QUERY_TILES == MAX_TILES == table.BY_NAME["min_length"].high
     for c in CONDITIONS:
         assert (c.low is not None and c.high is not None and c.low <= c.high) == (c.kind == "number"), c.name
         assert all(query in table.QUERIES for query, _ in c.query_defaults), c.name

@@ -3,6 +3,10 @@
 (:mod:`lextools.cli.conditions`), the API's query parameters and the search page's form are all made
 from that table, so a new condition is one row, its predicate (:func:`predicates`) and its test.
 
+The table's rows are data, ``conditions.json`` beside this module (as the message catalogue is):
+a row is a :class:`Condition`'s fields, its ``label`` and ``help`` in each of the three languages,
+and ``defaults`` by query.
+
 A :class:`Conditions` holds every condition that was given (None or ``""``: not asked); each has one
 predicate on a lexicon key (one character per tile), and :func:`matcher` joins the predicates of the
 conditions given into one test, which :func:`lextools.core.search.find` and
@@ -26,24 +30,17 @@ Puntuación máxima (valor de las fichas, sin casillas de premio).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any, Literal
 
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, message
 from lextools.core.ranking import rank_of
-from lextools.core.spelling import MAX_TILES, spell
-
-#: The longest query, in tiles: the board's 15 squares (``lextools.core.search`` refuses longer racks,
-#: patterns and lengths; ``tests/test_search_conditions.py`` checks its ``MAX_QUERY_TILES`` is this).
-MAX_QUERY_TILES = MAX_TILES
-#: The highest probability rank, count of anagrams and point value a condition may name (more than
-#: any lexicon's words of one length, anagrams of one rack, points of a 15-tile word).
-MAX_RANK = 10**7
-MAX_ANAGRAMS = 1000
-MAX_SCORE = 1000
+from lextools.core.spelling import spell
 
 #: The queries that take conditions, each with its defaults (:meth:`Condition.default_for`): the
 #: anagrams of a rack (CLI ``anagram``, API ``/anagrams``) and the pattern search (CLI ``pattern``,
@@ -115,75 +112,18 @@ class Condition:
         return dict(self.query_defaults).get(query, self.default) if query else self.default
 
 
-def _number(name: str, pair: str, low: int, high: int, label: Texts, help: Texts, **more: Any) -> Condition:
-    return Condition(name, "number", label, help, low=low, high=high, pair=pair, **more)
+def _condition(row: dict[str, Any]) -> Condition:
+    """A row of ``conditions.json`` as a :class:`Condition` (an unknown field or language is a TypeError)."""
+    row = dict(row)
+    label, help, defaults = Texts(**row.pop("label")), Texts(**row.pop("help")), row.pop("defaults", {})
+    return Condition(label=label, help=help, query_defaults=tuple(defaults.items()), **row)
 
 
-_NO_PREMIUMS = Texts("tile values, no premiums", "valor de las fichas, sin casillas de premio",
-                     "valeur des jetons, sans cases primes")  # fmt: skip
-
-#: Every condition, in the order the API, the CLI and the form list them.
-CONDITIONS: tuple[Condition, ...] = (
-    _number("min_length", "length", 1, MAX_QUERY_TILES,
-            Texts("Tiles, at least", "Fichas, mínimo", "Jetons, au moins"),
-            Texts("Shortest word, in tiles.", "Palabra más corta, en fichas.", "Mot le plus court, en jetons."),
-            query_defaults=((ANAGRAM, 2),)),
-    _number("max_length", "length", 1, MAX_QUERY_TILES,
-            Texts("Tiles, at most", "Fichas, máximo", "Jetons, au plus"),
-            Texts("Longest word, in tiles.", "Palabra más larga, en fichas.", "Mot le plus long, en jetons.")),
-    _number("min_rank", "rank", 1, MAX_RANK,
-            Texts("Probability rank, from", "Puesto por probabilidad, desde", "Rang de probabilité, depuis"),
-            Texts("Lowest probability rank among the words of its length in tiles (1: the likeliest).",
-                  "Primer puesto por probabilidad entre las palabras de su número de fichas (1: la más probable).",
-                  "Premier rang de probabilité parmi les mots de même nombre de jetons (1 : le plus probable).")),
-    _number("max_rank", "rank", 1, MAX_RANK,
-            Texts("Probability rank, to", "Puesto por probabilidad, hasta", "Rang de probabilité, jusqu'à"),
-            Texts("Highest probability rank among the words of its length in tiles.",
-                  "Último puesto por probabilidad entre las palabras de su número de fichas.",
-                  "Dernier rang de probabilité parmi les mots de même nombre de jetons.")),
-    Condition("includes", "tiles",
-              Texts("Holds the tiles", "Contiene las fichas", "Contient les jetons"),
-              Texts("Tiles the word holds anywhere, each at least as often as given.",
-                    "Fichas que contiene la palabra donde sea, cada una al menos tantas veces como se indica.",
-                    "Jetons que le mot contient n'importe où, chacun au moins autant de fois qu'indiqué.")),
-    Condition("starts", "tiles",
-              Texts("Begins with", "Empieza por", "Commence par"),
-              Texts("Tiles the word starts with.", "Fichas por las que empieza la palabra.",
-                    "Jetons par lesquels le mot commence.")),
-    Condition("ends", "tiles",
-              Texts("Ends with", "Termina en", "Finit par"),
-              Texts("Tiles the word ends with.", "Fichas en las que termina la palabra.",
-                    "Jetons par lesquels le mot finit.")),
-    Condition("front_hook", "flag",
-              Texts("Front hook", "Gancho delante", "Rallonge devant"),
-              Texts("Whether the word takes a front hook tile (true) or none (false).",
-                    "Si la palabra admite una ficha de gancho delante (sí) o ninguna (no).",
-                    "Si le mot accepte un jeton de rallonge devant (oui) ou aucun (non).")),
-    Condition("back_hook", "flag",
-              Texts("Back hook", "Gancho detrás", "Rallonge derrière"),
-              Texts("Whether the word takes a back hook tile (true) or none (false).",
-                    "Si la palabra admite una ficha de gancho detrás (sí) o ninguna (no).",
-                    "Si le mot accepte un jeton de rallonge derrière (oui) ou aucun (non).")),
-    _number("min_anagrams", "anagrams", 1, MAX_ANAGRAMS,
-            Texts("Anagrams, at least", "Anagramas, mínimo", "Anagrammes, au moins"),
-            Texts("Fewest words spelled with exactly its tiles, itself included.",
-                  "Mínimo de palabras formadas exactamente con sus fichas, ella incluida.",
-                  "Nombre minimal de mots faits exactement de ses jetons, lui compris.")),
-    _number("max_anagrams", "anagrams", 1, MAX_ANAGRAMS,
-            Texts("Anagrams, at most", "Anagramas, máximo", "Anagrammes, au plus"),
-            Texts("Most words spelled with exactly its tiles, itself included (1: no other anagram).",
-                  "Máximo de palabras formadas exactamente con sus fichas, ella incluida (1: ningún otro anagrama).",
-                  "Nombre maximal de mots faits exactement de ses jetons, lui compris (1 : aucune autre anagramme).")),
-    _number("min_score", "score", 0, MAX_SCORE,
-            Texts("Points, at least", "Puntos, mínimo", "Points, au moins"),
-            Texts(f"Lowest point value ({_NO_PREMIUMS.en}).", f"Puntuación mínima ({_NO_PREMIUMS.es}).",
-                  f"Valeur minimale en points ({_NO_PREMIUMS.fr}).")),
-    _number("max_score", "score", 0, MAX_SCORE,
-            Texts("Points, at most", "Puntos, máximo", "Points, au plus"),
-            Texts(f"Highest point value ({_NO_PREMIUMS.en}).", f"Puntuación máxima ({_NO_PREMIUMS.es}).",
-                  f"Valeur maximale en points ({_NO_PREMIUMS.fr}).")),
-)  # fmt: skip
-
+#: Every condition, in the order the API, the CLI and the form list them: the rows of
+#: ``conditions.json`` beside this module (a table of data, as the message catalogue is).
+CONDITIONS: tuple[Condition, ...] = tuple(
+    _condition(row) for row in json.loads((resources.files("lextools.core") / "conditions.json").read_bytes())
+)
 #: Each condition by its name.
 BY_NAME: Mapping[str, Condition] = {c.name: c for c in CONDITIONS}
 #: Every condition's name, in the order the API and the CLI list them.
@@ -198,6 +138,20 @@ RANGES = tuple(
 TILES = tuple(c.name for c in CONDITIONS if c.kind == "tiles")
 #: The conditions given as true/false.
 FLAGS = tuple(c.name for c in CONDITIONS if c.kind == "flag")
+
+
+def _high(name: str) -> int:
+    high = BY_NAME[name].high
+    assert high is not None, name  # a number's row has its bounds (tests/test_search_conditions.py)
+    return high
+
+
+#: The longest query, in tiles: the board's 15 squares (``lextools.core.search`` refuses longer racks,
+#: patterns and lengths; ``tests/test_search_conditions.py`` checks its ``MAX_QUERY_TILES`` is this).
+MAX_QUERY_TILES = _high("max_length")
+#: The highest probability rank, count of anagrams and point value a condition may name (more than
+#: any lexicon's words of one length, anagrams of one rack, points of a 15-tile word).
+MAX_RANK, MAX_ANAGRAMS, MAX_SCORE = _high("max_rank"), _high("max_anagrams"), _high("max_score")
 
 
 class Conditions:
