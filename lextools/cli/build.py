@@ -5,9 +5,10 @@ The only command group that imports the build machinery (:mod:`lextools.builder`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -110,20 +111,7 @@ def _build_lists(
     for wl in next(iter(lists.values()), []):
         _report_encoding(wl)
     for name in editions:
-        with _progress(name) as bars:
-            meta = build_from_lists(
-                to,
-                load_edition(name),
-                lists[name],
-                chosen,
-                progress=bars.tick,
-                on_source=bars.source,
-                force=force,
-                wait=wait,
-                on_wait=_waiting,
-            )
-            bars.finish(meta["counts"]["read"])
-        _report_build(meta, to)
+        _build_one(name, to, partial(build_from_lists, to, load_edition(name), lists[name], chosen), force, wait)
 
 
 def _recipes(editions: list[str], recipe: Path | None) -> list[tuple[str, Recipe]]:
@@ -152,20 +140,16 @@ def _fise_recipes(
 def _build_recipes(todo: list[tuple[str, Recipe]], to: Path, *, force: bool, wait: bool) -> None:
     shared = SharedSources(r for _, r in todo)  # the Spanish editions read their sources once
     for name, chosen_recipe in todo:
-        with _progress(name) as bars:
-            meta = build_default(
-                name,
-                to,
-                progress=bars.tick,
-                on_source=bars.source,
-                recipe=chosen_recipe,
-                shared=shared,
-                force=force,
-                wait=wait,
-                on_wait=_waiting,
-            )
-            bars.finish(meta["counts"]["read"])
-        _report_build(meta, to)
+        _build_one(name, to, partial(build_default, name, to, recipe=chosen_recipe, shared=shared), force, wait)
+
+
+def _build_one(name: str, to: Path, build: Callable[..., dict[str, Any]], force: bool, wait: bool) -> None:
+    """One edition's build (``build``, given the progress, force and wait arguments), with its progress
+    bars, then its report."""
+    with _progress(name) as bars:
+        meta = build(progress=bars.tick, on_source=bars.source, force=force, wait=wait, on_wait=_waiting)
+        bars.finish(meta["counts"]["read"])
+    _report_build(meta, to)
 
 
 def _waiting(msg: str) -> None:
