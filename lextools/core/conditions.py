@@ -103,6 +103,13 @@ class Condition:
         return _INPUTS[self.kind]
 
     @property
+    def bounds(self) -> tuple[int, int]:
+        """A number's ``(low, high)``; a ValueError for a condition that is not a number."""
+        if self.low is None or self.high is None:
+            raise ValueError(f"{self.name} is not a number")
+        return self.low, self.high
+
+    @property
     def unset(self) -> Any:
         """The value of :class:`Conditions` when it was not asked: None, or ``""`` for tiles."""
         return "" if self.kind == "tiles" else None
@@ -140,18 +147,12 @@ TILES = tuple(c.name for c in CONDITIONS if c.kind == "tiles")
 FLAGS = tuple(c.name for c in CONDITIONS if c.kind == "flag")
 
 
-def _high(name: str) -> int:
-    high = BY_NAME[name].high
-    assert high is not None, name  # a number's row has its bounds (tests/test_search_conditions.py)
-    return high
-
-
 #: The longest query, in tiles: the board's 15 squares (``lextools.core.search`` refuses longer racks,
 #: patterns and lengths; ``tests/test_search_conditions.py`` checks its ``MAX_QUERY_TILES`` is this).
-MAX_QUERY_TILES = _high("max_length")
+MAX_QUERY_TILES = BY_NAME["max_length"].bounds[1]
 #: The highest probability rank, count of anagrams and point value a condition may name (more than
 #: any lexicon's words of one length, anagrams of one rack, points of a 15-tile word).
-MAX_RANK, MAX_ANAGRAMS, MAX_SCORE = _high("max_rank"), _high("max_anagrams"), _high("max_score")
+MAX_RANK, MAX_ANAGRAMS, MAX_SCORE = (BY_NAME[name].bounds[1] for name in ("max_rank", "max_anagrams", "max_score"))
 
 
 class Conditions:
