@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +25,9 @@ from lextools.core.ranking import rank_of
 from lextools.core.spelling import MAX_TILES
 from lextools.features.card import word_card
 from service import create_app
+from tests.condition_surfaces import surfaces
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CARDBOX = {"format": "lextools-cardbox", "version": 1, "exported": "2026-12-01T00:00:00Z", "cards": []}
 
@@ -149,6 +154,59 @@ def test_api_search_and_cli_pattern_take_the_same_conditions(
     for path, method in (("/v1/{edition}/search", "get"), ("/v1/{edition}/anagrams/{rack}", "get")):
         named = {p.get("name") for p in doc["paths"][path][method]["parameters"]}
         assert set(NAMES) <= named, set(NAMES) - named
+
+
+def test_the_cli_the_api_and_the_page_show_exactly_the_table(lexicon_home: Path, tmp_path: Path) -> None:
+    shown = surfaces(lexicon_home, tmp_path / "challenges.sqlite3")
+    assert shown["cli"] == {"anagram": list(NAMES), "pattern": list(NAMES)}
+    assert all(names == list(NAMES) for names in shown["api"].values()), shown["api"]
+    assert shown["page"] == list(NAMES)
+    assert shown["labels"]["en"] == {c.name: c.label.en for c in CONDITIONS}
+    assert shown["labels"]["es-fise"] == {c.name: c.label.es for c in CONDITIONS}
+
+
+#: Adds a row to the table before the CLI and the service are imported, then prints what they show
+#: and what they answer with it (argv: the lexicon directory, the challenge record).
+NEW_ROW = """
+import json, sys
+from pathlib import Path
+from lextools.core import conditions as table
+
+row = table.Condition(
+    "min_vowels", "number", table.Texts("Vowels, at least", "Vocales, mínimo", "Voyelles, au moins"),
+    table.Texts("Fewest vowels.", "Mínimo de vocales.", "Nombre minimal de voyelles."), low=0, high=15,
+)
+table.CONDITIONS += (row,)
+table.BY_NAME = {**table.BY_NAME, row.name: row}
+table.NAMES += (row.name,)
+
+from typer.testing import CliRunner
+from lextools.cli.main import app as cli
+from service import create_app
+from tests.condition_surfaces import surfaces
+
+home, record = Path(sys.argv[1]), Path(sys.argv[2])
+shown = surfaces(home, record)
+client = create_app({"LEXICONS": home, "TESTING": True, "RECORD": record}).test_client()
+shown["refused"] = client.get("/v1/es-fise/search?pattern=*&lang=en&min_vowels=many").get_json()
+args = ["pattern", "es-fise", "ca*", "--min-vowels", "1", "--json", "--lexicons", str(home)]
+shown["cli_run"] = CliRunner().invoke(cli, args, catch_exceptions=False).exit_code
+print(json.dumps(shown))
+"""
+
+
+def test_a_row_added_to_the_table_is_in_the_cli_the_api_and_the_page(lexicon_home: Path, tmp_path: Path) -> None:
+    record = tmp_path / "challenges.sqlite3"
+    run = [sys.executable, "-c", NEW_ROW, str(lexicon_home), str(record)]
+    shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, cwd=ROOT).stdout)
+    names = [*NAMES, "min_vowels"]
+    assert shown["cli"] == {"anagram": names, "pattern": names}
+    assert all(got == names for got in shown["api"].values()), shown["api"]
+    assert shown["page"] == names
+    assert shown["labels"]["en"]["min_vowels"] == "Vowels, at least"
+    assert shown["labels"]["es-fise"]["min_vowels"] == "Vocales, mínimo"
+    assert shown["refused"]["error"]["message"].startswith("min_vowels")  # checked as a whole number 0-15
+    assert shown["cli_run"] == 0
 
 
 def test_api_anagrams_in_probability_order_page_by_cursor(client: FlaskClient, es: Lexicon) -> None:
