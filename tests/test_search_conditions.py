@@ -4,7 +4,9 @@ it in kiosk mode."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import sqlite3
 import subprocess
 import sys
@@ -18,7 +20,7 @@ from typer.testing import CliRunner
 from lextools.cli.main import app as cli
 from lextools.core import conditions as table
 from lextools.core import search
-from lextools.core.conditions import CONDITIONS, NAMES, Conditions, anagram_count, conditions
+from lextools.core.conditions import CONDITIONS, NAMES, Conditions, anagram_count, conditions, predicates
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.ranking import rank_of
@@ -102,6 +104,14 @@ def test_the_table_is_the_only_list_of_conditions() -> None:
     assert Conditions().given() == {} and not Conditions(min_rank=None, includes="")
     assert Conditions(max_rank=3) == Conditions(max_rank=3, ends="") and hash(Conditions(max_rank=3))
     assert Conditions(front_hook=False).front_hook is False and Conditions(front_hook=False)
+    assert copy.deepcopy(Conditions(max_rank=3)) == pickle.loads(pickle.dumps(Conditions(max_rank=3)))
+
+
+def test_every_row_of_the_table_has_its_predicate(es: Lexicon) -> None:
+    """A condition added to the table and given is tested: one predicate each (none forgotten)."""
+    sample = {"number": 1, "tiles": "A", "flag": True}
+    for c in CONDITIONS:
+        assert predicates(es, Conditions(**{c.name: sample[c.kind]})), c.name
 
 
 # -- the word card -----------------------------------------------------------------------------------------

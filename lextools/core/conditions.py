@@ -30,6 +30,7 @@ Puntuación máxima (valor de las fichas, sin casillas de premio).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -195,6 +196,9 @@ class Conditions:
 
     def __hash__(self) -> int:
         return hash(self._given)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copied and pickled as made: Conditions(**given)
+        return functools.partial(Conditions, **self.given()), ()
 
     def __repr__(self) -> str:
         return f"Conditions({', '.join(f'{name}={value!r}' for name, value in self._given)})"
