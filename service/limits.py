@@ -18,14 +18,16 @@ field's length), so a refusal reaching the page is a fault worth calling the dir
 The other limits are app config (``create_app`` starts from :data:`LIMITS`, a deployment may change
 any), and the OpenAPI document is built from the running app's config, so a changed limit is a
 changed document. Enums are the library's own tuples where the library defines the thing (orders,
-notations, the longest query) and here where only the service has it (export formats). The error
-codes are in ``service/errors.py`` (``ERRORS``), next to the handlers that produce them.
+notations, the longest query, the search conditions' bounds) and here where only the service has it
+(export formats). The error codes are in ``service/errors.py`` (``ERRORS``), next to the handlers
+that produce them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from lextools.core.conditions import MAX_ANAGRAMS, MAX_RANK, MAX_SCORE  # the search conditions' bounds
 from lextools.core.search import MAX_QUERY_TILES, ORDERS
 from lextools.core.spelling import MAX_TILES, NOTATIONS
 from lextools.features.export import FORMATS
@@ -46,11 +48,6 @@ MAX_PLAY_CHARS = MAX_WORDS * (MAX_WORD_CHARS + 1) - 1
 #: Challenges a second per client (a judge at a table needs one every few seconds); app config
 #: ``CHALLENGE_RATE`` overrides it.
 CHALLENGE_RATE = 10
-#: The highest probability rank, count of anagrams and point value a search condition may name
-#: (more than any lexicon's words of one length, anagrams of one rack, points of a 15-tile word).
-MAX_RANK = 10**7
-MAX_ANAGRAMS = 1000
-MAX_SCORE = 1000
 #: Body bytes of a challenge: 8 words of 60 characters, each \uXXXX-escaped at worst, and the rest.
 MAX_BODY = 4096
 

@@ -8,9 +8,11 @@ that). All they know of words they learn from the JSON API under ``/v1``; the ju
 of a play failed.
 
 The interface language follows the edition (es editions in Spanish, ``en`` in English, ``fr`` in
-French). Its strings live in one table, ``static/strings.json``: the server renders the page in the
-edition's language, and the scripts read the same table (embedded in the page) to relabel it when
-the player picks another edition.
+French). Its strings live in one table, ``static/strings.json`` (and the search conditions' labels
+in the conditions' table, :data:`lextools.core.conditions.CONDITIONS`): the server renders the page
+in the edition's language, and the scripts read the same strings (embedded in the page) to relabel it
+when the player picks another edition. The search form has an input per row of the conditions'
+table, so a new condition is on the page with no edit of the template or the scripts.
 
 The judge offers only the editions this server has a lexicon for and shows the list it rules with
 (edition, sources, word count, short checksum, build date), so players can see it is the agreed
@@ -27,6 +29,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 
+from lextools.core.conditions import CONDITIONS
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError
 from lextools.core.lexicon import read_metadata
@@ -52,9 +55,22 @@ CSP = (
 
 @cache
 def strings() -> dict[str, dict[str, str]]:
-    """The interface strings, by language: ``{"es": {"judge_title": ...}, "en": ..., "fr": ...}``."""
+    """The interface strings, by language: ``{"es": {"judge_title": ...}, "en": ..., "fr": ...}``; the
+    search form's label and hint of each condition come from the conditions' table."""
     table: dict[str, dict[str, str]] = json.loads((STATIC / "strings.json").read_text(encoding="utf-8"))
+    for lang, texts in table.items():
+        texts.update(condition_strings(lang))
     return table
+
+
+def condition_strings(lang: str) -> dict[str, str]:
+    """Each search condition's label (``search_<name>``) and hint (``search_<name>_help``) in ``lang``,
+    from its row of :data:`lextools.core.conditions.CONDITIONS`."""
+    return {
+        key: text
+        for c in CONDITIONS
+        for key, text in ((f"search_{c.name}", c.label[lang]), (f"search_{c.name}_help", c.help[lang]))
+    }
 
 
 def language_of(edition: str) -> str:
@@ -176,7 +192,7 @@ def study() -> str | tuple[str, int]:
 @bp.get("/search")
 def search_page() -> str | tuple[str, int]:
     """Anagram, build and pattern searches with conditions, their results as tiles, and word cards."""
-    return _page("search.html", orders=ORDERS)
+    return _page("search.html", orders=ORDERS, conditions=CONDITIONS)
 
 
 @bp.after_request

@@ -10,10 +10,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, current_app, request
+from marshmallow.fields import Field
 
 from lextools.core import search
 from lextools.core.budget import Budget
-from lextools.core.conditions import NAMES, Conditions, conditions
+from lextools.core.conditions import ANAGRAM, CONDITIONS, NAMES, PATTERN, Condition, Conditions, conditions
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
@@ -23,7 +24,6 @@ from lextools.features import answers
 from service.api import EditionQuery, operation
 from service.errors import ServiceError, bad_request
 from service.lexicons import lexicon
-from service.limits import MAX_ANAGRAMS, MAX_RANK, MAX_SCORE
 from service.params import Choice, ConfigValue, Flag, Query, Text, WholeNumber, load
 from service.shapes import Limit, Limited, errors, json_response, obj, page_fields, ref, strings
 
@@ -43,34 +43,38 @@ def _cursor() -> Text:
     return Text(metadata={"description": "next_cursor of the previous page: resumes where its work stopped"})
 
 
-def _number(high: int, what: str, low: int = 1) -> WholeNumber:
-    return WholeNumber(low, high, metadata={"description": what})
+def condition_field(condition: Condition, query: str | None = None) -> Field:
+    """A search condition's query parameter (a row of :data:`lextools.core.conditions.CONDITIONS`): its
+    kind's field, its bounds, its default on ``query`` and, as its description, the row's help."""
+    about: dict[str, Any] = {"metadata": {"description": condition.help.en}}
+    default = condition.default_for(query)
+    if default is not None:
+        about["load_default"] = default
+    if condition.kind == "number":
+        return WholeNumber(*condition.bounds, **about)
+    return Flag(**about) if condition.kind == "flag" else Text(**about)
+
+
+def condition_fields(query: str | None = None) -> dict[str, Field]:
+    """Every search condition's query parameter on ``query`` (None: no query's own defaults), in the
+    table's order: a query schema's ``Meta.include``."""
+    return {c.name: condition_field(c, query) for c in CONDITIONS}
 
 
 class ConditionsQuery(EditionQuery):
     """The search conditions a player combines (:mod:`lextools.core.conditions`), the same on a search
-    and an anagram query; ``min_length``, ``starts`` and ``ends`` are declared by each query (an
-    anagram query's ``min_length`` has a default)."""
+    and an anagram query, each a field made from its row of the table; each query takes them with
+    its own defaults (an anagram query's ``min_length`` is 2)."""
 
-    max_length = _number(search.MAX_QUERY_TILES, "longest word, in tiles")
-    min_rank = _number(MAX_RANK, "lowest probability rank within the word's length in tiles (1: the likeliest)")
-    max_rank = _number(MAX_RANK, "highest probability rank within the word's length in tiles")
-    includes = Text(metadata={"description": "tiles the word holds anywhere, each at least as often as given"})
-    front_hook = Flag(metadata={"description": "true: the word takes a front hook tile; false: it takes none"})
-    back_hook = Flag(metadata={"description": "true: the word takes a back hook tile; false: it takes none"})
-    min_anagrams = _number(MAX_ANAGRAMS, "fewest words spelled with exactly its tiles, itself included")
-    max_anagrams = _number(MAX_ANAGRAMS, "most words spelled with exactly its tiles, itself included")
-    min_score = _number(MAX_SCORE, "lowest point value (tile values, no premiums)", 0)
-    max_score = _number(MAX_SCORE, "highest point value", 0)
+    class Meta(EditionQuery.Meta):
+        include = condition_fields()
 
 
 class AnagramsQuery(ConditionsQuery):
+    class Meta(EditionQuery.Meta):
+        include = condition_fields(ANAGRAM)
+
     sub = Flag(load_default=False, metadata={"description": "subanagrams too"})
-    min_length = WholeNumber(
-        1, search.MAX_QUERY_TILES, load_default=2, metadata={"description": "shortest word, in tiles"}
-    )
-    starts = Text(metadata={"description": "tiles the word starts with"})
-    ends = Text(metadata={"description": "tiles the word ends with"})
     order = Choice(
         search.ORDERS,
         load_default=search.ORDERS[0],
@@ -87,6 +91,9 @@ class SearchQuery(ConditionsQuery):
     """In the order the service has always checked them (the first refused one is answered): the
     page's parameters, then, once the cursor is read, the filters."""
 
+    class Meta(EditionQuery.Meta):
+        include = condition_fields(PATTERN)
+
     order = Choice(search.ORDERS, load_default=search.ORDERS[0], metadata={"description": "result order"})
     limit = _limit()
     cursor = _cursor()
@@ -98,9 +105,6 @@ class SearchQuery(ConditionsQuery):
     )
     length = WholeNumber(1, search.MAX_QUERY_TILES, metadata={"description": "length in tiles"})
     contains = Text(metadata={"description": "tiles the word contains"})
-    starts = Text(metadata={"description": "tiles the word starts with"})
-    ends = Text(metadata={"description": "tiles the word ends with"})
-    min_length = _number(search.MAX_QUERY_TILES, "shortest word, in tiles")
 
 
 #: The names of the conditions' query parameters (those :func:`lextools.core.conditions.conditions` takes).

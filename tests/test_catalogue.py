@@ -1,7 +1,8 @@
 """The texts people read are complete in English, Spanish and French: every key of the message
-catalogue (lextools/core/messages.json) and of the pages' strings (service/static/strings.json) in
-all three, none left in English under another language, the same placeholders in each, the plural
-forms well made, and Spanish "ficha" for tiles only ("tarjeta" is a study card)."""
+catalogue (lextools/core/messages.json), of the search conditions (lextools/core/conditions.json)
+and of the pages' strings (service/static/strings.json) in all three, none left in English under
+another language, the same placeholders in each, the plural forms well made, and Spanish "ficha" for
+tiles only ("tarjeta" is a study card)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from lextools.builder.filters import RULES
 from lextools.core import reviewed
+from lextools.core.conditions import CONDITIONS
 from lextools.core.messages import LANGUAGES, PLURAL, catalogue, message, plural_forms
 
 STRINGS = Path(__file__).resolve().parents[1] / "service" / "static" / "strings.json"
@@ -45,7 +47,13 @@ def _pages() -> dict[str, dict[str, str]]:
     return {key: {lang: table[lang][key] for lang in table if key in table[lang]} for key in sorted(keys)}
 
 
-TABLES = {"messages.json": catalogue(), "strings.json": _pages()}
+def _conditions() -> dict[str, dict[str, str]]:
+    """The search conditions' labels and help (lextools/core/conditions.json), as the pages show them."""
+    texts = {f"{c.name}_{what}": getattr(c, what) for c in CONDITIONS for what in ("label", "help")}
+    return {key: {lang: text[lang] for lang in LANGUAGES} for key, text in texts.items()}
+
+
+TABLES = {"messages.json": catalogue(), "strings.json": _pages(), "conditions.json": _conditions()}
 ENTRIES = [(name, key, texts) for name, table in TABLES.items() for key, texts in table.items()]
 
 

@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 import lextools
+from lextools.cli.lazy import Plain
 from lextools.cli.main import app, main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -220,3 +221,32 @@ def test_arguments_are_converted_as_typer_converts_them(runner: CliRunner, lexic
     refused = runner.invoke(app, ["score", "es-fise", "casa", "--blank", "x", *L])
     assert refused.exit_code == 2 and "valid integer" in refused.output
     assert runner.invoke(app, ["anagram", "es-fise", "casa", "--min-length", "-1", *L]).exit_code == 0
+
+
+def test_the_one_reach_into_typer_is_its_parameters_converter(runner: CliRunner, tmp_path: Path) -> None:
+    """lextools.cli.lazy sets a plain parameter's converter (Typer 0.29's ``_runtime_param``, which
+    Typer calls ``coerce`` on) to Plain, and imports no private module of Typer; a path Typer would
+    refuse (one that cannot be read) is still refused with Typer's message."""
+    with typer.Context(_root()) as ctx:
+        check = _root().get_command(ctx, "check")
+        assert check is not None
+        params = {p.name: p for p in check.get_params(ctx)}
+    assert isinstance(params["lexicons"]._runtime_param, Plain)
+    assert callable(params["lexicons"].get_runtime_param().coerce)
+    private = re.compile(r"^\s*(from typer\._|import typer\._|from typer(\.\w+)* import _)", re.M)
+    for path in [*Path(lextools.__file__).parent.rglob("*.py"), *(README.parent / "service").rglob("*.py")]:
+        assert not private.search(path.read_text("utf-8")), path
+    unreadable = tmp_path / "words.txt"
+    unreadable.write_text("casa\n", encoding="utf-8")
+    unreadable.chmod(0)
+    if not os.access(unreadable, os.R_OK):  # root reads anything
+        refused = runner.invoke(app, ["check", "es-fise", "--file", str(unreadable)])
+        assert refused.exit_code == 2 and "is not readable" in refused.output
+
+
+def test_a_mistyped_command_is_matched_against_every_command(runner: CliRunner) -> None:
+    """Typer suggests among the commands it has loaded; the root group suggests among all of them."""
+    refused = runner.invoke(app, ["chek", "es-fise", "casa"])
+    assert refused.exit_code == 2 and "No such command 'chek'. Did you mean 'check'?" in refused.output
+    refused = runner.invoke(app, ["zzzz"])
+    assert refused.exit_code == 2 and "No such command 'zzzz'." in refused.output

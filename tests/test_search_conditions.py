@@ -4,8 +4,12 @@ it in kiosk mode."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,13 +18,18 @@ from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
 from lextools.cli.main import app as cli
+from lextools.core import conditions as table
 from lextools.core import search
-from lextools.core.conditions import NAMES, Conditions, anagram_count, conditions
+from lextools.core.conditions import CONDITIONS, NAMES, Conditions, anagram_count, conditions, predicates
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.ranking import rank_of
+from lextools.core.spelling import MAX_TILES
 from lextools.features.card import word_card
 from service import create_app
+from tests.condition_surfaces import surfaces
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CARDBOX = {"format": "lextools-cardbox", "version": 1, "exported": "2026-12-01T00:00:00Z", "cards": []}
 
@@ -78,6 +87,31 @@ def test_bad_conditions_are_refused_at_the_call(es: Lexicon) -> None:
     assert not conditions(es, includes="", front_hook=None)
     assert conditions(es, starts="ch") == Conditions(starts="1")
     assert set(NAMES) >= {"min_rank", "front_hook", "min_anagrams", "max_score"}
+    with pytest.raises(TypeError, match="unknown conditions: colour"):
+        Conditions(colour="red")
+
+
+def test_the_table_is_the_only_list_of_conditions() -> None:
+    """Names, kinds, ranges and the lists derived from the table; its bounds are the searches' own."""
+    assert tuple(c.name for c in CONDITIONS) == NAMES and len(set(NAMES)) == len(NAMES)
+    assert table.TILES == ("includes", "starts", "ends") and table.FLAGS == ("front_hook", "back_hook")
+    assert tuple((f"min_{p}", f"max_{p}") for p in ("length", "rank", "anagrams", "score")) == table.RANGES
+    assert search.MAX_QUERY_TILES == table.MAX_QUERY_TILES == MAX_TILES == table.BY_NAME["min_length"].high
+    for c in CONDITIONS:
+        assert (c.low is not None and c.high is not None and c.low <= c.high) == (c.kind == "number"), c.name
+        assert all(query in table.QUERIES for query, _ in c.query_defaults), c.name
+        assert all(c.help[lang].endswith(".") and c.label[lang] for lang in ("en", "es", "fr")), c.name
+    assert Conditions().given() == {} and not Conditions(min_rank=None, includes="")
+    assert Conditions(max_rank=3) == Conditions(max_rank=3, ends="") and hash(Conditions(max_rank=3))
+    assert Conditions(front_hook=False).front_hook is False and Conditions(front_hook=False)
+    assert copy.deepcopy(Conditions(max_rank=3)) == pickle.loads(pickle.dumps(Conditions(max_rank=3)))
+
+
+def test_every_row_of_the_table_has_its_predicate(es: Lexicon) -> None:
+    """A condition added to the table and given is tested: one predicate each (none forgotten)."""
+    sample = {"number": 1, "tiles": "A", "flag": True}
+    for c in CONDITIONS:
+        assert predicates(es, Conditions(**{c.name: sample[c.kind]})), c.name
 
 
 # -- the word card -----------------------------------------------------------------------------------------
@@ -130,6 +164,59 @@ def test_api_search_and_cli_pattern_take_the_same_conditions(
     for path, method in (("/v1/{edition}/search", "get"), ("/v1/{edition}/anagrams/{rack}", "get")):
         named = {p.get("name") for p in doc["paths"][path][method]["parameters"]}
         assert set(NAMES) <= named, set(NAMES) - named
+
+
+def test_the_cli_the_api_and_the_page_show_exactly_the_table(lexicon_home: Path, tmp_path: Path) -> None:
+    shown = surfaces(lexicon_home, tmp_path / "challenges.sqlite3")
+    assert shown["cli"] == {"anagram": list(NAMES), "pattern": list(NAMES)}
+    assert all(names == list(NAMES) for names in shown["api"].values()), shown["api"]
+    assert shown["page"] == list(NAMES)
+    assert shown["labels"]["en"] == {c.name: c.label.en for c in CONDITIONS}
+    assert shown["labels"]["es-fise"] == {c.name: c.label.es for c in CONDITIONS}
+
+
+#: Adds a row to the table before the CLI and the service are imported, then prints what they show
+#: and what they answer with it (argv: the lexicon directory, the challenge record).
+NEW_ROW = """
+import json, sys
+from pathlib import Path
+from lextools.core import conditions as table
+
+row = table.Condition(
+    "min_vowels", "number", table.Texts("Vowels, at least", "Vocales, mínimo", "Voyelles, au moins"),
+    table.Texts("Fewest vowels.", "Mínimo de vocales.", "Nombre minimal de voyelles."), low=0, high=15,
+)
+table.CONDITIONS += (row,)
+table.BY_NAME = {**table.BY_NAME, row.name: row}
+table.NAMES += (row.name,)
+
+from typer.testing import CliRunner
+from lextools.cli.main import app as cli
+from service import create_app
+from tests.condition_surfaces import surfaces
+
+home, record = Path(sys.argv[1]), Path(sys.argv[2])
+shown = surfaces(home, record)
+client = create_app({"LEXICONS": home, "TESTING": True, "RECORD": record}).test_client()
+shown["refused"] = client.get("/v1/es-fise/search?pattern=*&lang=en&min_vowels=many").get_json()
+args = ["pattern", "es-fise", "ca*", "--min-vowels", "1", "--json", "--lexicons", str(home)]
+shown["cli_run"] = CliRunner().invoke(cli, args, catch_exceptions=False).exit_code
+print(json.dumps(shown))
+"""
+
+
+def test_a_row_added_to_the_table_is_in_the_cli_the_api_and_the_page(lexicon_home: Path, tmp_path: Path) -> None:
+    record = tmp_path / "challenges.sqlite3"
+    run = [sys.executable, "-c", NEW_ROW, str(lexicon_home), str(record)]
+    shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, cwd=ROOT).stdout)
+    names = [*NAMES, "min_vowels"]
+    assert shown["cli"] == {"anagram": names, "pattern": names}
+    assert all(got == names for got in shown["api"].values()), shown["api"]
+    assert shown["page"] == names
+    assert shown["labels"]["en"]["min_vowels"] == "Vowels, at least"
+    assert shown["labels"]["es-fise"]["min_vowels"] == "Vocales, mínimo"
+    assert shown["refused"]["error"]["message"].startswith("min_vowels")  # checked as a whole number 0-15
+    assert shown["cli_run"] == 0
 
 
 def test_api_anagrams_in_probability_order_page_by_cursor(client: FlaskClient, es: Lexicon) -> None:

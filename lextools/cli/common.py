@@ -9,15 +9,16 @@ would cost a one-word command a third of its time).
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -70,6 +71,54 @@ RecordOpt = Annotated[
     Path | None,
     typer.Option("--record", help="The challenge record (SQLite) [default: challenges.sqlite3 in the lexicon dir]"),
 ]
+
+
+# -- option groups, declared once and given to the commands that take them ----------------------------
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
+    """One option of a group: a keyword-only parameter ``name: annotation = default``, the annotation
+    an ``Annotated[T, typer.Option(...)]`` as Typer reads it."""
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def with_options(*groups: Iterable[inspect.Parameter]) -> Callable[[Command], Command]:
+    """Give a command the options of ``groups`` through its ``__signature__``, which Typer reads with
+    :func:`inspect.signature`: an option the command names (``*, as_json: bool``) takes the group's
+    declaration in its place; the others stand where the command's ``**kwargs`` is, which takes
+    them. An option of a group the command has no place for is a TypeError, when it is declared.
+
+    >>> @with_options([option("as_json", JsonOpt, False)])
+    ... def show(edition: str, *, as_json: bool) -> None: ...
+    >>> inspect.signature(show).parameters["as_json"].default
+    False
+    """
+
+    def give(command: Command) -> Command:
+        signature = inspect.signature(command, eval_str=True)
+        declared = {p.name: p for group in groups for p in group}
+        own = signature.parameters
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in own.values()) and set(declared) - set(own):
+            raise TypeError(f"{command.__name__} has no place for {', '.join(sorted(set(declared) - set(own)))}")
+        parameters: list[inspect.Parameter] = []
+        for p in own.values():
+            if p.kind is inspect.Parameter.VAR_KEYWORD:
+                parameters += [q for name, q in declared.items() if name not in own]
+            else:
+                parameters.append(declared.get(p.name, p))
+        keyword = next((i for i, p in enumerate(parameters) if p.kind is inspect.Parameter.KEYWORD_ONLY), None)
+        if keyword is not None:  # after the first keyword-only one, every option is keyword-only
+            parameters[keyword:] = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in parameters[keyword:]]
+        command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        return command
+
+    return give
+
+
+#: The options every command printing an answer of a lexicon takes: ``--json`` and ``--lexicons``.
+OUTPUT_OPTIONS = (option("as_json", JsonOpt, False), option("lexicons", LexiconsOpt, None))
 
 
 def home(lexicons: Path | None) -> Path:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -21,11 +22,14 @@ from pathlib import Path
 from typing import Any, ClassVar, get_args, get_origin
 
 import typer
-from typer import _click as click  # Typer 0.29 carries its own click: the classes TyperGroup is made of
-from typer._click.exceptions import UsageError
-from typer._coercion import RuntimeParam, build_runtime_param
-from typer._param_types import coerce_cli_path
-from typer.core import TyperGroup, TyperOption, _TyperParameter
+from typer.core import TyperArgument, TyperGroup, TyperOption
+
+#: Typer 0.29 carries its own copy of click, which is private (``typer._click``): its classes are
+#: named here only as what Typer's public classes take and give (a ``typer.Context``, a
+#: ``TyperCommand`` or ``TyperGroup``, a ``TyperOption`` or ``TyperArgument``).
+Context = Any
+Command = Any
+Parameter = Any
 
 
 class LazyGroup(TyperGroup):
@@ -36,10 +40,10 @@ class LazyGroup(TyperGroup):
     #: the entry-point group through which installed packages add commands (listed after ours)
     plugins: ClassVar[str | None] = None
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         return list(dict.fromkeys([*super().list_commands(ctx), *self.commands_at, *self._plugged()]))
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
@@ -50,7 +54,7 @@ class LazyGroup(TyperGroup):
             _plain(command.get_params(ctx))
         return command
 
-    def get_help_option(self, ctx: click.Context) -> TyperOption | None:
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
         option = super().get_help_option(ctx)
         _plain([] if option is None else [option])
         return option
@@ -58,17 +62,17 @@ class LazyGroup(TyperGroup):
     def _plugged(self) -> dict[str, str]:
         return _entry_points(self.plugins) if self.plugins else {}
 
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        """Typer's, with its "Did you mean …?" drawn from every command, not just those loaded."""
-        try:
-            return super().resolve_command(ctx, args)
-        except UsageError as e:
-            matches = _close_matches(args[0], self.list_commands(ctx)) if args and self.suggest_commands else []
-            if matches and "Did you mean" not in e.message:
-                e.message = f"{e.message.rstrip('.')}. Did you mean {', '.join(repr(m) for m in matches)}?"
-            raise
+    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+        """Typer's, with its "Did you mean …?" drawn from every command, not just those loaded (Typer
+        draws it from the loaded ones): a name no command has fails here, as click words it."""
+        name = args[0] if args else ""
+        unknown = (
+            name and not name.startswith("-") and not ctx.resilient_parsing and self.get_command(ctx, name) is None
+        )
+        matches = _close_matches(name, self.list_commands(ctx)) if unknown and self.suggest_commands else []
+        if matches:
+            ctx.fail(f"No such command {name!r}. Did you mean {', '.join(repr(m) for m in matches)}?")
+        return super().resolve_command(ctx, args)
 
 
 def _close_matches(word: str, names: list[str]) -> list[str]:
@@ -86,7 +90,7 @@ def _entry_points(group: str) -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=group)}
 
 
-def _command_of(target: str, name: str, ctx: click.Context) -> click.Command | None:
+def _command_of(target: str, name: str, ctx: Context) -> Command | None:
     """The command ``name`` of the Typer app at ``module:attribute``: only it is converted (Typer's
     conversion of a command reads its function's signature, a cost per command), else the app's group."""
     command = _converted(target, name)
@@ -94,7 +98,7 @@ def _command_of(target: str, name: str, ctx: click.Context) -> click.Command | N
 
 
 @functools.cache
-def _converted(target: str, name: str) -> click.Command | None:
+def _converted(target: str, name: str) -> Command | None:
     app = _app_at(target)
     for info in app.registered_commands:
         if info.callback is not None and (info.name or typer.main.get_command_name(info.callback.__name__)) == name:
@@ -122,11 +126,23 @@ def _group_of(target: str) -> TyperGroup:
     return typer.main.get_group(_app_at(target))
 
 
-def _plain(params: list[click.Parameter]) -> None:
+# -- the one reach into Typer's internals ------------------------------------------------------------
+#
+# Typer 0.29 converts every parameter's value with a pydantic TypeAdapter, and importing pydantic
+# would cost a one-word command (``lextools check``) more than the rest of its start-up. No public
+# API lets a command convert its own plain values, so this is where lextools uses one private
+# attribute of Typer's: a parameter's converter, ``_runtime_param`` (Typer builds it on first use in
+# ``get_runtime_param()``, and calls its ``coerce(value, param=, ctx=)``). :func:`_plain` sets it to
+# a :class:`Plain` first, for the plain parameters only; anything else is left to Typer. Typer is
+# pinned to 0.29.x (pyproject.toml), and tests/test_cli.py checks the attribute is still Typer's
+# converter and that no one-word command imports pydantic.
+
+
+def _plain(params: list[Parameter]) -> None:
     """Have :class:`Plain` convert the plain parameters among ``params``."""
     for param in params:
-        if isinstance(param, _TyperParameter) and param._runtime_param is None and Plain.converts(param):
-            param._runtime_param = Plain(param.type_descriptor.parameter_info, param.type_descriptor.annotation)
+        if isinstance(param, TyperOption | TyperArgument) and param._runtime_param is None and Plain.converts(param):
+            param._runtime_param = Plain(param.type_descriptor.annotation)  # type: ignore[assignment]  # Typer calls coerce()
 
 
 _INTEGER = re.compile(r"-?[0-9]+")
@@ -155,29 +171,42 @@ _PLAIN: dict[Any, Callable[[Any], Any]] = {str: _as_str, int: _as_int, bool: _as
 
 
 @dataclass(frozen=True)
-class Plain(RuntimeParam):
-    """Typer's conversion of a plain parameter without pydantic (see the module's docstring)."""
+class Plain:
+    """Typer's conversion of a plain parameter without pydantic (see above): a ``str``, ``int``,
+    ``bool`` or ``Path`` (or a list of one of them) with no constraint; a value of another shape is
+    converted, or refused with its message, by Typer's own converter."""
+
+    annotation: Any
 
     @staticmethod
-    def converts(param: _TyperParameter) -> bool:
+    def converts(param: Parameter) -> bool:
         """Whether the parameter is plain: its type, or its list's, one of ours, with no constraint
-        (bounds, a parser, a path that must exist), and no file to open."""
+        (bounds, a parser, a path with conditions of its own), and no file to open."""
         desc = param.type_descriptor
         info, annotation = desc.parameter_info, desc.annotation
         if get_origin(annotation) is list:
             (annotation,) = get_args(annotation) or (None,)
         constrained = info.parser is not None or info.min is not None or info.max is not None
-        return annotation in _PLAIN and not constrained and not desc.is_file and not info.exists
+        if annotation is Path:  # the conditions a path may have: only Typer's own checks them
+            constrained |= bool(info.exists or info.writable or info.resolve_path or info.allow_dash)
+            constrained |= not (info.file_okay and info.dir_okay)
+        return annotation in _PLAIN and not constrained and not desc.is_file
 
-    def _coerce_value(self, value: Any, param: _TyperParameter, ctx: click.Context) -> Any:
-        many = get_origin(self.annotation) is list
-        kind = get_args(self.annotation)[0] if many else self.annotation
-        convert = _PLAIN[kind]
-        items = list(value) if many else [value]
-        converted = [convert(item) for item in items]
-        if any(c is None for c in converted):  # not the plain value expected: Typer's conversion says why
-            return build_runtime_param(param.type_descriptor)._coerce_value(value, param, ctx)
-        if kind is Path:  # what Typer checks of a path that exists (a directory where a file is wanted, …)
-            info = self.parameter_info
-            converted = [coerce_cli_path(c, info, path_type=Path, param=param, ctx=ctx) for c in converted]
+    def coerce(self, value: Any, param: Parameter, ctx: Context) -> Any:
+        """The value of ``param``: None or no values as they are (as Typer's ``coerce``), a plain one
+        converted here, any other by Typer's own converter."""
+        many = param.multiple or param.nargs == -1
+        if value is None:
+            return () if many else None
+        kind = get_args(self.annotation)[0] if get_origin(self.annotation) is list else self.annotation
+        items = list(value) if many and not isinstance(value, str) else [value]
+        converted = [_PLAIN[kind](item) for item in items]
+        if (many and isinstance(value, str)) or any(c is None or not _readable(c) for c in converted):
+            param._runtime_param = None  # not plain after all: Typer's converter, which says why
+            return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
         return converted if many else converted[0]
+
+
+def _readable(value: Any) -> bool:
+    """A path Typer's check lets through (it refuses an existing one that cannot be read); anything else."""
+    return not isinstance(value, Path) or not value.exists() or os.access(value, os.R_OK)

@@ -5,19 +5,41 @@ routes). Apart from :mod:`lextools.cli.study`, so that an ``anagram`` or a ``pat
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, edition_name, open_lexicon, print_json
+from lextools.cli.common import (
+    OUTPUT_OPTIONS,
+    EditionArg,
+    JsonOpt,
+    LexiconsOpt,
+    edition_name,
+    open_lexicon,
+    option,
+    print_json,
+    with_options,
+)
+from lextools.core.lexicon import Lexicon
 from lextools.features import lists
 
 app = typer.Typer()
 
-StartOpt = Annotated[int, typer.Option("--from", help="First item, 1-based.")]
-CountOpt = Annotated[int, typer.Option(help=f"Items (1-{lists.MAX_PAGE}).")]
-LengthOpt = Annotated[int | None, typer.Option(help="Tiles [default: any].")]
+#: The options of a list read a page at a time (``stems``, ``high-value``, ``new-words``), declared once.
+PAGE_OPTIONS = (
+    option("start", Annotated[int, typer.Option("--from", help="First item, 1-based.")], 1),
+    option("count", Annotated[int, typer.Option(help=f"Items (1-{lists.MAX_PAGE}).")], lists.DEFAULT_PAGE),
+    *OUTPUT_OPTIONS,
+)
+#: The options of a list of words: a length, then a page.
+LIST_OPTIONS = (
+    option("length", Annotated[int | None, typer.Option(help="Tiles [default: any].")], None),
+    *PAGE_OPTIONS,
+)
+TileArg = Annotated[str, typer.Argument(help="A tile worth 5 or more, in any notation (Ñ, CH, [LL]).")]
+AgainstArg = Annotated[str, typer.Argument(help="The other edition, built in the same lexicon directory.")]
 
 
 def _print_list(answer: dict[str, Any], as_json: bool) -> None:
@@ -33,46 +55,36 @@ def _print_list(answer: dict[str, Any], as_json: bool) -> None:
         sys.stdout.write(entry["word"] + "\n")
 
 
+def _print_page(edition: str, page: dict[str, Any], answer: Callable[[Lexicon, int, int], dict[str, Any]]) -> None:
+    """A page of a list: ``answer(lexicon, start, count)`` for a command's :data:`PAGE_OPTIONS` (``page``)."""
+    lex = open_lexicon(edition, page["lexicons"])
+    _print_list(answer(lex, page["start"], page["count"]), page["as_json"])
+
+
 @app.command()
+@with_options(PAGE_OPTIONS)
 def stems(
     edition: EditionArg,
     length: Annotated[int, typer.Option(help="Tiles in a stem: 6 or 7.")] = 6,
-    start: StartOpt = 1,
-    count: CountOpt = lists.DEFAULT_PAGE,
-    as_json: JsonOpt = False,
-    lexicons: LexiconsOpt = None,
+    **page: Any,
 ) -> None:
     """Stems ranked by how many tiles make a word with them (6 → 7-tile words, 7 → 8), with the words."""
-    _print_list(lists.stems(open_lexicon(edition, lexicons), length, start, count), as_json)
+    _print_page(edition, page, lambda lex, start, count: lists.stems(lex, length, start, count))
 
 
 @app.command("high-value")
-def high_value(
-    edition: EditionArg,
-    tile: Annotated[str, typer.Argument(help="A tile worth 5 or more, in any notation (Ñ, CH, [LL]).")],
-    length: LengthOpt = None,
-    start: StartOpt = 1,
-    count: CountOpt = lists.DEFAULT_PAGE,
-    as_json: JsonOpt = False,
-    lexicons: LexiconsOpt = None,
-) -> None:
+@with_options(LIST_OPTIONS)
+def high_value(edition: EditionArg, tile: TileArg, **page: Any) -> None:
     """Words with a high-value tile, shortest first."""
-    _print_list(lists.with_tile(open_lexicon(edition, lexicons), tile, length, start, count), as_json)
+    _print_page(edition, page, lambda lex, start, count: lists.with_tile(lex, tile, page["length"], start, count))
 
 
 @app.command("new-words")
-def new_words(
-    edition: EditionArg,
-    against: Annotated[str, typer.Argument(help="The other edition, built in the same lexicon directory.")],
-    length: LengthOpt = None,
-    start: StartOpt = 1,
-    count: CountOpt = lists.DEFAULT_PAGE,
-    as_json: JsonOpt = False,
-    lexicons: LexiconsOpt = None,
-) -> None:
+@with_options(LIST_OPTIONS)
+def new_words(edition: EditionArg, against: AgainstArg, **page: Any) -> None:
     """Words of EDITION's lexicon that AGAINST's lacks (es-fise es-na103), shortest first."""
-    lex, other = open_lexicon(edition, lexicons), open_lexicon(edition_name(against), lexicons)
-    _print_list(lists.new_words(lex, other, length, start, count), as_json)
+    other = open_lexicon(edition_name(against), page["lexicons"])
+    _print_page(edition, page, lambda lex, start, count: lists.new_words(lex, other, page["length"], start, count))
 
 
 @app.command("list-quiz")

@@ -1,75 +1,207 @@
-"""The conditions a player combines on a search (Zyzzyva's search conditions), one contract for the
-library, the CLI options of ``pattern`` and ``anagram`` and the API's query parameters.
+"""The conditions a player combines on a search (Zyzzyva's search conditions), declared once in
+:data:`CONDITIONS`: the library's :class:`Conditions`, the CLI options of ``pattern`` and ``anagram``
+(:mod:`lextools.cli.conditions`), the API's query parameters and the search page's form are all made
+from that table, so a new condition is one row, its predicate (:func:`predicates`) and its test.
+
+The table's rows are data, ``conditions.json`` beside this module (as the message catalogue is):
+a row is a :class:`Condition`'s fields, its ``label`` and ``help`` in each of the three languages,
+and ``defaults`` by query.
 
 A :class:`Conditions` holds every condition that was given (None or ``""``: not asked); each has one
 predicate on a lexicon key (one character per tile), and :func:`matcher` joins the predicates of the
 conditions given into one test, which :func:`lextools.core.search.find` and
-:func:`lextools.core.search.anagrams` apply to their matches (their ``conditions=`` parameter):
-
-- ``min_length`` / ``max_length``: length in tiles (es-fise: CHICO is 4 tiles, CH·I·C·O);
-- ``min_rank`` / ``max_rank``: the probability rank among the words of the same length in tiles
-  (:func:`lextools.core.ranking.rank_of`: 1 is the likeliest draw);
-- ``includes``: tiles the word holds anywhere, each at least as many times as given (``includes=RR``
-  asks for two R tiles; in es-fise the RR tile is another tile, ``[RR]``);
-- ``starts`` / ``ends``: the word's first / last tiles (tile-level: ``starts=C`` is not CHICO);
-- ``front_hook`` / ``back_hook``: True, the word takes a front (back) hook tile; False, it takes none;
-- ``min_anagrams`` / ``max_anagrams``: how many words are spelled with exactly its tiles, itself
-  included (1: it has no other anagram);
-- ``min_score`` / ``max_score``: the sum of its tile values, no blanks, no board premiums.
+:func:`lextools.core.search.anagrams` apply to their matches (their ``conditions=`` parameter).
+Lengths are in tiles (es-fise: CHICO is 4 tiles, CH·I·C·O); tiles are compared as tiles
+(``starts=C`` is not CHICO; ``includes=RR`` asks for two R tiles, in es-fise the RR tile is
+``[RR]``); a rank is :func:`lextools.core.ranking.rank_of`'s (1 is the likeliest draw among the
+words of the same length); a word's anagram count includes itself (1: no other anagram); its score
+is the sum of its tile values, no blanks, no board premiums.
 
 Tiles are given in any notation and spelled when the conditions are made (:func:`conditions`), so a
 bad one is refused at the call with :class:`~lextools.core.errors.QueryError`, as a bad pattern is.
+
+>>> [c.name for c in CONDITIONS if c.kind == "flag"]
+['front_hook', 'back_hook']
+>>> RANGES[0], BY_NAME["min_length"].default_for(ANAGRAM), BY_NAME["min_length"].default_for(PATTERN)
+(('min_length', 'max_length'), 2, None)
+>>> print(BY_NAME["max_score"].help["es"])
+Puntuación máxima (valor de las fichas, sin casillas de premio).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any
+import functools
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
 
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
-from lextools.core.messages import message
+from lextools.core.messages import LANGUAGES, message
 from lextools.core.ranking import rank_of
 from lextools.core.spelling import spell
 
-#: The conditions given as numbers, as (low, high) pairs; each pair is checked low ≤ high.
-RANGES = (("min_length", "max_length"), ("min_rank", "max_rank"), ("min_anagrams", "max_anagrams"),
-          ("min_score", "max_score"))  # fmt: skip
-#: The conditions given as tiles (any notation).
-TILES = ("includes", "starts", "ends")
-#: The conditions given as true/false.
-FLAGS = ("front_hook", "back_hook")
+#: The queries that take conditions, each with its defaults (:meth:`Condition.default_for`): the
+#: anagrams of a rack (CLI ``anagram``, API ``/anagrams``) and the pattern search (CLI ``pattern``,
+#: API ``/search``).
+ANAGRAM, PATTERN = "anagram", "pattern"
+QUERIES = (ANAGRAM, PATTERN)
+
+#: What a condition is given as: a whole number, tiles (any notation), or true/false.
+Kind = Literal["number", "tiles", "flag"]
+_TYPES: dict[str, type] = {"number": int, "tiles": str, "flag": bool}
+#: The input the search page's form shows for each kind (a flag: a select of either / yes / no).
+_INPUTS = {"number": "number", "tiles": "text", "flag": "select"}
 
 
 @dataclass(frozen=True)
-class Conditions:
-    """Every condition of a search; None (tiles: ``""``) where it was not asked. Tiles are keys."""
+class Texts:
+    """One text in the interface's three languages (:data:`lextools.core.messages.LANGUAGES`)."""
 
-    min_length: int | None = None
-    max_length: int | None = None
-    min_rank: int | None = None
-    max_rank: int | None = None
-    includes: str = ""
-    starts: str = ""
-    ends: str = ""
-    front_hook: bool | None = None
-    back_hook: bool | None = None
-    min_anagrams: int | None = None
-    max_anagrams: int | None = None
-    min_score: int | None = None
-    max_score: int | None = None
+    en: str
+    es: str
+    fr: str
+
+    def __getitem__(self, lang: str) -> str:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        text: str = getattr(self, lang)
+        return text
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One search condition: how it is given, its bounds and defaults, and what people read of it.
+
+    ``label`` is the search form's short label; ``help`` one sentence saying what it keeps: the CLI's
+    ``--help`` and the API's description (English), the form's hint (the page's language). A number
+    is a whole number in ``[low, high]``; ``pair`` names the range a ``min_``/``max_`` pair bounds
+    (listed low then high: :data:`RANGES`, checked low ≤ high, and shown side by side on the form).
+    ``default`` is its value when not given (None: not asked); ``query_defaults`` a query's own
+    (an anagram query's ``min_length`` is 2).
+    """
+
+    name: str
+    kind: Kind
+    label: Texts
+    help: Texts
+    low: int | None = None
+    high: int | None = None
+    pair: str | None = None
+    default: Any = None
+    query_defaults: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def type(self) -> type:
+        """The Python type of its value: int, str (tiles as typed) or bool."""
+        return _TYPES[self.kind]
+
+    @property
+    def input(self) -> str:
+        """The HTML input of the search form: ``number``, ``text`` or ``select``."""
+        return _INPUTS[self.kind]
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """A number's ``(low, high)``; a ValueError for a condition that is not a number."""
+        if self.low is None or self.high is None:
+            raise ValueError(f"{self.name} is not a number")
+        return self.low, self.high
+
+    @property
+    def unset(self) -> Any:
+        """The value of :class:`Conditions` when it was not asked: None, or ``""`` for tiles."""
+        return "" if self.kind == "tiles" else None
+
+    def default_for(self, query: str | None) -> Any:
+        """Its default on ``query`` (one of :data:`QUERIES`; None: no query's own)."""
+        return dict(self.query_defaults).get(query, self.default) if query else self.default
+
+
+def _condition(row: dict[str, Any]) -> Condition:
+    """A row of ``conditions.json`` as a :class:`Condition` (an unknown field or language is a TypeError)."""
+    row = dict(row)
+    label, help, defaults = Texts(**row.pop("label")), Texts(**row.pop("help")), row.pop("defaults", {})
+    return Condition(label=label, help=help, query_defaults=tuple(defaults.items()), **row)
+
+
+#: Every condition, in the order the API, the CLI and the form list them: the rows of
+#: ``conditions.json`` beside this module (a table of data, as the message catalogue is).
+CONDITIONS: tuple[Condition, ...] = tuple(
+    _condition(row) for row in json.loads((resources.files("lextools.core") / "conditions.json").read_bytes())
+)
+#: Each condition by its name.
+BY_NAME: Mapping[str, Condition] = {c.name: c for c in CONDITIONS}
+#: Every condition's name, in the order the API and the CLI list them.
+NAMES = tuple(BY_NAME)
+#: The conditions given as numbers that bound a range, as (low, high) pairs; each is checked low ≤ high.
+RANGES = tuple(
+    (low.name, high.name)
+    for pair in dict.fromkeys(c.pair for c in CONDITIONS if c.pair)
+    for low, high in [[c for c in CONDITIONS if c.pair == pair]]
+)
+#: The conditions given as tiles (any notation).
+TILES = tuple(c.name for c in CONDITIONS if c.kind == "tiles")
+#: The conditions given as true/false.
+FLAGS = tuple(c.name for c in CONDITIONS if c.kind == "flag")
+
+
+#: The longest query, in tiles: the board's 15 squares (``lextools.core.search`` refuses longer racks,
+#: patterns and lengths; ``tests/test_search_conditions.py`` checks its ``MAX_QUERY_TILES`` is this).
+MAX_QUERY_TILES = BY_NAME["max_length"].bounds[1]
+#: The highest probability rank, count of anagrams and point value a condition may name (more than
+#: any lexicon's words of one length, anagrams of one rack, points of a 15-tile word).
+MAX_RANK, MAX_ANAGRAMS, MAX_SCORE = (BY_NAME[name].bounds[1] for name in ("max_rank", "max_anagrams", "max_score"))
+
+
+class Conditions:
+    """Every condition of a search (:data:`CONDITIONS`), each an attribute: its value, or its
+    :attr:`~Condition.unset` value (None, tiles ``""``) where it was not asked. Tiles are keys.
+    Immutable, compared and hashed by the conditions given (a query's cache key holds one).
+
+    >>> Conditions(min_length=2, starts="").given(), Conditions().max_rank, Conditions().ends
+    ({'min_length': 2}, None, '')
+    """
+
+    __slots__ = ("_given",)
+    _given: tuple[tuple[str, Any], ...]
+
+    def __init__(self, **given: Any) -> None:
+        unknown = set(given) - set(NAMES)
+        if unknown:
+            raise TypeError(f"unknown conditions: {', '.join(sorted(unknown))}")
+        kept = tuple((name, given[name]) for name in NAMES if given.get(name) not in (None, ""))
+        object.__setattr__(self, "_given", kept)
+
+    def __getattr__(self, name: str) -> Any:
+        condition = BY_NAME.get(name)
+        if condition is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return dict(self._given).get(name, condition.unset)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def given(self) -> dict[str, Any]:
         """The conditions that were asked, by name."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) not in (None, "")}
+        return dict(self._given)
 
     def __bool__(self) -> bool:
-        return bool(self.given())
+        return bool(self._given)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Conditions) and self._given == other._given
 
-#: Every condition's name, in the order the API and the CLI list them.
-NAMES = tuple(f.name for f in fields(Conditions))
+    def __hash__(self) -> int:
+        return hash(self._given)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copied and pickled as made: Conditions(**given)
+        return functools.partial(Conditions, **self.given()), ()
+
+    def __repr__(self) -> str:
+        return f"Conditions({', '.join(f'{name}={value!r}' for name, value in self._given)})"
 
 
 def conditions(lex: Lexicon, **given: Any) -> Conditions:

@@ -9,10 +9,6 @@ import { anagramQuestions } from "./questions.js";
 import { wordList } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
-const CONDITIONS = [
-  "min_length", "max_length", "min_rank", "max_rank", "includes", "starts", "ends",
-  "front_hook", "back_hook", "min_anagrams", "max_anagrams", "min_score", "max_score",
-];
 /** Empty pages in a row (the server still working, a cursor to ask again) before giving up. */
 const MAX_EMPTY_PAGES = 100;
 
@@ -27,9 +23,10 @@ function newSearch() {
   const mode = $("search-mode").value;
   const text = $("search-query").value.trim();
   const params = new URLSearchParams({ order: $("search-order").value });
-  for (const condition of CONDITIONS) {
-    const value = $(`c-${condition}`).value.trim();
-    if (value) params.set(condition, value);
+  // One input per search condition (the page's form is made from the conditions' table).
+  for (const input of document.querySelectorAll("#search-form [data-condition]")) {
+    const value = input.value.trim();
+    if (value) params.set(input.name, value);
   }
   let path;
   if (mode === "pattern") {
