@@ -7,12 +7,12 @@ each view declares its operation once (``api``: route, query schema, answer's sh
 its parameters are read (``params``) and the OpenAPI document is built (``openapi``); ``errors``
 gives every failure one JSON shape; ``lexicons`` keeps the lexicons a worker has loaded; ``server``
 runs it under gunicorn. ``hot`` answers the two hot routes (a word, a batch check) in front of
-Flask, with the views' own functions, the headers of :func:`service.answer.answer_headers` and the
-text of :class:`service.answer.AnswerJSON`: the same bytes for less CPU (see its docstring).
+Flask, with the views' own functions, the headers of :func:`service.http.output.answer_headers` and the
+text of :class:`service.http.output.AnswerJSON`: the same bytes for less CPU (see its docstring).
 The library (``lextools``) never imports this package.
 
 The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
-(``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`; the director reads the
+(``challenge``, ``kiosk``), set up by :func:`service.judge.challenge.init_app`; the director reads the
 record on ``/director`` (``director``), behind the director token (``director_auth``).
 
 The package itself imports nothing: ``lextools serve`` (service/server.py) must monkey-patch with

@@ -36,7 +36,7 @@ def test_no_procedure_is_longer_than_a_screen() -> None:
     assert [f"{where} ({n} lines)" for where, n in functions if n > MAX_LINES] == []
 
 
-LOOK_UP_PATH = ["service.words", "service.hot", "lextools.features.explain", "lextools.features.answers"]
+LOOK_UP_PATH = ["service.api.words", "service.api.hot_routes", "lextools.features.explain", "lextools.features.answers"]
 
 
 @pytest.mark.parametrize("module", LOOK_UP_PATH)
