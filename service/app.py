@@ -1,4 +1,7 @@
-"""The app factory: :func:`create_app` builds the Flask app from config and wires its parts."""
+"""The app factory: :func:`create_app` builds the Flask app from config and wires its parts.
+
+It stands above the rooms (docs/architecture.md): the one module that imports every room, to
+register its blueprints, hooks and app extensions, so that no room needs to know another."""
 
 from __future__ import annotations
 

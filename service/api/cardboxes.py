@@ -26,14 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, request
+from marshmallow import fields
 
 from lextools.core.errors import BusyError
 from lextools.core.messages import message
+from service.contract.bodies import Body, load_body
 from service.contract.operations import operation
-from service.contract.schemas import errors, json_response, obj
+from service.contract.params import refused
+from service.contract.schemas import Answer, dict_field, str_field
 from service.http.errors import ServiceError, bad_request
 from service.http.guards import require_json, require_own_origin
-from service.http.inputs import json_body
 
 bp = Blueprint("cardboxes", __name__)
 
@@ -155,28 +157,37 @@ def _cardbox_of_body() -> str:
     require_own_origin()
     require_json()
     request.max_content_length = current_app.config["CARDBOX_MAX_BYTES"]
-    cardbox = json_body().get("cardbox")
-    if not isinstance(cardbox, dict) or cardbox.get("format") != FORMAT or not isinstance(cardbox.get("cards"), list):
-        raise bad_request(message("sync_not_cardbox"))
-    return json.dumps(cardbox, ensure_ascii=False, separators=(",", ":"))
+    text: str = load_body(CardboxBody)["cardbox"]
+    return text
 
 
-_STORED = obj(
-    ["code", "shown", "updated"],
-    code={"type": "string", "description": "the sync code: 20 characters of Crockford's base32 (100 bits)"},
-    shown={"type": "string", "description": "the code in groups of four, as the page shows it"},
-    updated={"type": "string", "format": "date-time"},
-)
+class Stored(Answer):
+    code = str_field("the sync code: 20 characters of Crockford's base32 (100 bits)", required=True)
+    shown = str_field("the code in groups of four, as the page shows it", required=True)
+    updated = str_field(required=True, metadata={"format": "date-time"})
+
+
+class Kept(Stored):
+    cardbox = dict_field("the study page's cardbox export", required=True)
+
+
+class CardboxExport(fields.Dict):
+    """The study page's cardbox export (static/cardbox.js), read as the compact JSON text kept."""
+
+    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
+        if not isinstance(value, dict) or value.get("format") != FORMAT or not isinstance(value.get("cards"), list):
+            raise refused(bad_request(message("sync_not_cardbox")))
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class CardboxBody(Body):
+    """What ``POST`` and ``PUT`` send: ``{"cardbox": <the study page's export>}``."""
+
+    cardbox = CardboxExport(required=True, metadata={"description": "the study page's cardbox export"})
+
+
 #: The sync code in an operation's path.
 _CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}
-_BODY = {
-    "required": True,
-    "content": {
-        "application/json": {
-            "schema": obj(["cardbox"], cardbox={"type": "object", "description": "the study page's cardbox export"})
-        }
-    },
-}
 
 
 def _stored(code: str, updated: float) -> dict[str, Any]:
@@ -191,12 +202,16 @@ def _iso(seconds: float) -> str:
     bp,
     "/v1/cardbox",
     "POST",
-    summary="Keep a cardbox on the server under a new sync code (no account: the code is the key)",
     operationId="createCardbox",
-    requestBody=_BODY,
-    responses={"201": json_response(_STORED, "Stored"), **errors(400, 403, 413, 415, 429, 503)},
+    body=CardboxBody,
+    body_description="Content-Type: application/json only.",
+    answer=Stored,
+    answered="Stored",
+    status=201,
+    errors=(400, 403, 413, 415, 429, 503),
 )
 def create() -> tuple[dict[str, Any], int]:
+    """Keep a cardbox on the server under a new sync code (no account: the code is the key)."""
     _counted()
     code, updated = store().put(None, _cardbox_of_body(), current_app.config["CARDBOX_MAX_COUNT"])
     return _stored(code, updated), 201
@@ -206,13 +221,16 @@ def create() -> tuple[dict[str, Any], int]:
     bp,
     "/v1/cardbox/<code>",
     "PUT",
-    summary="Replace the cardbox kept under a sync code",
     operationId="putCardbox",
     parameters=(_CODE,),
-    requestBody=_BODY,
-    responses={"200": json_response(_STORED, "Stored"), **errors(400, 403, 404, 413, 415, 429)},
+    body=CardboxBody,
+    body_description="Content-Type: application/json only.",
+    answer=Stored,
+    answered="Stored",
+    errors=(400, 403, 404, 413, 415, 429),
 )
 def replace(code: str) -> dict[str, Any]:
+    """Replace the cardbox kept under a sync code."""
     _counted()
     found = read_code(code)
     return _stored(*store().put(found, _cardbox_of_body(), current_app.config["CARDBOX_MAX_COUNT"]))
@@ -222,19 +240,14 @@ def replace(code: str) -> dict[str, Any]:
     bp,
     "/v1/cardbox/<code>",
     "GET",
-    summary="The cardbox kept under a sync code",
     operationId="getCardbox",
     parameters=(_CODE,),
-    responses={
-        "200": json_response(
-            obj(["code", "shown", "updated", "cardbox"], code={"type": "string"}, shown={"type": "string"},
-                updated={"type": "string", "format": "date-time"}, cardbox={"type": "object"}),
-            "The cardbox",
-        ),
-        **errors(404, 429),
-    },
-)  # fmt: skip
+    answer=Kept,
+    answered="The cardbox",
+    errors=(404, 429),
+)
 def read(code: str) -> dict[str, Any]:
+    """The cardbox kept under a sync code."""
     _counted()
     found = read_code(code)
     kept = store().get(found)

@@ -44,7 +44,7 @@ from lextools.core.spelling import NOTATIONS, Notation
 from lextools.features.export import export_name, manifest, manifest_path, words_dawg
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, load
-from service.contract.schemas import Limited, errors, json_response, obj
+from service.contract.schemas import Answer, Limited, dict_field, errors, int_field, nested_list, str_field
 from service.http.lexicons import lexicon, lexicons
 from service.http.limits import EXPORT_FORMATS
 
@@ -78,7 +78,6 @@ _ETAG = {"ETag": {"schema": {"type": "string"}}}
     "/export",
     query=ExportQuery,
     parameters=({"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}},),
-    summary="The whole word list, streamed; ETag is the lexicon checksum",
     description=Limited(
         "Made once per lexicon and format (and notation for txt) and sent from a file. A worker makes "
         "{EXPORT_CONCURRENCY} export at a time; a request waits for its turn and its file at most "
@@ -99,6 +98,7 @@ _ETAG = {"ETag": {"schema": {"type": "string"}}}
     },
 )
 def export(edition: str) -> Response:
+    """The whole word list, streamed; ETag is the lexicon checksum."""
     lex = lexicon(edition)
     params = load(ExportQuery)
     fmt: str = params["format"]
@@ -128,32 +128,40 @@ def _file_response(path: Path, mimetype: str) -> Response:
     return response
 
 
-_MANIFEST = obj(
-    ["manifest_version", "format", "layout", "edition", "alphabet", "words", "files", "lexicon"],
-    manifest_version={"type": "integer"},
-    format={"type": "string", "enum": list(EXPORT_FORMATS)},
-    layout={"type": "object"},
-    edition={"type": "string"},
-    alphabet={"type": "object"},
-    words={"type": "integer"},
-    files={"type": "array", "items": {"type": "object"}},
-    lexicon={"type": "object"},
-)
+class ExportedFile(Answer):
+    name = str_field(required=True)
+    sha256 = str_field(required=True)
+    bytes = int_field(required=True)
+
+
+class Manifest(Answer):
+    """How to load an export (:func:`lextools.features.export.manifest`)."""
+
+    manifest_version = int_field(required=True)
+    format = str_field(required=True, metadata={"enum": list(EXPORT_FORMATS)})
+    description = str_field()
+    layout = dict_field(required=True)
+    edition = str_field(required=True)
+    alphabet = dict_field(required=True)
+    words = int_field(required=True)
+    files = nested_list(ExportedFile, required=True)
+    lexicon = dict_field("the lexicon exported: checksum, build date, sources, filters, tools", required=True)
+    exported_with = dict_field("the versions of the tools that wrote the export")
 
 
 @operation(
     bp,
     "/manifest",
     query=ManifestQuery,
-    summary="How to load an export: format, layout, alphabet with tile numbers, sha256, provenance",
     operationId="manifest",
-    responses={
-        "200": json_response(_MANIFEST, "The manifest (the same as FILE.manifest.json beside a CLI export)"),
-        **errors(400, 404, 503),
-    },
+    answer=Manifest,
+    answered="The manifest (the same as FILE.manifest.json beside a CLI export)",
+    errors=(400, 404, 503),
 )
 def export_manifest(edition: str) -> dict[str, Any]:
-    """What a program needs to load ``export`` in a format: alphabet, layout, sha256, provenance."""
+    """How to load an export: format, layout, alphabet with tile numbers, sha256, provenance.
+
+    What a program needs to load ``export`` in a format: alphabet, layout, sha256, provenance."""
     lex = lexicon(edition)
     params = load(ManifestQuery)
     if params["format"] == "dawg":  # the file as built: described from its bytes (it is never big)

@@ -19,13 +19,16 @@ at most ``MAX_BATCH`` strings, an unknown edition, a missing or corrupt lexicon,
 cannot spell, and any error at all (the answer is built first; a failure hands the request on, and
 a body already read is handed on as it came, so Flask reads the same bytes).
 
-No fact is written twice: the answers are built by the views' own functions
-(:func:`service.api.words.word_answer`, :func:`lextools.features.answers.check`), the language by
+No fact is written twice: the paths and methods answered here are those of the two operations'
+own declarations (:func:`service.contract.operations.operation_of`: one router, not two kept in
+step by a test); the answers are built by the views' own functions
+(:func:`service.api.words.word_answer`, :func:`lextools.features.answers.check`), which the views
+serialise through their answer schemas, the language by
 :func:`service.http.language.language`, the lexicon — and so hot reload — comes from the app's
 :class:`~service.http.lexicons.LexiconCache`, the body checks are :func:`service.http.inputs.words_of`, the
 body text is the app's JSON provider's (:class:`service.http.output.AnswerJSON`) and the added headers are
 :func:`service.http.output.answer_headers`. tests/test_hot_routes.py compares status, headers and body, byte for
-byte, with the Flask app's (``HOT_ROUTES=False``) over many requests, and checks that the app's
+byte, with the Flask app's (``HOT_ROUTES=False``, the schemas' dump) over many requests, and checks that the app's
 hooks are still the ones this module stands in for.
 """
 

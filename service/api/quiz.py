@@ -18,9 +18,10 @@ from lextools.core.budget import Budget
 from lextools.core.errors import BusyError
 from lextools.core.messages import message
 from lextools.features import quiz
+from service.api.search import BlankEntry
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, Text, WholeNumber, load
-from service.contract.schemas import Limited, errors, json_response, nullable, obj, ref
+from service.contract.schemas import Answer, Limited, bool_field, int_field, nested_list, str_field, str_list
 from service.http.lexicons import lexicon
 
 bp = Blueprint("quiz", __name__, url_prefix="/v1/<edition>")
@@ -91,23 +92,39 @@ class QuizQuery(EditionQuery):
     )
 
 
-_ANSWER = obj(
-    ["edition", "type", "length", "blanks", "order", "ranked_by", "from", "to", "count", "questions"],
-    edition={"type": "string"},
-    type={"type": "string", "enum": list(quiz.QUIZ_TYPES)},
-    list=nullable("string"),
-    length={"type": "integer"},
-    blanks={"type": "integer"},
-    min_length=nullable("integer"),
-    order={"type": "string", "enum": list(quiz.ORDERS)},
-    ranked_by={"type": "string", "enum": list(quiz.ORDERS)},
-    to={"type": "integer"},
-    in_range={"type": "integer", "description": "items ranked from..to"},
-    seed=nullable("integer"),
-    count={"type": "integer"},
-    questions={"type": "array", "items": ref("QuizQuestion")},
-    **{"from": {"type": "integer"}},
-)
+class QuizQuestion(Answer):
+    """A question of any quiz type, with its answers; each type has some of the fields."""
+
+    id = str_field("the question as text: a cardbox key", required=True)
+    rank = int_field(allow_none=True)
+    ways = int_field(allow_none=True)
+    rack = str_list("anagram, build: tiles, ? for a blank")
+    answers = nested_list(BlankEntry, "anagram, build: every word the rack makes")
+    word = str_field()
+    tiles = str_list()
+    front = str_list("hooks: front hook tiles")
+    back = str_list("hooks: back hook tiles")
+    valid = bool_field("word-or-phony: a word (true) or a phony")
+    phony_of = str_field(
+        "word-or-phony: the word a phony was made from", allow_none=True, data_key="from", attribute="from"
+    )
+
+
+class Quiz(Answer):
+    edition = str_field(required=True)
+    type = str_field(required=True, metadata={"enum": list(quiz.QUIZ_TYPES)})
+    list = str_field(allow_none=True)
+    length = int_field(required=True)
+    blanks = int_field(required=True)
+    min_length = int_field(allow_none=True)
+    order = str_field(required=True, metadata={"enum": [*quiz.ORDERS]})
+    ranked_by = str_field(required=True, metadata={"enum": [*quiz.ORDERS]})
+    start = int_field(required=True, data_key="from", attribute="from")
+    to = int_field(required=True)
+    in_range = int_field("items ranked from..to")
+    seed = int_field(allow_none=True)
+    count = int_field(required=True)
+    questions = nested_list(QuizQuestion, required=True)
 
 
 def request_from_args() -> quiz.QuizRequest:
@@ -121,15 +138,17 @@ def request_from_args() -> quiz.QuizRequest:
     bp,
     "/quiz",
     query=QuizQuery,
-    summary="A word-study quiz (anagram, build, hooks, word-or-phony, word list); same seed, same quiz",
     description=Limited(
         "A quiz is made within {QUIZ_BUDGET_MS} ms, its wait for its turn included ({QUIZ_CONCURRENCY} at once "
         "per worker); a quiz whose word lists are still being ranked is 503 busy with Retry-After: ask again."
     ),
     operationId="quiz",
-    responses={"200": json_response(_ANSWER, "The questions with their answers"), **errors(400, 404, 503)},
+    answer=Quiz,
+    answered="The questions with their answers",
+    errors=(400, 404, 503),
 )
 def get_quiz(edition: str) -> dict[str, Any]:
+    """A word-study quiz (anagram, build, hooks, word-or-phony, word list); same seed, same quiz."""
     lex = lexicon(edition)
     request = request_from_args()
     with quizzing() as budget:

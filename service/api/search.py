@@ -20,7 +20,18 @@ from lextools.features.searching import ranked_anagrams
 from service.api.walks import walking
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, ConfigValue, Flag, Query, Text, WholeNumber, load
-from service.contract.schemas import Limit, Limited, errors, json_response, obj, page_fields, ref, strings
+from service.contract.schemas import (
+    Answer,
+    Entry,
+    Limit,
+    Limited,
+    Page,
+    bool_field,
+    int_field,
+    nested_list,
+    str_field,
+    str_list,
+)
 from service.http.errors import ServiceError, bad_request
 from service.http.lexicons import lexicon
 from service.http.limits import MAX_ANAGRAMS, MAX_RANK, MAX_SCORE
@@ -111,29 +122,39 @@ def _conditions(lex: Lexicon, query: type[Query], **also: Any) -> Conditions:
     return conditions(lex, **{name: given.get(name) for name in CONDITION_PARAMETERS}, **also)
 
 
-_ENTRIES_WITH_BLANKS = {"type": "array", "items": {"allOf": [ref("Entry"), obj(["blanks"], blanks=strings())]}}
+class TwoTileWords(Answer):
+    edition = str_field(required=True)
+    count = int_field(required=True)
+    words = nested_list(Entry, required=True)
+
+
+class BlankEntry(Entry):
+    """A word a rack makes, with the tiles its blanks stand for."""
+
+    blanks = str_list(required=True)
+
+
+class Anagrams(Page):
+    edition = str_field(required=True)
+    rack = str_field(required=True)
+    blanks = int_field(required=True, metadata={"maximum": Limit("MAX_RACK_BLANKS")})
+    sub = bool_field(required=True)
+    min_length = int_field(required=True)
+    words = nested_list(BlankEntry, required=True)
+    order = str_field("present when asked for: probability", metadata={"enum": list(search.ORDERS)})
+
+
+class SearchPage(Page):
+    edition = str_field(required=True)
+    order = str_field(required=True, metadata={"enum": list(search.ORDERS)})
+    words = nested_list(Entry, required=True)
 
 
 @operation(
-    bp,
-    "/two-tile-words",
-    query=EditionQuery,
-    summary="Words of two tiles (es-fise: includes CHA, CHE, CHO, LLE)",
-    operationId="twoTileWords",
-    responses={
-        "200": json_response(
-            obj(
-                ["edition", "count", "words"],
-                edition={"type": "string"},
-                count={"type": "integer"},
-                words={"type": "array", "items": ref("Entry")},
-            ),
-            "Words",
-        ),
-        **errors(400, 404, 503),
-    },
+    bp, "/two-tile-words", operationId="twoTileWords", answer=TwoTileWords, answered="Words", errors=(400, 404, 503)
 )
 def two_tile_words(edition: str) -> dict[str, Any]:
+    """Words of two tiles (es-fise: includes CHA, CHE, CHO, LLE)."""
     return answers.two_tile(lexicon(edition))
 
 
@@ -150,27 +171,15 @@ def two_tile_words(edition: str) -> dict[str, Any]:
             "description": "tiles in any notation, ? for a blank",
         },
     ),
-    summary="Anagrams of a rack; ? (sent as %3F) is a blank",
     operationId="anagrams",
-    responses={
-        "200": json_response(
-            obj(
-                ["edition", "rack", "blanks", "sub", "min_length", "count", "truncated", "words", "next_cursor"],
-                edition={"type": "string"},
-                rack={"type": "string"},
-                blanks={"type": "integer", "maximum": Limit("MAX_RACK_BLANKS")},
-                sub={"type": "boolean"},
-                min_length={"type": "integer"},
-                words=_ENTRIES_WITH_BLANKS,
-                **page_fields(),
-            ),
-            "Anagrams, longest first in tiles, then in the edition's alphabetical order",
-        ),
-        **errors(400, 404, 503),
-    },
+    answer=Anagrams,
+    answered="Anagrams, longest first in tiles, then in the edition's alphabetical order",
+    errors=(400, 404, 503),
 )
 def anagrams(edition: str, rack: str) -> dict[str, Any]:
-    """``?`` in the rack is a blank — send it as ``%3F``, or the URL's query string starts there."""
+    """Anagrams of a rack; ? (sent as %3F) is a blank.
+
+    ``?`` in the rack is a blank — send it as ``%3F``, or the URL's query string starts there."""
     lex = lexicon(edition)
     params = load(AnagramsQuery, "sub", "min_length", "order", "limit", "cursor", "starts", "ends")
     sub, min_length, order = params["sub"], params["min_length"], params["order"]
@@ -197,27 +206,12 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
 
 
 @operation(
-    bp,
-    "/search",
-    query=SearchQuery,
-    summary="Words by pattern, length, contained tiles, start and end; paged",
-    operationId="search",
-    responses={
-        "200": json_response(
-            obj(
-                ["edition", "order", "count", "truncated", "words", "next_cursor"],
-                edition={"type": "string"},
-                order={"type": "string", "enum": list(search.ORDERS)},
-                words={"type": "array", "items": ref("Entry")},
-                **page_fields(),
-            ),
-            "A page",
-        ),
-        **errors(400, 404, 503),
-    },
+    bp, "/search", query=SearchQuery, operationId="search", answer=SearchPage, answered="A page", errors=(400, 404, 503)
 )
 def search_words(edition: str) -> dict[str, Any]:
-    """Words meeting every constraint given, a page at a time; ``next_cursor`` fetches the next page."""
+    """Words by pattern, length, contained tiles, start and end; paged.
+
+    Words meeting every constraint given, a page at a time; ``next_cursor`` fetches the next page."""
     lex = lexicon(edition)
     page = load(SearchQuery, "order", "limit", "cursor")  # a bad cursor is refused before the filters
     order = page["order"]

@@ -17,12 +17,13 @@ from flask import Blueprint
 from lextools.core.edition import edition_names
 from lextools.core.messages import message
 from lextools.features import lists, quiz
+from service.api.quiz import QuizQuestion
 from service.api.walks import in_turn
+from service.contract.bodies import Body, Words, load_body
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, Text, WholeNumber, load
-from service.contract.schemas import errors, json_response, nullable, obj, ref, strings
+from service.contract.schemas import Answer, Entry, int_field, nested_list, str_field, str_list
 from service.http.errors import bad_request
-from service.http.inputs import json_body, words_of
 from service.http.language import request_language
 from service.http.lexicons import lexicon
 
@@ -50,42 +51,73 @@ class NewQuery(PageQuery):
     length = WholeNumber(quiz.MIN_LENGTH, quiz.MAX_LENGTH, metadata={"description": "tiles (default: any)"})
 
 
-def _page(**fields: Any) -> dict[str, Any]:
-    return obj(
-        ["edition", "list", "from", "total", "count"],
-        edition={"type": "string"},
-        list={"type": "string"},
-        total={"type": "integer", "description": "items in the whole list"},
-        count={"type": "integer", "description": "items in this page"},
-        **{"from": {"type": "integer"}},
-        **fields,
+class ListPage(Answer):
+    """A page of a list that teaches."""
+
+    edition = str_field(required=True)
+    list = str_field(required=True)
+    start = int_field(required=True, data_key="from", attribute="from")
+    total = int_field("items in the whole list", required=True)
+    count = int_field("items in this page", required=True)
+
+
+class StemWord(Entry):
+    tile = str_field(required=True)
+
+
+class Stem(Answer):
+    rank = int_field(required=True)
+    stem = str_field(required=True)
+    tiles = str_list(required=True)
+    takes = str_list("the tiles that make a word with the stem", required=True)
+    rack = str_field("the stem and a blank: a question of its quiz", required=True)
+    words = nested_list(StemWord, required=True)
+
+
+class Stems(ListPage):
+    length = int_field()
+    stems = nested_list(Stem)
+
+
+class HighValueWords(ListPage):
+    tile = str_field()
+    tiles = str_list()
+    length = int_field(allow_none=True)
+    words = nested_list(Entry)
+
+
+class NewWords(ListPage):
+    against = str_field()
+    length = int_field(allow_none=True)
+    words = nested_list(Entry)
+
+
+class ListQuizBody(Body):
+    words = Words(
+        limit=lists.MAX_QUIZ_ITEMS, allow_empty=True, default=[],
+        metadata={"description": "words in any notation; those not valid are refused"},
+    )  # fmt: skip
+    racks = Words(
+        limit=lists.MAX_QUIZ_ITEMS, allow_empty=True, default=[], metadata={"description": "racks, ? for one blank"}
     )
 
 
-_WORDS = {"type": "array", "items": ref("Entry")}
-_STEM = obj(
-    ["rank", "stem", "tiles", "takes", "rack", "words"],
-    rank={"type": "integer"},
-    stem={"type": "string"},
-    tiles=strings(),
-    takes={**strings(), "description": "the tiles that make a word with the stem"},
-    rack={"type": "string", "description": "the stem and a blank: a question of its quiz"},
-    words={"type": "array", "items": {"allOf": [ref("Entry"), obj(["tile"], tile={"type": "string"})]}},
-)
+class Refused(Answer):
+    reason = str_field(required=True)
+    text = str_field(required=True)
 
 
-@operation(
-    bp,
-    "/stems",
-    query=StemsQuery,
-    summary="Stems of 6 or 7 tiles, ranked by how many tiles make a word with them, each with its words",
-    operationId="stems",
-    responses={
-        "200": json_response(_page(length={"type": "integer"}, stems={"type": "array", "items": _STEM}), "A page"),
-        **errors(400, 404, 503),
-    },
-)
+class ListQuiz(Answer):
+    edition = str_field(required=True)
+    type = str_field(required=True, metadata={"enum": ["anagram"]})
+    count = int_field(required=True)
+    questions = nested_list(QuizQuestion, required=True)
+    refused = nested_list(Refused, required=True)
+
+
+@operation(bp, "/stems", query=StemsQuery, operationId="stems", answer=Stems, answered="A page", errors=(400, 404, 503))
 def stems(edition: str) -> dict[str, Any]:
+    """Stems of 6 or 7 tiles, ranked by how many tiles make a word with them, each with its words."""
     params = load(StemsQuery)
     lex = lexicon(edition)
     return in_turn(lambda: lists.stems(lex, int(params["length"]), params["start"], params["count"]))
@@ -97,12 +129,9 @@ def stems(edition: str) -> dict[str, Any]:
     query=TileQuery,
     summary=f"Words with a tile worth {quiz.HIGH_VALUE} or more, shortest first",
     operationId="highValueWords",
-    responses={
-        "200": json_response(
-            _page(tile={"type": "string"}, tiles=strings(), length=nullable("integer"), words=_WORDS), "A page"
-        ),
-        **errors(400, 404, 503),
-    },
+    answer=HighValueWords,
+    answered="A page",
+    errors=(400, 404, 503),
 )
 def high_value(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
@@ -112,17 +141,10 @@ def high_value(edition: str) -> dict[str, Any]:
 
 
 @operation(
-    bp,
-    "/new",
-    query=NewQuery,
-    summary="Words of this lexicon that another lacks (compared by spelling), shortest first",
-    operationId="newWords",
-    responses={
-        "200": json_response(_page(against={"type": "string"}, length=nullable("integer"), words=_WORDS), "A page"),
-        **errors(400, 404, 503),
-    },
+    bp, "/new", query=NewQuery, operationId="newWords", answer=NewWords, answered="A page", errors=(400, 404, 503)
 )
 def new_words(edition: str) -> dict[str, Any]:
+    """Words of this lexicon that another lacks (compared by spelling), shortest first."""
     params = load(NewQuery)
     lex = lexicon(edition)
     if "against" not in params:
@@ -135,44 +157,15 @@ def new_words(edition: str) -> dict[str, Any]:
     bp,
     "/quiz",
     "POST",
-    query=EditionQuery,
     summary=f"Anagram questions on a list: up to {lists.MAX_QUIZ_ITEMS} words or racks (a stem and a blank)",
     operationId="listQuiz",
-    requestBody={
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": obj(
-                    [],
-                    words={**strings(), "description": "words in any notation; those not valid are refused"},
-                    racks={**strings(), "description": "racks, ? for one blank"},
-                )
-            }
-        },
-        "description": "Read as JSON whatever the Content-Type.",
-    },
-    responses={
-        "200": json_response(
-            obj(
-                ["edition", "type", "count", "questions", "refused"],
-                edition={"type": "string"},
-                type={"type": "string", "enum": ["anagram"]},
-                count={"type": "integer"},
-                questions={"type": "array", "items": ref("QuizQuestion")},
-                refused={
-                    "type": "array",
-                    "items": obj(["text", "reason"], text={"type": "string"}, reason={"type": "string"}),
-                },
-            ),
-            "The questions, and what was left out with the reason",
-        ),
-        **errors(400, 404, 413, 503),
-    },
+    body=ListQuizBody,
+    answer=ListQuiz,
+    answered="The questions, and what was left out with the reason",
+    errors=(400, 404, 413, 503),
 )
 def list_quiz(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
-    body = json_body()
-    words = words_of({"words": body.get("words", [])}, allow_empty=True, limit=lists.MAX_QUIZ_ITEMS)
-    racks = words_of({"words": body.get("racks", [])}, allow_empty=True, limit=lists.MAX_QUIZ_ITEMS)
+    body = load_body(ListQuizBody)
     lang = request_language()
-    return in_turn(lambda: lists.list_quiz(lex, words, racks, lang))
+    return in_turn(lambda: lists.list_quiz(lex, body["words"], body["racks"], lang))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app
+from marshmallow import fields
 
 from lextools.core.edition import load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconNotFoundError
@@ -17,10 +18,22 @@ from lextools.core.lexicon import Lexicon
 from lextools.features import answers
 from lextools.features.card import word_card
 from lextools.features.explain import Sidecar, explain_result
+from service.contract.bodies import Body, Words, load_body
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Positions, load
-from service.contract.schemas import Limit, Limited, errors, json_response, nullable, obj, ref
-from service.http.inputs import json_body, words_of
+from service.contract.schemas import (
+    Answer,
+    Entry,
+    Limited,
+    LookedUp,
+    WordResult,
+    bool_field,
+    int_field,
+    nested_field,
+    nested_list,
+    str_field,
+    str_list,
+)
 from service.http.language import request_language
 from service.http.lexicons import lexicon, lexicons
 
@@ -31,45 +44,100 @@ class ScoreQuery(EditionQuery):
     blank = Positions(metadata={"description": "1-based position of a tile played with a blank (repeatable)"})
 
 
-_SCORE = obj(
-    ["input", "word", "tiles", "score", "verified", "valid", "over_bag"],
-    input={"type": "string"},
-    word={"type": "string"},
-    tiles={
-        "type": "array",
-        "items": obj(
-            ["tile", "blank", "value"], tile={"type": "string"}, blank={"type": "boolean"}, value=nullable("integer")
-        ),
-    },
-    score=nullable("integer"),
-    verified={"type": "boolean"},
-    valid={
-        **nullable("boolean"),
-        "description": "whether the word is in the edition's lexicon; null where this server has none it can read",
-    },
-    over_bag={
-        **nullable("array"),
-        "items": obj(
-            ["tile", "needs", "bag"],
-            tile={"type": "string", "description": "a tile label, or ? for the blanks"},
-            needs={"type": "integer"},
-            bag={"type": "integer"},
-        ),
-        "description": "the tiles the word needs more of than the bag holds ([] when none); "
+class Hooks(Answer):
+    front = str_list(required=True)
+    back = str_list(required=True)
+    front_inner = bool_field(required=True)
+    back_inner = bool_field(required=True)
+
+
+class WordAnswer(WordResult):
+    """``GET /v1/{edition}/words/{word}``: the look-up, explained, with its hooks."""
+
+    rule = str_field("the build rule that removed an invalid word", allow_none=True)
+    sources = str_list("for a valid word: the sources that list it")
+    hooks = nested_field(Hooks, required=True)
+
+
+class Rank(Answer):
+    rank = int_field("1-based, among the words of its length in tiles", required=True)
+    of = int_field("words of that length", required=True)
+    order = str_field(required=True, metadata={"enum": ["probability", "alpha"]})
+
+
+class CardHooks(Hooks):
+    hooked = str_field("the word with inner-hook dots: ·ALA·", required=True)
+
+
+class WordCard(WordResult):
+    """What ``lextools card EDITION WORD --json`` prints (:func:`lextools.features.card.word_card`)."""
+
+    edition = str_field(required=True)
+    values = fields.List(fields.Integer(allow_none=True), required=True, metadata={"description": "each tile's value"})
+    alphagram = str_field("the tiles in the edition's alphabet", required=True)
+    alphagram_tiles = str_list(required=True)
+    rank = nested_field(
+        Rank,
+        "null for a word not in the lexicon; alpha where tile counts are unverified",
+        required=True,
+        allow_none=True,
+    )
+    anagrams = nested_list(Entry, "the other words of its tiles", required=True)
+    hooks = nested_field(CardHooks, required=True)
+    rule = str_field("the build rule that removed an invalid word", required=True, allow_none=True)
+    sources = str_list("for a valid word: the sources that list it", required=True)
+
+
+class HooksAnswer(LookedUp, Hooks):
+    """The look-up and its hooks."""
+
+
+class CheckBody(Body):
+    words = Words(limit="MAX_BATCH", allow_empty=True, required=True)
+
+
+class CheckAnswer(Answer):
+    edition = str_field(required=True)
+    results = nested_list(WordResult, required=True)
+
+
+class ScoredTile(Answer):
+    tile = str_field(required=True)
+    blank = bool_field(required=True)
+    value = int_field(required=True, allow_none=True)
+
+
+class OverBag(Answer):
+    tile = str_field("a tile label, or ? for the blanks", required=True)
+    needs = int_field(required=True)
+    bag = int_field(required=True)
+
+
+class Score(Answer):
+    input = str_field(required=True)
+    word = str_field(required=True)
+    tiles = nested_list(ScoredTile, required=True)
+    score = int_field(required=True, allow_none=True)
+    verified = bool_field(required=True)
+    valid = bool_field(
+        "whether the word is in the edition's lexicon; null where this server has none it can read",
+        required=True,
+        allow_none=True,
+    )
+    over_bag = nested_list(
+        OverBag,
+        "the tiles the word needs more of than the bag holds ([] when none); "
         "null where the edition's tile counts are unverified",
-    },
-)
+        required=True,
+        allow_none=True,
+    )
 
 
 @operation(
-    bp,
-    "/words/<path:word>",
-    query=EditionQuery,
-    summary="Validity, tiles, score and hooks of one word",
-    operationId="getWord",
-    responses={"200": json_response(ref("WordAnswer"), "The word"), **errors(400, 404, 422, 503)},
+    bp, "/words/<path:word>", operationId="getWord", answer=WordAnswer, answered="The word", errors=(400, 404, 422, 503)
 )
 def word(edition: str, word: str) -> dict[str, Any]:
+    """Validity, tiles, score and hooks of one word."""
     lex = lexicon(edition)
     return word_answer(lex, word, request_language(), lexicons().sidecar(lex))
 
@@ -90,13 +158,15 @@ def word_answer(lex: Lexicon, word: str, lang: str, sidecar: Sidecar | None) -> 
 @operation(
     bp,
     "/card/<path:word>",
-    query=EditionQuery,
-    summary="The word card: tiles, score, alphagram, probability rank, anagrams, hooks, sources or reason",
     operationId="getWordCard",
-    responses={"200": json_response(ref("WordCard"), "The card"), **errors(400, 404, 422, 503)},
+    answer=WordCard,
+    answered="The card",
+    errors=(400, 404, 422, 503),
 )
 def card(edition: str, word: str) -> dict[str, Any]:
-    """What ``lextools card EDITION WORD --json`` prints (:func:`lextools.features.card.word_card`)."""
+    """The word card: tiles, score, alphagram, probability rank, anagrams, hooks, sources or reason.
+
+    What ``lextools card EDITION WORD --json`` prints (:func:`lextools.features.card.word_card`)."""
     lex = lexicon(edition)
     return word_card(lex, word, request_language(), lexicons().sidecar(lex))
 
@@ -105,48 +175,24 @@ def card(edition: str, word: str) -> dict[str, Any]:
     bp,
     "/check",
     "POST",
-    query=EditionQuery,
     summary=Limited("Validity of up to {MAX_BATCH} words, one result per word in order"),
     operationId="check",
-    requestBody={
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": obj(
-                    ["words"], words={"type": "array", "items": {"type": "string"}, "maxItems": Limit("MAX_BATCH")}
-                )
-            }
-        },
-        "description": "Read as JSON whatever the Content-Type.",
-    },
-    responses={
-        "200": json_response(
-            obj(
-                ["edition", "results"],
-                edition={"type": "string"},
-                results={"type": "array", "items": ref("WordResult")},
-            ),
-            "Results",
-        ),
-        **errors(400, 404, 413, 503),
-    },
+    body=CheckBody,
+    answer=CheckAnswer,
+    answered="Results",
+    errors=(400, 404, 413, 503),
 )
 def check(edition: str) -> dict[str, Any]:
     lex = lexicon(edition)
-    return answers.check(
-        lex, words_of(json_body(), allow_empty=True), request_language(), current_app.config["LEXICONS"]
-    )
+    words = load_body(CheckBody)["words"]
+    return answers.check(lex, words, request_language(), current_app.config["LEXICONS"])
 
 
 @operation(
-    bp,
-    "/hooks/<path:word>",
-    query=EditionQuery,
-    summary="Front and back hook tiles, and inner-hook flags",
-    operationId="getHooks",
-    responses={"200": json_response(ref("HooksAnswer"), "Hooks"), **errors(400, 404, 422, 503)},
+    bp, "/hooks/<path:word>", operationId="getHooks", answer=HooksAnswer, answered="Hooks", errors=(400, 404, 422, 503)
 )
 def hooks(edition: str, word: str) -> dict[str, Any]:
+    """Front and back hook tiles, and inner-hook flags."""
     return answers.hooks(lexicon(edition), word)
 
 
@@ -154,12 +200,15 @@ def hooks(edition: str, word: str) -> dict[str, Any]:
     bp,
     "/score/<path:word>",
     query=ScoreQuery,
-    summary="Score tile by tile (no board premiums)",
     operationId="getScore",
-    responses={"200": json_response(_SCORE, "The score"), **errors(400, 404, 422)},
+    answer=Score,
+    answered="The score",
+    errors=(400, 404, 422),
 )
 def score(edition: str, word: str) -> dict[str, Any]:
-    """Tile by tile, no board premiums; ``?blank=2`` (1-based, repeatable) marks a tile played by a blank.
+    """Score tile by tile (no board premiums).
+
+    Tile by tile, no board premiums; ``?blank=2`` (1-based, repeatable) marks a tile played by a blank.
 
     Needs only the edition's tile table, not a built lexicon; with one, the answer says whether the
     word is valid.

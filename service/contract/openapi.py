@@ -1,6 +1,8 @@
 """The OpenAPI 3 document of the service, built by apispec from the operations the views declare
-(``service/contract/operations.py``): their query schemas become parameters through apispec's MarshmallowPlugin,
-their answers' shapes and the shared components (``service/contract/schemas.py``) are written as they are.
+(``service/contract/operations.py``): their query schemas become parameters, their body schemas
+request bodies and their answer schemas responses, all through apispec's MarshmallowPlugin (which
+registers each schema as a component and writes the ``$ref``); the error responses are
+``service/contract/schemas.py``'s ``RESPONSES``.
 
 Limits come from the running app's config (``service.http.limits.LIMITS``) and enums from the library's
 constants, so the document states what the service enforces (a deployment that raises ``MAX_BATCH``
@@ -21,7 +23,7 @@ from lextools import __version__
 from lextools.core.edition import edition_names
 from service.contract.operations import OPERATIONS, PATH_COMPONENTS, Operation
 from service.contract.params import Documented, bound
-from service.contract.schemas import RESPONSES, SCHEMAS, Limit, Limited
+from service.contract.schemas import RESPONSES, Error, Limit, Limited, component_name, errors, json_response
 
 #: Sent with every answer about one edition, so a client sees a rebuilt lexicon swapped in.
 _CHECKSUM_HEADERS = {
@@ -68,6 +70,7 @@ def _resolved(value: Any) -> Any:
 def _field_limits(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: the limits and choices a field reads from the app or the library."""
     out = field.openapi() if isinstance(field, Documented) else {}
+    out.update({key: bound(value.key) for key, value in field.metadata.items() if isinstance(value, Limit)})
     description = field.metadata.get("description")
     if isinstance(description, Limited):
         out["description"] = _resolved(description)
@@ -78,6 +81,13 @@ def _operation(op: Operation) -> dict[str, Any]:
     parameters: list[Any] = [name for name in PATH_COMPONENTS if "{" + name + "}" in op.path]
     parameters += [*_resolved(op.parameters), {"in": "query", "schema": op.query}]
     out: dict[str, Any] = {**_resolved(op.spec), "parameters": parameters}
+    responses = {**out.get("responses", {}), **errors(*op.errors)}
+    if op.answer is not None:
+        responses = {str(op.status): json_response(op.answer, _resolved(op.answered)), **responses}
+    out["responses"] = responses
+    if op.body is not None:
+        content = {"application/json": {"schema": op.body}}
+        out["requestBody"] = {"required": True, "content": content, "description": op.body_description}
     if "{edition}" in op.path:
         for status, response in out["responses"].items():
             if status in ("200", "304"):
@@ -87,7 +97,8 @@ def _operation(op: Operation) -> dict[str, Any]:
 
 def _build() -> dict[str, Any]:
     """The document assembled by apispec: it keeps the components and refuses a name registered twice."""
-    marshmallow = MarshmallowPlugin()
+    # None inlines a schema (apispec's documented use of the resolver; its annotation says str only).
+    marshmallow = MarshmallowPlugin(schema_name_resolver=component_name)  # type: ignore[arg-type]
     spec = APISpec(
         title="lextools word-validation service",
         version=__version__,
@@ -97,8 +108,7 @@ def _build() -> dict[str, Any]:
         servers=[{"url": "/"}],
     )
     marshmallow.converter.add_attribute_function(_field_limits)  # type: ignore[union-attr]
-    for name, schema in SCHEMAS.items():
-        spec.components.schema(name, _resolved(schema))
+    spec.components.schema("Error", schema=Error)
     for name, response in RESPONSES.items():
         spec.components.response(name, _resolved(response))
     spec.components.parameter(

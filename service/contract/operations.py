@@ -1,22 +1,29 @@
 """Each operation of the API declared once, on its view: :func:`operation` registers the Flask route
 and records what the OpenAPI document says of it — its query parameters as a marshmallow schema
-(``service/contract/params.py``), the same schema the view reads its parameters with, and its answer's shape
-(``service/contract/schemas.py``).
+(``service/contract/params.py``), the same schema the view reads its parameters with; the schema
+of the JSON body it reads (``service/contract/bodies.py``); the schema its answer is serialised
+with (``service/contract/schemas.py``), so the document cannot drift from the bytes; its summary,
+the first paragraph of the view's docstring.
 
-From these records ``service/contract/openapi.py`` builds the document and
-``service.http.inputs.refuse_unknown_parameters`` learns which parameters a route takes
+From these records ``service/contract/openapi.py`` builds the document,
+``service/contract/unknown_parameters.py`` learns which parameters a route takes
 (:func:`query_parameters`), so the list a request is checked against is the schema itself, not the
-document. A route about an edition takes ``lang`` (:class:`EditionQuery`, inherited by its schema).
+document, and the hot routes (``service/api/hot_routes.py``) learn which paths they answer
+(:func:`operation_of`). A route about an edition takes ``lang`` (:class:`EditionQuery`, inherited
+by its schema).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import Blueprint
+from marshmallow import Schema
 
 from lextools.core.messages import LANGUAGES
 from service.contract.params import Query, Text, parameter_names
@@ -53,6 +60,15 @@ class Operation:
     query: type[Query]
     spec: dict[str, Any] = field(default_factory=dict)
     parameters: tuple[Any, ...] = ()
+    #: The schema that serialises the view's answer (None: the view sends a Response of its own).
+    answer: type[Schema] | None = None
+    answered: str = ""
+    status: int = 200
+    #: The schema of the JSON body the view reads, and what the document says of it.
+    body: type[Schema] | None = None
+    body_description: str = "Read as JSON whatever the Content-Type."
+    #: The statuses of its error responses (the components ``E400``, …).
+    errors: tuple[int, ...] = ()
 
 
 #: Every operation, in the order the views declare them (the document's order).
@@ -71,26 +87,68 @@ def operation(
     rule: str,
     method: str = "GET",
     *,
-    query: type[Query] = NoQuery,
+    query: type[Query] | None = None,
     parameters: tuple[Any, ...] = (),
+    answer: type[Schema] | None = None,
+    answered: str = "",
+    status: int = 200,
+    body: type[Schema] | None = None,
+    body_description: str = "Read as JSON whatever the Content-Type.",
+    errors: tuple[int, ...] = (),
     **spec: Any,
 ) -> Callable[[View], View]:
     """Register the view as ``method rule`` of ``bp`` and declare its operation: ``query`` is the
-    schema of its query parameters; ``parameters`` the path parameters that are not components
-    (``rack``) and header ones; ``spec`` the rest of the OpenAPI operation object."""
+    schema of its query parameters (default: ``lang`` alone on a route about an edition, else
+    none); ``answer`` the schema its answer is serialised with (``status``
+    and ``answered``, the response's description, say the rest of the documented success); ``body`` the
+    schema of the JSON body it reads (declared beside it, the document's request body); ``parameters``
+    the path parameters that are not components (``rack``) and header ones; ``errors`` the statuses
+    of its error responses; ``spec`` the rest of the OpenAPI operation object (``security``, a
+    response of its own). Its ``summary`` is the first paragraph of the view's docstring (its final
+    full stop left out), unless ``spec`` gives one (a summary naming limits)."""
     path = openapi_path((bp.url_prefix or "") + rule)
+    if query is None:  # a route about an edition takes lang
+        query = EditionQuery if "{edition}" in path else NoQuery
     if "{edition}" in path and not issubclass(query, EditionQuery):
         raise TypeError(f"{path}: a route about an edition takes lang (its query schema is an EditionQuery)")
 
     def register(view: View) -> View:
+        if "summary" not in spec:
+            spec["summary"] = summary_of(view)
+        if answer is not None:
+            view = _serialised(view, answer())
         bp.add_url_rule(rule, view_func=view, methods=[method])
-        op = Operation(path, method.lower(), f"{bp.name}.{view.__name__}", query, spec, parameters)
+        op = Operation(
+            path, method.lower(), f"{bp.name}.{view.__name__}", query, spec, parameters,
+            answer, answered, status, body, body_description, errors,
+        )  # fmt: skip
         OPERATIONS.append(op)
         _BY_ENDPOINT[op.endpoint, op.method] = op
         _ENDPOINTS.add(op.endpoint)
         return view
 
     return register
+
+
+def summary_of(view: Callable[..., Any]) -> str:
+    """The first paragraph of a view's docstring, on one line, without its final full stop."""
+    doc = inspect.getdoc(view)
+    if not doc:
+        raise TypeError(f"{view.__name__}: an operation's view says what it does in its docstring")
+    return " ".join(doc.split("\n\n")[0].split()).removesuffix(".")
+
+
+def _serialised(view: View, schema: Schema) -> View:
+    """The view, its answer (a dict, or a dict and a status) dumped through ``schema``."""
+
+    @functools.wraps(view)
+    def dumped(*args: Any, **kwargs: Any) -> Any:
+        out = view(*args, **kwargs)
+        if isinstance(out, tuple):
+            return (schema.dump(out[0]), *out[1:])
+        return schema.dump(out)
+
+    return cast(View, dumped)
 
 
 def operation_of(endpoint: str, method: str | None = None) -> Operation:

@@ -58,7 +58,7 @@ def whole_number(name: str, text: str, low: int, high: int) -> int:
     return int(text)
 
 
-def _refused(error: Exception) -> ValidationError:
+def refused(error: Exception) -> ValidationError:
     """A marshmallow error that carries the service's own (its code and catalogue message)."""
     return ValidationError([error])  # load() takes it out again
 
@@ -82,7 +82,7 @@ class WholeNumber(fields.Integer, Documented):
         try:
             return whole_number(self.data_key or attr or "", str(value), bound(self.low), bound(self.high))
         except ServiceError as e:
-            raise _refused(e) from None
+            raise refused(e) from None
 
     def openapi(self) -> dict[str, Any]:
         out = {"minimum": bound(self.low), "maximum": bound(self.high)}
@@ -101,7 +101,7 @@ class Choice(fields.String, Documented):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> str:
         if value not in self.choices:
             name = self.data_key or attr or ""
-            raise _refused(bad_request(message("one_of", name=name, choices=", ".join(self.choices))))
+            raise refused(bad_request(message("one_of", name=name, choices=", ".join(self.choices))))
         return str(value)
 
     def openapi(self) -> dict[str, Any]:
@@ -115,7 +115,7 @@ class Flag(fields.Boolean):
         text = str(value).lower()
         if text in _TRUE or text in _FALSE:
             return text in _TRUE
-        raise _refused(bad_request(message("not_true_false", name=self.data_key or attr or "")))
+        raise refused(bad_request(message("not_true_false", name=self.data_key or attr or "")))
 
 
 class Text(fields.String):
@@ -138,7 +138,7 @@ class Positions(fields.List):
         out: list[Any | None] = []
         for text in value:
             if not (text.isascii() and text.isdigit() and len(text) <= 2):
-                raise _refused(QueryError(message("blank_position_number", text=repr(text))))
+                raise refused(QueryError(message("blank_position_number", text=repr(text))))
             out.append(int(text))
         return out
 
@@ -181,10 +181,11 @@ def load(schema: type[Query], *only: str) -> dict[str, Any]:
     try:
         return query.load(data)
     except ValidationError as e:
-        raise _first_error(query, e) from None
+        raise first_error(query, e) from None
 
 
-def _first_error(query: Query, error: ValidationError) -> Exception:
+def first_error(query: Schema, error: ValidationError) -> Exception:
+    """The service's error held by the first refused field in ``query``'s order (params, bodies)."""
     messages = error.messages if isinstance(error.messages, dict) else {}
     for name, field in query.fields.items():
         for refusal in messages.get(field.data_key or name, []):

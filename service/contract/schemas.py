@@ -1,6 +1,13 @@
-"""The shapes of the API's answers, as OpenAPI schema objects: the components several operations
-share (``SCHEMAS``), the error responses (``RESPONSES``), and the helpers the views' declarations
-(``service/contract/operations.py``) write their own answers with.
+"""The shapes of the API's answers, as marshmallow schemas: each operation names its answer's schema
+(``answer=`` of :func:`service.contract.operations.operation`), which serialises what the view
+returns and which apispec's MarshmallowPlugin writes into the OpenAPI document (service/contract/openapi.py),
+so the document cannot drift from the bytes. This module holds the base :class:`Answer`, the shapes
+several rooms share (:class:`Entry`, :class:`WordResult`, :class:`Error`), the error responses
+(``RESPONSES``) and the fields the answers write often; each resource declares its own beside its view.
+
+An answer is built by the library (:mod:`lextools.features`), in its order: :class:`Answer` keeps
+that order and refuses a field it does not declare (a bug, answered as one: 500), so a field the
+library adds must be declared — and documented — before it goes out.
 
 A number that is app config (``MAX_BATCH``) is written as :class:`Limit` and a text that names one as
 :class:`Limited`: ``service/contract/openapi.py`` puts the running app's values in, so a deployment that
@@ -9,13 +16,14 @@ raises a limit publishes the new one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from lextools.features.receipts import RECEIPT_FIELDS
+from marshmallow import Schema, fields, post_dump
+
 from service.http.errors import ERRORS
 from service.http.limits import CHALLENGE_RATE, MAX_WORDS
-
-Schema = dict[str, Any]
 
 
 class Limit:
@@ -29,205 +37,133 @@ class Limited(str):
     """A text naming app config values as ``{KEY}``, written with the running app's values."""
 
 
-def ref(name: str) -> Schema:
+class UndeclaredFieldError(TypeError):
+    """An answer holds a field its schema does not declare: the document would not describe it."""
+
+
+@cache
+def _declared(schema: type[Schema]) -> frozenset[str]:
+    return frozenset(field.data_key or name for name, field in schema().dump_fields.items())
+
+
+class Answer(Schema):
+    """An answer's shape. ``dump`` keeps the order the library built the answer in, leaves out what
+    the answer leaves out, and raises :class:`UndeclaredFieldError` for a field it does not declare."""
+
+    @post_dump(pass_original=True)
+    def _as_built(self, data: dict[str, Any], original: Any, **kwargs: Any) -> dict[str, Any]:
+        if not isinstance(original, Mapping):
+            return data
+        declared = _declared(type(self))
+        undeclared = [key for key in original if key not in declared]
+        if undeclared:
+            raise UndeclaredFieldError(f"{type(self).__name__} declares no {', '.join(map(repr, undeclared))}")
+        return {key: data[key] for key in original if key in data}
+
+
+def _about(description: str | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A field's keyword arguments, its description (if any) added to its metadata."""
+    metadata = {**({"description": description} if description else {}), **kwargs.pop("metadata", {})}
+    return {"metadata": metadata, **kwargs}
+
+
+def str_field(description: str | None = None, **kwargs: Any) -> fields.String:
+    return fields.String(**_about(description, kwargs))
+
+
+def int_field(description: str | None = None, **kwargs: Any) -> fields.Integer:
+    return fields.Integer(**_about(description, kwargs))
+
+
+def bool_field(description: str | None = None, **kwargs: Any) -> fields.Boolean:
+    return fields.Boolean(**_about(description, kwargs))
+
+
+def str_list(description: str | None = None, **kwargs: Any) -> fields.List:
+    """A list of strings (tile labels, source names)."""
+    return fields.List(fields.String(), **_about(description, kwargs))
+
+
+def nested_field(schema: type[Schema], description: str | None = None, **kwargs: Any) -> fields.Nested:
+    return fields.Nested(schema, **_about(description, kwargs))
+
+
+def nested_list(schema: type[Schema], description: str | None = None, **kwargs: Any) -> fields.List:
+    """A list of ``schema``'s objects."""
+    return fields.List(fields.Nested(schema), **_about(description, kwargs))
+
+
+def dict_field(description: str | None = None, **kwargs: Any) -> fields.Dict:
+    """An object the answer passes on as it is (metadata of a build, an edition's challenge rules)."""
+    return fields.Dict(**_about(description, kwargs))
+
+
+class Inlined(Schema):
+    """A schema the document writes where it is used rather than as a component of its own (a
+    request body, the error's inner object): see :func:`component_name`."""
+
+
+def component_name(schema: type[Schema] | Schema) -> str | None:
+    """apispec's name for a schema's component: its class name; None (written inline) for an :class:`Inlined` one."""
+    cls = schema if isinstance(schema, type) else type(schema)
+    return None if issubclass(cls, Inlined) else cls.__name__
+
+
+class ErrorBody(Inlined):
+    code = fields.String(required=True, metadata={"enum": list(ERRORS)})
+    message = str_field(required=True)
+
+
+class Error(Answer):
+    """Every failure's one shape (service/http/errors.py)."""
+
+    error = nested_field(ErrorBody, required=True)
+
+
+class Entry(Answer):
+    """A word as shown: its plain spelling and its tiles."""
+
+    word = str_field(required=True)
+    tiles = str_list(required=True)
+
+
+class LookedUp(Answer):
+    """What a look-up found: the word as asked, spelled, in tiles, and whether the lexicon has it."""
+
+    input = str_field(required=True)
+    word = str_field("plain spelling; null when the word cannot be spelled", required=True, allow_none=True)
+    tiles = str_list(required=True)
+    valid = bool_field(required=True)
+
+
+class WordResult(LookedUp):
+    """A look-up's result."""
+    score = int_field("null where tile values are unverified", required=True, allow_none=True)
+    reason = str_field(
+        "why the word is not valid: the rule that removed it and the source form it came from",
+        required=True,
+        allow_none=True,
+    )
+
+
+class Page(Answer):
+    """The fields of a page of a budgeted walk (search, anagrams)."""
+
+    count = int_field("words in this page", required=True)
+    truncated = bool_field("the page stopped at its limit or work budget", required=True)
+    next_cursor = str_field("present when truncated: fetches what follows", required=True, allow_none=True)
+
+
+def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def nullable(type_: str) -> Schema:
-    return {"type": type_, "nullable": True}
-
-
-def strings() -> Schema:
-    return {"type": "array", "items": {"type": "string"}}
-
-
-def obj(required: list[str], **properties: Schema) -> Schema:
-    schema: Schema = {"type": "object", "properties": properties}
-    if required:  # OpenAPI 3.0 refuses an empty list
-        schema["required"] = required
-    return schema
-
-
-def json_response(schema: Schema, description: str) -> dict[str, Any]:
+def json_response(schema: Any, description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
 def errors(*statuses: int) -> dict[str, Any]:
     return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
-
-
-SCHEMAS: dict[str, Schema] = {
-    "Error": obj(
-        ["error"],
-        error=obj(["code", "message"], code={"type": "string", "enum": list(ERRORS)}, message={"type": "string"}),
-    ),
-    "Tile": obj(
-        ["label", "value", "count", "code"],
-        label={"type": "string"},
-        value=nullable("integer"),
-        count=nullable("integer"),
-        code={"type": "string", "description": "one character: FISE digit for CH/LL/RR (1, 2, 3)"},
-    ),
-    "LexiconMetadata": {
-        **obj(
-            ["checksum", "words", "sources", "built"],
-            checksum={"type": "string", "description": "sha256 of the words DAWG; the export ETag"},
-            words={"type": "integer"},
-            built={"type": "string", "format": "date-time"},
-            sources={"type": "array", "items": {"type": "object", "additionalProperties": True}},
-            counts={"type": "object", "additionalProperties": True},
-            files={"type": "object", "additionalProperties": True},
-        ),
-        "additionalProperties": True,
-    },
-    "Edition": obj(
-        ["name", "title", "language", "tiles", "challenge", "lexicon"],
-        name={"type": "string"},
-        title={"type": "string"},
-        language={"type": "string"},
-        total_tiles=nullable("integer"),
-        blanks=nullable("integer"),
-        tiles={"type": "array", "items": ref("Tile")},
-        letters_without_tile=strings(),
-        digraph_tiles=strings(),
-        digraphs_obligatory={"type": "boolean"},
-        challenge={"type": "object", "additionalProperties": True},
-        unverified=nullable("string"),
-        sources=strings(),
-        lexicon={"allOf": [ref("LexiconMetadata")], "nullable": True},
-        lexicon_error=obj(["code", "message"], code={"type": "string"}, message={"type": "string"}),
-    ),
-    "WordResult": obj(
-        ["input", "word", "tiles", "valid", "score", "reason"],
-        input={"type": "string"},
-        word={**nullable("string"), "description": "plain spelling; null when the word cannot be spelled"},
-        tiles=strings(),
-        valid={"type": "boolean"},
-        score={**nullable("integer"), "description": "null where tile values are unverified"},
-        reason={
-            **nullable("string"),
-            "description": "why the word is not valid: the rule that removed it and the source form it came from",
-        },
-    ),
-    "Hooks": obj(
-        ["front", "back", "front_inner", "back_inner"],
-        front=strings(),
-        back=strings(),
-        front_inner={"type": "boolean"},
-        back_inner={"type": "boolean"},
-    ),
-    "WordAnswer": {
-        "allOf": [
-            ref("WordResult"),
-            obj(
-                ["hooks"],
-                hooks=ref("Hooks"),
-                rule={**nullable("string"), "description": "the build rule that removed an invalid word"},
-                sources={**strings(), "description": "for a valid word: the sources that list it"},
-            ),
-        ]
-    },
-    "WordCard": {
-        "allOf": [
-            ref("WordResult"),
-            obj(
-                ["edition", "values", "alphagram", "alphagram_tiles", "rank", "anagrams", "hooks", "rule", "sources"],
-                edition={"type": "string"},
-                values={**strings(), "items": nullable("integer"), "description": "each tile's value"},
-                alphagram={"type": "string", "description": "the tiles in the edition's alphabet"},
-                alphagram_tiles=strings(),
-                rank={
-                    **obj(
-                        ["rank", "of", "order"],
-                        rank={"type": "integer", "description": "1-based, among the words of its length in tiles"},
-                        of={"type": "integer", "description": "words of that length"},
-                        order={"type": "string", "enum": ["probability", "alpha"]},
-                    ),
-                    "nullable": True,
-                    "description": "null for a word not in the lexicon; alpha where tile counts are unverified",
-                },
-                anagrams={"type": "array", "items": ref("Entry"), "description": "the other words of its tiles"},
-                hooks={
-                    "allOf": [
-                        ref("Hooks"),
-                        obj(
-                            ["hooked"], hooked={"type": "string", "description": "the word with inner-hook dots: ·ALA·"}
-                        ),
-                    ]
-                },
-                rule={**nullable("string"), "description": "the build rule that removed an invalid word"},
-                sources={**strings(), "description": "for a valid word: the sources that list it"},
-            ),
-        ]
-    },
-    "HooksAnswer": {
-        "allOf": [
-            ref("Hooks"),
-            obj(
-                ["input", "word", "tiles", "valid"],
-                input={"type": "string"},
-                word={"type": "string"},
-                tiles=strings(),
-                valid={"type": "boolean"},
-            ),
-        ]
-    },
-    "Ruling": obj(
-        ["rules", "play_stands", "outcome", "challenger_penalty"],
-        rules=nullable("string"),
-        play_stands={"type": "boolean"},
-        outcome=nullable("string"),
-        challenger_penalty={**nullable("string"), "description": "null when the challenger is not penalised"},
-        source=nullable("string"),
-    ),
-    "QuizQuestion": {
-        **obj(
-            ["id"],
-            id={"type": "string", "description": "the question as text: a cardbox key"},
-            rank=nullable("integer"),
-            ways=nullable("integer"),
-            rack={**strings(), "description": "anagram, build: tiles, ? for a blank"},
-            answers={
-                "type": "array",
-                "items": {"allOf": [ref("Entry"), obj(["blanks"], blanks=strings())]},
-                "description": "anagram, build: every word the rack makes",
-            },
-            word={"type": "string"},
-            tiles=strings(),
-            front={**strings(), "description": "hooks: front hook tiles"},
-            back={**strings(), "description": "hooks: back hook tiles"},
-            valid={"type": "boolean", "description": "word-or-phony: a word (true) or a phony"},
-            **{"from": {**nullable("string"), "description": "word-or-phony: the word a phony was made from"}},
-        ),
-        "additionalProperties": False,
-    },
-    "Entry": obj(["word", "tiles"], word={"type": "string"}, tiles=strings()),
-    "Receipt": {
-        **obj(
-            list(RECEIPT_FIELDS),
-            id={"type": "string"},
-            time={"type": "string", "format": "date-time"},
-            edition={"type": "string"},
-            checksum={"type": "string", "description": "the lexicon that judged"},
-            acceptable={"type": "boolean"},
-            signature={
-                "type": "string",
-                "description": "HMAC-SHA256 (hex) over id, time, edition, checksum, words, acceptable; "
-                "check it with `lextools receipt verify`",
-            },
-        ),
-        "description": "Proof of the ruling; the words are signed but not repeated (the record has them)",
-    },
-    "RecordEntry": obj(
-        ["id", "time", "edition", "checksum", "words", "acceptable"],
-        id={"type": "string"},
-        time={"type": "string", "format": "date-time"},
-        edition={"type": "string"},
-        checksum={"type": "string"},
-        words=strings(),
-        acceptable={"type": "boolean"},
-    ),
-}
 
 
 def _described(status: int, what: str) -> dict[str, Any]:
@@ -249,12 +185,3 @@ RESPONSES: dict[str, Any] = {
     "E429": _described(429, f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
     "E503": _described(503, "No usable lexicon for the edition on this server"),
 }
-
-
-def page_fields() -> dict[str, Schema]:
-    """The fields of a page of a budgeted walk (search, anagrams)."""
-    return {
-        "count": {"type": "integer", "description": "words in this page"},
-        "truncated": {"type": "boolean", "description": "the page stopped at its limit or work budget"},
-        "next_cursor": {**nullable("string"), "description": "present when truncated: fetches what follows"},
-    }

@@ -31,18 +31,29 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
+from marshmallow import fields
 
 from lextools.core.edition import load_edition
-from lextools.core.messages import message
+from lextools.core.messages import LANGUAGES, message
 from lextools.features.answers import localized
 from lextools.features.inert import inert_json
 from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
-from service.contract.operations import EditionQuery, operation
+from service.contract.bodies import Body, BodyFlag, Words, load_body
+from service.contract.operations import operation
 from service.contract.params import Choice, Query, Text, load
-from service.contract.schemas import errors, json_response, obj, ref
+from service.contract.schemas import (
+    Answer,
+    WordResult,
+    bool_field,
+    errors,
+    int_field,
+    nested_field,
+    nested_list,
+    str_field,
+    str_list,
+)
 from service.http.errors import ServiceError
 from service.http.guards import kiosk_edition, require_json, require_own_origin
-from service.http.inputs import flag, json_body, words_of
 from service.http.language import request_language
 from service.http.lexicons import lexicon
 from service.http.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
@@ -57,72 +68,92 @@ bp = Blueprint("challenge", __name__)
 DIRECTOR_TOKEN_ENV = "LEXTOOLS_DIRECTOR_TOKEN"
 
 
-def _play(body: dict[str, Any]) -> list[str]:
-    """The words of a play, refusing only what no board could hold in any notation (service/http/limits.py).
-    A word of more than 15 tiles, or one the edition cannot spell, is judged: NOT ACCEPTABLE."""
-    words = words_of(body, allow_empty=False)
+def _on_a_board(words: list[str]) -> None:
+    """Refuse only what no board could hold in any notation (service/http/limits.py). A word of more
+    than 15 tiles, or one the edition cannot spell, is judged: NOT ACCEPTABLE."""
     if len(words) > MAX_WORDS:
         raise ServiceError(413, "too_many_words", message("too_many_words", count=len(words), max=MAX_WORDS))
     if any(len(word) > MAX_WORD_CHARS for word in words):
         raise ServiceError(400, "word_too_long", message("word_too_long", max=MAX_WORD_CHARS))
-    return words
 
 
-def blind(body: dict[str, Any]) -> bool:
+class Play(Body):
+    """A challenged play: of one word at least (check takes an empty list)."""
+
+    words = Words(
+        limit="MAX_BATCH",
+        allow_empty=False,
+        check=_on_a_board,
+        item=fields.String(metadata={"minLength": 1, "maxLength": MAX_WORD_CHARS}),
+        required=True,
+        metadata={"maxItems": MAX_WORDS},
+    )
+    reveal = BodyFlag(
+        load_default=False,
+        metadata={"description": "include per-word results (a kiosk ignores it: its answers are always blind)"},
+    )
+
+
+def blind(play: dict[str, Any]) -> bool:
     """Is this answer blind? Always on a kiosk (``reveal`` is read, so a bad value is still a 400,
     and ignored); elsewhere unless the request asks ``reveal: true``."""
-    reveal = flag(body, "reveal", default=False)
-    return kiosk_edition() is not None or not reveal
+    return kiosk_edition() is not None or not play["reveal"]
 
 
-_PLAY = {
-    "required": True,
-    "description": "Content-Type: application/json only.",
-    "content": {
-        "application/json": {
-            "schema": obj(
-                ["words"],
-                # a challenge is of a play, so of one word at least (check takes an empty list)
-                words={
-                    "type": "array",
-                    "items": {"type": "string", "minLength": 1, "maxLength": MAX_WORD_CHARS},
-                    "minItems": 1,
-                    "maxItems": MAX_WORDS,
-                },
-                reveal={
-                    "type": "boolean",
-                    "default": False,
-                    "description": "include per-word results (a kiosk ignores it: its answers are always blind)",
-                },
-            )
-        }
+#: The edition's ruling (service/judge/rulings.py): ``outcome`` in the answer's language, and each
+#: language's text as ``outcome_<lang>``.
+Ruling = Answer.from_dict(
+    {
+        "rules": str_field(required=True, allow_none=True),
+        "play_stands": bool_field(required=True),
+        "outcome": str_field(required=True, allow_none=True),
+        "challenger_penalty": str_field("null when the challenger is not penalised", required=True, allow_none=True),
+        **{f"outcome_{code}": str_field(f"the outcome in {code}, where the edition has it") for code in LANGUAGES},
+        "source": str_field(allow_none=True),
     },
-}
-
-_JUDGEMENT = obj(
-    ["edition", "words", "acceptable", "ruling"],
-    edition={"type": "string"},
-    words={"type": "integer"},
-    acceptable={"type": "boolean"},
-    ruling=ref("Ruling"),
-    receipt=ref("Receipt"),
-    results={"type": "array", "items": ref("WordResult")},
+    name="Ruling",
 )
+
+
+class Receipt(Answer):
+    """Proof of the ruling; the words are signed but not repeated (the record has them)."""
+
+    id = str_field(required=True)
+    time = str_field(required=True, metadata={"format": "date-time"})
+    edition = str_field(required=True)
+    checksum = str_field("the lexicon that judged", required=True)
+    acceptable = bool_field(required=True)
+    signature = str_field(
+        "HMAC-SHA256 (hex) over id, time, edition, checksum, words, acceptable; "
+        "check it with `lextools receipt verify`",
+        required=True,
+    )
+
+
+class Judgement(Answer):
+    edition = str_field(required=True)
+    words = int_field(required=True)
+    acceptable = bool_field(required=True)
+    ruling = nested_field(Ruling, required=True)
+    receipt = nested_field(Receipt)
+    results = nested_list(WordResult)
 
 
 @operation(
     bp,
     "/v1/<edition>/challenge",
     "POST",
-    query=EditionQuery,
     summary="Judge a challenged play, record it, answer with a signed receipt. Every play of at most "
     f"{MAX_WORDS} words of at most {MAX_WORD_CHARS} characters gets a verdict: a word of more than 15 tiles, "
     "one the edition cannot spell or with a letter it has no tile for is not acceptable; only longer input "
     "is refused (400/413, not recorded). Blind: per-word results only with reveal, never from a kiosk. "
     "Only from this server's own pages (Origin) or from non-browsers.",
     operationId="challenge",
-    requestBody=_PLAY,
-    responses={"200": json_response(_JUDGEMENT, "The judgement"), **errors(400, 403, 404, 413, 415, 429, 503)},
+    body=Play,
+    body_description="Content-Type: application/json only.",
+    answer=Judgement,
+    answered="The judgement",
+    errors=(400, 403, 404, 413, 415, 429, 503),
 )
 def challenge(edition: str) -> dict[str, Any]:
     """Judge a play. Blind by default, always on a kiosk: a word judge must not tell which word failed
@@ -131,9 +162,8 @@ def challenge(edition: str) -> dict[str, Any]:
     require_json()
     request.max_content_length = min(MAX_BODY, current_app.config["MAX_CONTENT_LENGTH"])
     lex = lexicon(edition)
-    body = json_body()
-    words = _play(body)
-    hidden = blind(body)
+    play = load_body(Play)
+    words, hidden = play["words"], blind(play)
     results = [lex.lookup(w) for w in words]
     acceptable = all(r.valid for r in results)
     lang = request_language()
@@ -158,6 +188,19 @@ def challenge(edition: str) -> dict[str, Any]:
     return reply
 
 
+class RecordEntry(Answer):
+    id = str_field(required=True)
+    time = str_field(required=True, metadata={"format": "date-time"})
+    edition = str_field(required=True)
+    checksum = str_field(required=True)
+    words = str_list(required=True)
+    acceptable = bool_field(required=True)
+
+
+class RecordAnswer(Answer):
+    challenges = nested_list(RecordEntry, required=True)
+
+
 class RecordQuery(Query):
     since = Text(metadata={"description": "only challenges from this time on (ISO 8601; UTC if no zone)"})
     format = Choice(("json", "csv"), load_default="json", metadata={"description": "json or csv"})
@@ -175,9 +218,7 @@ class RecordQuery(Query):
         "200": {
             "description": "The challenges, oldest first",
             "content": {
-                "application/json": {
-                    "schema": obj(["challenges"], challenges={"type": "array", "items": ref("RecordEntry")})
-                },
+                "application/json": {"schema": RecordAnswer},
                 "text/csv": {"schema": {"type": "string"}},
             },
         },
@@ -193,7 +234,7 @@ def read_record() -> Any:
     if fmt == "csv":  # every cell text, no control character, no formula (lextools/features/inert.py)
         return Response(as_csv_text(entries), content_type="text/csv; charset=utf-8")
     # The words exact for a program, their control and format characters as JSON escapes for a person.
-    return Response(inert_json({"challenges": entries}) + "\n", mimetype="application/json")
+    return Response(inert_json(RecordAnswer().dump({"challenges": entries})) + "\n", mimetype="application/json")
 
 
 def init_app(app: Flask) -> None:
