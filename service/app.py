@@ -18,7 +18,7 @@ from service.api import cardboxes, export, meta, quiz, search, study_lists, walk
 from service.api.hot_routes import HotRoutes
 from service.contract.unknown_parameters import refuse_unknown_language, refuse_unknown_parameters
 from service.http import errors, hosts
-from service.http.inputs import canonical_edition, require_utf8_path
+from service.http.client_input import canonical_edition, require_utf8_path
 from service.http.lexicons import EXTENSION, LexiconCache
 from service.http.limits import limit_defaults
 from service.http.output import AnswerJSON, _cors, _nosniff

@@ -27,8 +27,8 @@ from lextools.cli.main import app as cli
 from service import create_app
 from service.api.hot_routes import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
 from service.contract.unknown_parameters import refuse_unknown_language, refuse_unknown_parameters
+from service.http.client_input import canonical_edition, require_utf8_path
 from service.http.hosts import require_allowed_host
-from service.http.inputs import canonical_edition, require_utf8_path
 from service.http.output import _cors, _nosniff
 from service.judge.kiosk import gate
 from tests.conftest import DATA, build_small

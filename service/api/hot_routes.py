@@ -25,7 +25,7 @@ step by a test); the answers are built by the views' own functions
 (:func:`service.api.words.word_answer`, :func:`lextools.features.answers.check`), which the views
 serialise through their answer schemas, the language by
 :func:`service.http.language.language`, the lexicon — and so hot reload — comes from the app's
-:class:`~service.http.lexicons.LexiconCache`, the body checks are :func:`service.http.inputs.words_of`, the
+:class:`~service.http.lexicons.LexiconCache`, the body checks are :func:`service.http.client_input.words_of`, the
 body text is the app's JSON provider's (:class:`service.http.output.AnswerJSON`) and the added headers are
 :func:`service.http.output.answer_headers`. tests/test_hot_routes.py compares status, headers and body, byte for
 byte, with the Flask app's (``HOT_ROUTES=False``, the schemas' dump) over many requests, and checks that the app's
@@ -45,8 +45,8 @@ from lextools.core.edition import canonical_edition_name
 from lextools.features import answers
 from service.api.words import word_answer
 from service.contract.operations import Operation, operation_of
+from service.http.client_input import words_of
 from service.http.hosts import EXTENSION as HOSTS
-from service.http.inputs import words_of
 from service.http.language import language
 from service.http.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
 from service.http.output import answer_headers
@@ -127,7 +127,7 @@ class HotRoutes:
         match = self._word_path.fullmatch(_path(environ))
         if match is None or not match[2].isprintable():
             return None
-        edition, word = canonical_edition_name(match[1]), match[2]  # as service.http.inputs.canonical_edition
+        edition, word = canonical_edition_name(match[1]), match[2]  # as service.http.client_input.canonical_edition
         cache = self._lexicons()
         lex = cache.get(edition)
         lang = language(edition, None, environ.get("HTTP_ACCEPT_LANGUAGE"))
@@ -147,7 +147,7 @@ class HotRoutes:
         body = self.app.json.loads(data)
         if not isinstance(body, dict):
             return None
-        edition = canonical_edition_name(match[1])  # as service.http.inputs.canonical_edition
+        edition = canonical_edition_name(match[1])  # as service.http.client_input.canonical_edition
         lex = self._lexicons().get(edition)
         words = words_of(body, allow_empty=True, limit=self.app.config["MAX_BATCH"])
         lang = language(edition, None, environ.get("HTTP_ACCEPT_LANGUAGE"))

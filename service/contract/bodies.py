@@ -3,7 +3,7 @@
 values it takes and what the OpenAPI document says of it (its ``requestBody``).
 
 Each field refuses a value it cannot take with the service's own error — the checks of
-:func:`service.http.inputs.words_of` and :func:`service.http.inputs.flag`, the messages the service
+:func:`service.http.client_input.words_of` and :func:`service.http.client_input.flag`, the messages the service
 has always answered with — and :func:`load_body` raises the one of the first field in declaration
 order, as a view reading the fields one after the other would.
 """
@@ -18,8 +18,8 @@ from marshmallow import EXCLUDE, ValidationError, fields, missing
 
 from service.contract.params import Bound, Documented, bound, first_error, refused
 from service.contract.schemas import Inlined
+from service.http.client_input import flag, json_body, words_of
 from service.http.errors import ServiceError
-from service.http.inputs import flag, json_body, words_of
 
 
 class Body(Inlined):
@@ -77,7 +77,7 @@ class BodyFlag(fields.Boolean):
 
 
 def load_body(schema: type[Body]) -> dict[str, Any]:
-    """The request's JSON body (:func:`service.http.inputs.json_body`: an object, whatever the
+    """The request's JSON body (:func:`service.http.client_input.json_body`: an object, whatever the
     Content-Type) read by ``schema``; the first field in the schema's order that is refused raises its error."""
     body = json_body()
     reader = _instance(schema)

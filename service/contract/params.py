@@ -145,7 +145,7 @@ class Positions(fields.List):
 
 class Query(Schema):
     """The query parameters of an operation; a parameter it does not declare is refused before the
-    view runs (``service.http.inputs.refuse_unknown_parameters``)."""
+    view runs (``service.http.client_input.refuse_unknown_parameters``)."""
 
     class Meta:
         unknown = EXCLUDE
