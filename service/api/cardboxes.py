@@ -162,12 +162,16 @@ def _cardbox_of_body() -> str:
 
 
 class Stored(Answer):
+    """Stored."""
+
     code = str_field("the sync code: 20 characters of Crockford's base32 (100 bits)", required=True)
     shown = str_field("the code in groups of four, as the page shows it", required=True)
     updated = str_field(required=True, metadata={"format": "date-time"})
 
 
 class Kept(Stored):
+    """The cardbox."""
+
     cardbox = dict_field("the study page's cardbox export", required=True)
 
 
@@ -206,7 +210,6 @@ def _iso(seconds: float) -> str:
     body=CardboxBody,
     body_description="Content-Type: application/json only.",
     answer=Stored,
-    answered="Stored",
     status=201,
     errors=(400, 403, 413, 415, 429, 503),
 )
@@ -226,7 +229,6 @@ def create() -> tuple[dict[str, Any], int]:
     body=CardboxBody,
     body_description="Content-Type: application/json only.",
     answer=Stored,
-    answered="Stored",
     errors=(400, 403, 404, 413, 415, 429),
 )
 def replace(code: str) -> dict[str, Any]:
@@ -237,14 +239,7 @@ def replace(code: str) -> dict[str, Any]:
 
 
 @operation(
-    bp,
-    "/v1/cardbox/<code>",
-    "GET",
-    operationId="getCardbox",
-    parameters=(_CODE,),
-    answer=Kept,
-    answered="The cardbox",
-    errors=(404, 429),
+    bp, "/v1/cardbox/<code>", "GET", operationId="getCardbox", parameters=(_CODE,), answer=Kept, errors=(404, 429)
 )
 def read(code: str) -> dict[str, Any]:
     """The cardbox kept under a sync code."""

@@ -135,7 +135,9 @@ class ExportedFile(Answer):
 
 
 class Manifest(Answer):
-    """How to load an export (:func:`lextools.features.export.manifest`)."""
+    """The manifest (the same as FILE.manifest.json beside a CLI export).
+
+    How to load an export (:func:`lextools.features.export.manifest`)."""
 
     manifest_version = int_field(required=True)
     format = str_field(required=True, metadata={"enum": list(EXPORT_FORMATS)})
@@ -149,15 +151,7 @@ class Manifest(Answer):
     exported_with = dict_field("the versions of the tools that wrote the export")
 
 
-@operation(
-    bp,
-    "/manifest",
-    query=ManifestQuery,
-    operationId="manifest",
-    answer=Manifest,
-    answered="The manifest (the same as FILE.manifest.json beside a CLI export)",
-    errors=(400, 404, 503),
-)
+@operation(bp, "/manifest", query=ManifestQuery, operationId="manifest", answer=Manifest, errors=(400, 404, 503))
 def export_manifest(edition: str) -> dict[str, Any]:
     """How to load an export: format, layout, alphabet with tile numbers, sha256, provenance.
 

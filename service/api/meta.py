@@ -30,12 +30,16 @@ bp = Blueprint("meta", __name__)
 
 
 class Health(Answer):
+    """Alive."""
+
     status = str_field(required=True)
     version = str_field("the version of lextools serving")
 
 
 class Document(Answer):
-    """The OpenAPI 3 document (service/contract/openapi.py)."""
+    """OpenAPI 3 document.
+
+    The OpenAPI 3 document (service/contract/openapi.py)."""
 
     paths = dict_field(required=True)
     info = dict_field(required=True)
@@ -57,7 +61,9 @@ class MissingLexicon(Answer):
 
 
 class Edition(Answer):
-    """An edition's tile table (:meth:`lextools.core.edition.Edition.as_dict`), and its lexicon's metadata."""
+    """The edition.
+
+    An edition's tile table (:meth:`lextools.core.edition.Edition.as_dict`), and its lexicon's metadata."""
 
     name = str_field(required=True)
     title = str_field(required=True)
@@ -82,29 +88,29 @@ class Edition(Answer):
 
 
 class Editions(Answer):
+    """Editions."""
+
     editions = nested_list(Edition, required=True)
 
 
-@operation(bp, "/healthz", summary="Liveness", operationId="healthz", answer=Health, answered="Alive")
+@operation(bp, "/healthz", summary="Liveness", operationId="healthz", answer=Health)
 def healthz() -> dict[str, Any]:
     return {"status": "ok", "version": __version__}
 
 
-@operation(bp, "/v1/openapi.json", operationId="openapi", answer=Document, answered="OpenAPI 3 document")
+@operation(bp, "/v1/openapi.json", operationId="openapi", answer=Document)
 def openapi() -> dict[str, Any]:
     """This document."""
     return document()
 
 
-@operation(bp, "/v1/editions", operationId="listEditions", answer=Editions, answered="Editions")
+@operation(bp, "/v1/editions", operationId="listEditions", answer=Editions)
 def editions() -> dict[str, Any]:
     """Every edition: tile table and lexicon metadata."""
     return {"editions": [describe(name) for name in edition_names()]}
 
 
-@operation(
-    bp, "/v1/editions/<edition>", operationId="getEdition", answer=Edition, answered="The edition", errors=(400, 404)
-)
+@operation(bp, "/v1/editions/<edition>", operationId="getEdition", answer=Edition, errors=(400, 404))
 def edition(edition: str) -> dict[str, Any]:
     """One edition: tile table and lexicon metadata (word count, sources, build date, checksum)."""
     return describe(edition)

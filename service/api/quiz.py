@@ -111,6 +111,8 @@ class QuizQuestion(Answer):
 
 
 class Quiz(Answer):
+    """The questions with their answers."""
+
     edition = str_field(required=True)
     type = str_field(required=True, metadata={"enum": list(quiz.QUIZ_TYPES)})
     list = str_field(allow_none=True)
@@ -144,7 +146,6 @@ def request_from_args() -> quiz.QuizRequest:
     ),
     operationId="quiz",
     answer=Quiz,
-    answered="The questions with their answers",
     errors=(400, 404, 503),
 )
 def get_quiz(edition: str) -> dict[str, Any]:

@@ -123,6 +123,8 @@ def _conditions(lex: Lexicon, query: type[Query], **also: Any) -> Conditions:
 
 
 class TwoTileWords(Answer):
+    """Words."""
+
     edition = str_field(required=True)
     count = int_field(required=True)
     words = nested_list(Entry, required=True)
@@ -135,6 +137,8 @@ class BlankEntry(Entry):
 
 
 class Anagrams(Page):
+    """Anagrams, longest first in tiles, then in the edition's alphabetical order."""
+
     edition = str_field(required=True)
     rack = str_field(required=True)
     blanks = int_field(required=True, metadata={"maximum": Limit("MAX_RACK_BLANKS")})
@@ -145,14 +149,14 @@ class Anagrams(Page):
 
 
 class SearchPage(Page):
+    """A page."""
+
     edition = str_field(required=True)
     order = str_field(required=True, metadata={"enum": list(search.ORDERS)})
     words = nested_list(Entry, required=True)
 
 
-@operation(
-    bp, "/two-tile-words", operationId="twoTileWords", answer=TwoTileWords, answered="Words", errors=(400, 404, 503)
-)
+@operation(bp, "/two-tile-words", operationId="twoTileWords", answer=TwoTileWords, errors=(400, 404, 503))
 def two_tile_words(edition: str) -> dict[str, Any]:
     """Words of two tiles (es-fise: includes CHA, CHE, CHO, LLE)."""
     return answers.two_tile(lexicon(edition))
@@ -173,7 +177,6 @@ def two_tile_words(edition: str) -> dict[str, Any]:
     ),
     operationId="anagrams",
     answer=Anagrams,
-    answered="Anagrams, longest first in tiles, then in the edition's alphabetical order",
     errors=(400, 404, 503),
 )
 def anagrams(edition: str, rack: str) -> dict[str, Any]:
@@ -205,9 +208,7 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     return answer
 
 
-@operation(
-    bp, "/search", query=SearchQuery, operationId="search", answer=SearchPage, answered="A page", errors=(400, 404, 503)
-)
+@operation(bp, "/search", query=SearchQuery, operationId="search", answer=SearchPage, errors=(400, 404, 503))
 def search_words(edition: str) -> dict[str, Any]:
     """Words by pattern, length, contained tiles, start and end; paged.
 

@@ -75,11 +75,15 @@ class Stem(Answer):
 
 
 class Stems(ListPage):
+    """A page."""
+
     length = int_field()
     stems = nested_list(Stem)
 
 
 class HighValueWords(ListPage):
+    """A page."""
+
     tile = str_field()
     tiles = str_list()
     length = int_field(allow_none=True)
@@ -87,6 +91,8 @@ class HighValueWords(ListPage):
 
 
 class NewWords(ListPage):
+    """A page."""
+
     against = str_field()
     length = int_field(allow_none=True)
     words = nested_list(Entry)
@@ -108,6 +114,8 @@ class Refused(Answer):
 
 
 class ListQuiz(Answer):
+    """The questions, and what was left out with the reason."""
+
     edition = str_field(required=True)
     type = str_field(required=True, metadata={"enum": ["anagram"]})
     count = int_field(required=True)
@@ -115,7 +123,7 @@ class ListQuiz(Answer):
     refused = nested_list(Refused, required=True)
 
 
-@operation(bp, "/stems", query=StemsQuery, operationId="stems", answer=Stems, answered="A page", errors=(400, 404, 503))
+@operation(bp, "/stems", query=StemsQuery, operationId="stems", answer=Stems, errors=(400, 404, 503))
 def stems(edition: str) -> dict[str, Any]:
     """Stems of 6 or 7 tiles, ranked by how many tiles make a word with them, each with its words."""
     params = load(StemsQuery)
@@ -130,7 +138,6 @@ def stems(edition: str) -> dict[str, Any]:
     summary=f"Words with a tile worth {quiz.HIGH_VALUE} or more, shortest first",
     operationId="highValueWords",
     answer=HighValueWords,
-    answered="A page",
     errors=(400, 404, 503),
 )
 def high_value(edition: str) -> dict[str, Any]:
@@ -140,9 +147,7 @@ def high_value(edition: str) -> dict[str, Any]:
     return in_turn(lambda: lists.with_tile(lex, tile, params.get("length"), params["start"], params["count"]))
 
 
-@operation(
-    bp, "/new", query=NewQuery, operationId="newWords", answer=NewWords, answered="A page", errors=(400, 404, 503)
-)
+@operation(bp, "/new", query=NewQuery, operationId="newWords", answer=NewWords, errors=(400, 404, 503))
 def new_words(edition: str) -> dict[str, Any]:
     """Words of this lexicon that another lacks (compared by spelling), shortest first."""
     params = load(NewQuery)
@@ -161,7 +166,6 @@ def new_words(edition: str) -> dict[str, Any]:
     operationId="listQuiz",
     body=ListQuizBody,
     answer=ListQuiz,
-    answered="The questions, and what was left out with the reason",
     errors=(400, 404, 413, 503),
 )
 def list_quiz(edition: str) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from service.contract.params import Positions, load
 from service.contract.schemas import (
     Answer,
     Entry,
-    Limited,
     LookedUp,
     WordResult,
     bool_field,
@@ -52,7 +51,9 @@ class Hooks(Answer):
 
 
 class WordAnswer(WordResult):
-    """``GET /v1/{edition}/words/{word}``: the look-up, explained, with its hooks."""
+    """The word.
+
+    ``GET /v1/{edition}/words/{word}``: the look-up, explained, with its hooks."""
 
     rule = str_field("the build rule that removed an invalid word", allow_none=True)
     sources = str_list("for a valid word: the sources that list it")
@@ -70,7 +71,9 @@ class CardHooks(Hooks):
 
 
 class WordCard(WordResult):
-    """What ``lextools card EDITION WORD --json`` prints (:func:`lextools.features.card.word_card`)."""
+    """The card.
+
+    What ``lextools card EDITION WORD --json`` prints (:func:`lextools.features.card.word_card`)."""
 
     edition = str_field(required=True)
     values = fields.List(fields.Integer(allow_none=True), required=True, metadata={"description": "each tile's value"})
@@ -89,7 +92,9 @@ class WordCard(WordResult):
 
 
 class HooksAnswer(LookedUp, Hooks):
-    """The look-up and its hooks."""
+    """Hooks.
+
+    The look-up and its hooks."""
 
 
 class CheckBody(Body):
@@ -97,6 +102,8 @@ class CheckBody(Body):
 
 
 class CheckAnswer(Answer):
+    """Results."""
+
     edition = str_field(required=True)
     results = nested_list(WordResult, required=True)
 
@@ -114,6 +121,8 @@ class OverBag(Answer):
 
 
 class Score(Answer):
+    """The score."""
+
     input = str_field(required=True)
     word = str_field(required=True)
     tiles = nested_list(ScoredTile, required=True)
@@ -133,9 +142,7 @@ class Score(Answer):
     )
 
 
-@operation(
-    bp, "/words/<path:word>", operationId="getWord", answer=WordAnswer, answered="The word", errors=(400, 404, 422, 503)
-)
+@operation(bp, "/words/<path:word>", operationId="getWord", answer=WordAnswer, errors=(400, 404, 422, 503))
 def word(edition: str, word: str) -> dict[str, Any]:
     """Validity, tiles, score and hooks of one word."""
     lex = lexicon(edition)
@@ -155,14 +162,7 @@ def word_answer(lex: Lexicon, word: str, lang: str, sidecar: Sidecar | None) -> 
     return out
 
 
-@operation(
-    bp,
-    "/card/<path:word>",
-    operationId="getWordCard",
-    answer=WordCard,
-    answered="The card",
-    errors=(400, 404, 422, 503),
-)
+@operation(bp, "/card/<path:word>", operationId="getWordCard", answer=WordCard, errors=(400, 404, 422, 503))
 def card(edition: str, word: str) -> dict[str, Any]:
     """The word card: tiles, score, alphagram, probability rank, anagrams, hooks, sources or reason.
 
@@ -171,40 +171,21 @@ def card(edition: str, word: str) -> dict[str, Any]:
     return word_card(lex, word, request_language(), lexicons().sidecar(lex))
 
 
-@operation(
-    bp,
-    "/check",
-    "POST",
-    summary=Limited("Validity of up to {MAX_BATCH} words, one result per word in order"),
-    operationId="check",
-    body=CheckBody,
-    answer=CheckAnswer,
-    answered="Results",
-    errors=(400, 404, 413, 503),
-)
+@operation(bp, "/check", "POST", operationId="check", body=CheckBody, answer=CheckAnswer, errors=(400, 404, 413, 503))
 def check(edition: str) -> dict[str, Any]:
+    """Validity of up to {MAX_BATCH} words, one result per word in order."""
     lex = lexicon(edition)
     words = load_body(CheckBody)["words"]
     return answers.check(lex, words, request_language(), current_app.config["LEXICONS"])
 
 
-@operation(
-    bp, "/hooks/<path:word>", operationId="getHooks", answer=HooksAnswer, answered="Hooks", errors=(400, 404, 422, 503)
-)
+@operation(bp, "/hooks/<path:word>", operationId="getHooks", answer=HooksAnswer, errors=(400, 404, 422, 503))
 def hooks(edition: str, word: str) -> dict[str, Any]:
     """Front and back hook tiles, and inner-hook flags."""
     return answers.hooks(lexicon(edition), word)
 
 
-@operation(
-    bp,
-    "/score/<path:word>",
-    query=ScoreQuery,
-    operationId="getScore",
-    answer=Score,
-    answered="The score",
-    errors=(400, 404, 422),
-)
+@operation(bp, "/score/<path:word>", query=ScoreQuery, operationId="getScore", answer=Score, errors=(400, 404, 422))
 def score(edition: str, word: str) -> dict[str, Any]:
     """Score tile by tile (no board premiums).
 

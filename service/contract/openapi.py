@@ -21,7 +21,7 @@ from marshmallow import fields
 
 from lextools import __version__
 from lextools.core.edition import edition_names
-from service.contract.operations import OPERATIONS, PATH_COMPONENTS, Operation
+from service.contract.operations import OPERATIONS, PATH_COMPONENTS, Operation, summary_of
 from service.contract.params import Documented, bound
 from service.contract.schemas import RESPONSES, Error, Limit, Limited, component_name, errors, json_response
 
@@ -83,7 +83,7 @@ def _operation(op: Operation) -> dict[str, Any]:
     out: dict[str, Any] = {**_resolved(op.spec), "parameters": parameters}
     responses = {**out.get("responses", {}), **errors(*op.errors)}
     if op.answer is not None:
-        responses = {str(op.status): json_response(op.answer, _resolved(op.answered)), **responses}
+        responses = {str(op.status): json_response(op.answer, summary_of(op.answer)), **responses}
     out["responses"] = responses
     if op.body is not None:
         content = {"application/json": {"schema": op.body}}

@@ -27,6 +27,7 @@ from marshmallow import Schema
 
 from lextools.core.messages import LANGUAGES
 from service.contract.params import Query, Text, parameter_names
+from service.contract.schemas import Limited
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -62,7 +63,6 @@ class Operation:
     parameters: tuple[Any, ...] = ()
     #: The schema that serialises the view's answer (None: the view sends a Response of its own).
     answer: type[Schema] | None = None
-    answered: str = ""
     status: int = 200
     #: The schema of the JSON body the view reads, and what the document says of it.
     body: type[Schema] | None = None
@@ -90,7 +90,6 @@ def operation(
     query: type[Query] | None = None,
     parameters: tuple[Any, ...] = (),
     answer: type[Schema] | None = None,
-    answered: str = "",
     status: int = 200,
     body: type[Schema] | None = None,
     body_description: str = "Read as JSON whatever the Content-Type.",
@@ -99,8 +98,8 @@ def operation(
 ) -> Callable[[View], View]:
     """Register the view as ``method rule`` of ``bp`` and declare its operation: ``query`` is the
     schema of its query parameters (default: ``lang`` alone on a route about an edition, else
-    none); ``answer`` the schema its answer is serialised with (``status``
-    and ``answered``, the response's description, say the rest of the documented success); ``body`` the
+    none); ``answer`` the schema its answer is serialised with, answered with ``status`` (the
+    first paragraph of the schema's docstring is the response's description); ``body`` the
     schema of the JSON body it reads (declared beside it, the document's request body); ``parameters``
     the path parameters that are not components (``rack``) and header ones; ``errors`` the statuses
     of its error responses; ``spec`` the rest of the OpenAPI operation object (``security``, a
@@ -113,14 +112,14 @@ def operation(
         raise TypeError(f"{path}: a route about an edition takes lang (its query schema is an EditionQuery)")
 
     def register(view: View) -> View:
-        if "summary" not in spec:
-            spec["summary"] = summary_of(view)
+        if "summary" not in spec:  # a docstring naming app config ({MAX_BATCH}) is written with its values
+            spec["summary"] = Limited(summary_of(view))
         if answer is not None:
             view = _serialised(view, answer())
         bp.add_url_rule(rule, view_func=view, methods=[method])
         op = Operation(
             path, method.lower(), f"{bp.name}.{view.__name__}", query, spec, parameters,
-            answer, answered, status, body, body_description, errors,
+            answer, status, body, body_description, errors,
         )  # fmt: skip
         OPERATIONS.append(op)
         _BY_ENDPOINT[op.endpoint, op.method] = op
@@ -130,11 +129,12 @@ def operation(
     return register
 
 
-def summary_of(view: Callable[..., Any]) -> str:
-    """The first paragraph of a view's docstring, on one line, without its final full stop."""
-    doc = inspect.getdoc(view)
+def summary_of(declared: Callable[..., Any] | type) -> str:
+    """The first paragraph of a view's docstring (the operation's summary) or of an answer schema's
+    (its response's description), on one line, without its final full stop."""
+    doc = inspect.getdoc(declared)
     if not doc:
-        raise TypeError(f"{view.__name__}: an operation's view says what it does in its docstring")
+        raise TypeError(f"{declared.__name__}: an operation's view and answer say what they are in their docstrings")
     return " ".join(doc.split("\n\n")[0].split()).removesuffix(".")
 
 

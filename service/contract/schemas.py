@@ -138,6 +138,7 @@ class LookedUp(Answer):
 
 class WordResult(LookedUp):
     """A look-up's result."""
+
     score = int_field("null where tile values are unverified", required=True, allow_none=True)
     reason = str_field(
         "why the word is not valid: the rule that removed it and the source form it came from",

@@ -131,6 +131,8 @@ class Receipt(Answer):
 
 
 class Judgement(Answer):
+    """The judgement."""
+
     edition = str_field(required=True)
     words = int_field(required=True)
     acceptable = bool_field(required=True)
@@ -152,7 +154,6 @@ class Judgement(Answer):
     body=Play,
     body_description="Content-Type: application/json only.",
     answer=Judgement,
-    answered="The judgement",
     errors=(400, 403, 404, 413, 415, 429, 503),
 )
 def challenge(edition: str) -> dict[str, Any]:
