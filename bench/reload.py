@@ -59,7 +59,7 @@ from bench.harness import (
     wrk_load,
 )
 from lextools.core.lexicon import default_home, load_lexicon, metadata_path
-from service.lexicons import CHECKSUM_HEADER
+from service.http.lexicons import CHECKSUM_HEADER
 
 EDITION = "es-fise"
 POLL_CONNECTIONS = 8  # enough that every worker holds some (checked, and reported)

@@ -40,7 +40,7 @@ from urllib.parse import quote
 from bench.harness import Service, bench_command, cpu_seconds, find_wrk, request, running, sample_words, wrk_load
 from lextools.core.lexicon import default_home, load_lexicon
 from service import create_app
-from service.lexicons import LexiconCache
+from service.http.lexicons import LexiconCache
 from service.server import DEFAULTS, Server
 
 TARGET_RATIO = 0.70  # "the Flask route within 30% of the bare WSGI app"

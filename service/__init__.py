@@ -1,19 +1,20 @@
 """The word-validation service: JSON over HTTP under /v1, a Flask app served by gunicorn.
 
-Layout (Flask tutorial style): :func:`service.app.create_app` builds an app from config; the routes
-live in blueprints — ``meta`` (health, editions, OpenAPI), ``words`` (validity, check, hooks,
-score), ``study`` (two-tile words, anagrams, search), ``quiz`` (word-study quizzes), ``export``;
-each view declares its operation once (``api``: route, query schema, answer's shape), from which
-its parameters are read (``params``) and the OpenAPI document is built (``openapi``); ``errors``
-gives every failure one JSON shape; ``lexicons`` keeps the lexicons a worker has loaded; ``server``
-runs it under gunicorn. ``hot`` answers the two hot routes (a word, a batch check) in front of
-Flask, with the views' own functions, the headers of :func:`service.answer.answer_headers` and the
-text of :class:`service.answer.AnswerJSON`: the same bytes for less CPU (see its docstring).
-The library (``lextools``) never imports this package.
+Layout (Flask tutorial style, in rooms; docs/architecture.md): :func:`service.app.create_app`
+builds an app from config and registers each room's blueprints and hooks; ``server`` runs it under
+gunicorn and ``cli`` is ``lextools serve``. The rooms, each importing only the ones below it:
 
-The challenge route, its record and receipts, and kiosk mode are the word judge's part of the app
-(``challenge``, ``kiosk``), set up by :func:`service.challenge.init_app`; the director reads the
-record on ``/director`` (``director``), behind the director token (``director_auth``).
+- ``api`` — the JSON API under /v1, a module per resource, and ``hot_routes``, which answers the
+  two hot operations (a word, a batch check) in front of Flask with the views' own functions: the
+  same bytes for less CPU;
+- ``judge`` — the challenge route, its record and receipts, kiosk mode and the director's page;
+- ``pages`` — the HTML pages, their templates and static files;
+- ``contract`` — each operation declared once on its view (route, query, body and answer schemas),
+  and the OpenAPI document built from those declarations;
+- ``http`` — what every room shares: the one JSON error shape, inputs, guards, language, hosts,
+  limits, the lexicons a worker has loaded, an answer's output.
+
+The library (``lextools``) never imports this package.
 
 The package itself imports nothing: ``lextools serve`` (service/server.py) must monkey-patch with
 gevent before the app's modules load, since some make a lock or semaphore when imported

@@ -1,4 +1,7 @@
-"""The app factory: :func:`create_app` builds the Flask app from config and wires its parts."""
+"""The app factory: :func:`create_app` builds the Flask app from config and wires its parts.
+
+It stands above the rooms (docs/architecture.md): the one module that imports every room, to
+register its blueprints, hooks and app extensions, so that no room needs to know another."""
 
 from __future__ import annotations
 
@@ -11,34 +14,37 @@ from flask import Flask
 
 from lextools.core.lexicon import default_home
 from lextools.features.export import default_cache
-from service import cardboxes, challenge, director, errors, export, hosts, lists, meta, pages, quiz, study, words
-from service.answer import AnswerJSON, _cors, _nosniff
-from service.hot import HotRoutes
-from service.inputs import canonical_edition, refuse_unknown_language, refuse_unknown_parameters, require_utf8_path
-from service.lexicons import EXTENSION, LexiconCache
-from service.limits import limit_defaults
-from service.study import WALKS
+from service.api import cardboxes, export, meta, quiz, search, study_lists, walks, words
+from service.api.hot_routes import HotRoutes
+from service.contract.unknown_parameters import refuse_unknown_language, refuse_unknown_parameters
+from service.http import errors, hosts
+from service.http.client_input import canonical_edition, require_utf8_path
+from service.http.lexicons import EXTENSION, LexiconCache
+from service.http.limits import limit_defaults
+from service.http.output import AnswerJSON, _cors, _nosniff
+from service.judge import challenge, director
+from service.pages import views as pages
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config: ``LEXICONS`` (lexicon directory, default ``default_home()``), the
-    limits of ``service.limits.LIMITS`` (batch size, body size, search pages and budget, blanks),
+    limits of ``service.http.limits.LIMITS`` (batch size, body size, search pages and budget, blanks),
     ``EXPORT_CACHE`` (the directory exports are made into, default
     :func:`lextools.features.export.default_cache`), ``RELOAD_CHECK_SECONDS`` (how often a worker
-    looks for a rebuilt lexicon: 0 on every request, None never; see service/lexicons.py),
+    looks for a rebuilt lexicon: 0 on every request, None never; see service/http/lexicons.py),
     ``HOT_ROUTES`` (False: Flask answers the word look-ups and batch checks too, instead of
-    service/hot.py), ``ALLOWED_HOSTS`` (the Host names answered besides localhost and IP addresses;
-    service/hosts.py)."""
+    service/api/hot_routes.py), ``ALLOWED_HOSTS`` (the Host names answered besides localhost and IP addresses;
+    service/http/hosts.py)."""
     app = Flask("service", static_folder=None)
     # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
     # path with an HTML body: an API client would follow it, and "..//" would become "../".
     app.url_map.merge_slashes = False
     app.config.from_mapping(
         LEXICONS=None,
-        EXPORT_CACHE=None,  # where exports are made once and sent from (service/export.py)
+        EXPORT_CACHE=None,  # where exports are made once and sent from (service/api/export.py)
         RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
         HOT_ROUTES=True,
-        ALLOWED_HOSTS=None,  # None: $LEXTOOLS_ALLOWED_HOSTS (service/hosts.py); localhost and IPs always
+        ALLOWED_HOSTS=None,  # None: $LEXTOOLS_ALLOWED_HOSTS (service/http/hosts.py); localhost and IPs always
         **limit_defaults(),
     )
     if test_config:
@@ -46,7 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["LEXICONS"] = Path(app.config["LEXICONS"] or default_home())
     app.json = AnswerJSON(app)
     app.extensions[EXTENSION] = LexiconCache(app.config["LEXICONS"], app.config["RELOAD_CHECK_SECONDS"])
-    app.extensions[WALKS] = threading.BoundedSemaphore(app.config["SEARCH_CONCURRENCY"])
+    walks.init_app(app)
     app.extensions[quiz.QUIZZES] = threading.BoundedSemaphore(app.config["QUIZ_CONCURRENCY"])
     app.config["EXPORT_CACHE"] = Path(app.config["EXPORT_CACHE"] or default_cache())
     app.extensions[export.MADE] = export.ExportFiles(app.config["EXPORT_CACHE"], app.config["EXPORT_CONCURRENCY"])
@@ -64,12 +70,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(refuse_unknown_language)
     app.after_request(_cors)
     app.after_request(_nosniff)
-    for module in (meta, words, study, quiz, lists, export):
+    for module in (meta, words, search, quiz, study_lists, export):
         app.register_blueprint(module.bp)
-    app.register_blueprint(pages.bp)  # the HTML pages: /judge, /study, / (service/pages.py)
+    pages.init_app(app)  # the HTML pages: /judge, /study, /search, / (service/pages/views.py)
     challenge.init_app(app)  # the word judge's config and routes, kept apart
     cardboxes.init_app(app)  # the cardboxes kept by sync code, beside the challenge record
-    app.register_blueprint(director.bp)  # the director's view of the record (service/director.py)
+    app.register_blueprint(director.bp)  # the director's view of the record (service/judge/director.py)
     if app.config["HOT_ROUTES"]:
         app.wsgi_app = HotRoutes(app, app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -4,7 +4,7 @@
 a module path, so the same arbiter, workers and settings serve the Flask app or, in the benchmark,
 a bare WSGI app. The factory runs once, in the arbiter, before it forks the workers
 (``preload_app``): ``lextools serve`` loads every lexicon there, so the workers share one copy of
-everything built at start-up instead of each building its own (see ``service/lexicons.py``).
+everything built at start-up instead of each building its own (see ``service/http/lexicons.py``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from lextools.core.lexicon import default_home, read_metadata
 from lextools.core.messages import message
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord
-from service import wire
-from service.lexicons import EXTENSION
+from service.http import wire
+from service.http.lexicons import EXTENSION
 
 WSGIApp = Callable[..., Any]
 
@@ -71,7 +71,7 @@ class OneWriteResponse(gunicorn_wsgi.Response):
 
 def _init_worker(worker: Any) -> None:
     """gunicorn ``post_worker_init`` hook: the worker's requests get :class:`OneWriteResponse`, and
-    the requests it cannot parse the JSON error shape (service/wire.py)."""
+    the requests it cannot parse the JSON error shape (service/http/wire.py)."""
     gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
     wire.install(worker)
 
@@ -216,11 +216,11 @@ def serve(
     # The app's modules load only now, after the patching: some make a lock or semaphore when
     # imported (lextools.core.background), which must be gevent's. A documented lazy load.
     from service import app as factory  # noqa: PLC0415
-    from service import challenge  # noqa: PLC0415
+    from service.judge import record_access  # noqa: PLC0415
 
     app = factory.create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
     with app.app_context():
-        prepare_record(challenge.record())  # so does an unwritable record; and the workers share one secret
+        prepare_record(record_access.record())  # so does an unwritable record; and the workers share one secret
     summary = lexicon_summary(home)
     if config.get("KIOSK"):
         summary += f"; kiosk: the word judge for {config['KIOSK']} only"

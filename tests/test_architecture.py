@@ -45,7 +45,7 @@ def test_the_library_starts_threads_in_one_place() -> None:
     assert found == ["lextools/core/background.py"]
 
 
-LOOK_UP_PATH = ["service.words", "service.hot", "lextools.features.explain", "lextools.features.answers"]
+LOOK_UP_PATH = ["service.api.words", "service.api.hot_routes", "lextools.features.explain", "lextools.features.answers"]
 
 
 @pytest.mark.parametrize("module", LOOK_UP_PATH)

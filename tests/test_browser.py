@@ -23,7 +23,7 @@ import pytest
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord
 from service import create_app
-from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS
+from service.http.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS
 
 try:
     from selenium import webdriver

@@ -1,6 +1,6 @@
 """The texts people read are complete in English, Spanish and French: every key of the message
 catalogue (lextools/core/messages.json), of the search conditions (lextools/core/conditions.json)
-and of the pages' strings (service/static/strings.json) in all three, none left in English under
+and of the pages' strings (service/pages/static/strings.json) in all three, none left in English under
 another language, the same placeholders in each, the plural forms well made, and Spanish "ficha" for
 tiles only ("tarjeta" is a study card)."""
 
@@ -17,7 +17,7 @@ from lextools.core import reviewed
 from lextools.core.conditions import CONDITIONS
 from lextools.core.messages import LANGUAGES, PLURAL, catalogue, message, plural_forms
 
-STRINGS = Path(__file__).resolve().parents[1] / "service" / "static" / "strings.json"
+STRINGS = Path(__file__).resolve().parents[1] / "service" / "pages" / "static" / "strings.json"
 
 #: Texts the same in a language as in English on purpose: names, codes, placeholders and punctuation
 #: only, or a word both languages share.

@@ -24,7 +24,7 @@ from lextools.core.errors import RecordError
 from lextools.features import receipts
 from lextools.features.record import ChallengeRecord
 from service import create_app
-from service.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
+from service.http.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
 
 CHALLENGE = "/v1/es-fise/challenge"
 

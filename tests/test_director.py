@@ -1,4 +1,4 @@
-"""The director's view of the record (service/director.py) and ``lextools serve`` refusing to start.
+"""The director's view of the record (service/judge/director.py) and ``lextools serve`` refusing to start.
 
 A kiosk serves the director — ``/director``, its CSV, ``/v1/record``, ``/healthz`` — only with the
 director token: 404 when the server has none (as any other route of a kiosk), 401 without the

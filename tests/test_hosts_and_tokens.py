@@ -11,8 +11,8 @@ import pytest
 
 from lextools.features.record import ChallengeRecord
 from service import create_app
-from service.director_auth import MAX_WRONG, WeakTokenError
-from service.hosts import AllowedHosts
+from service.http.hosts import AllowedHosts
+from service.judge.director_auth import MAX_WRONG, WeakTokenError
 
 TOKEN = "a-strong-director-token-4-tests"
 

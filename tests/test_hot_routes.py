@@ -1,4 +1,4 @@
-"""service/hot.py answers GET /words and POST /check in front of Flask: byte for byte what Flask answers.
+"""service/api/hot_routes.py answers GET /words and POST /check in front of Flask: byte for byte what Flask answers.
 
 Every request is sent to two apps over the same lexicons, one with the hot routes (the default) and
 one without (``HOT_ROUTES=False``, Flask's views alone), and status, headers (names, values, order)
@@ -25,11 +25,12 @@ from typer.testing import CliRunner
 
 from lextools.cli.main import app as cli
 from service import create_app
-from service.answer import _cors, _nosniff
-from service.hosts import require_allowed_host
-from service.hot import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
-from service.inputs import canonical_edition, refuse_unknown_language, refuse_unknown_parameters, require_utf8_path
-from service.kiosk import gate
+from service.api.hot_routes import CHECK_ENDPOINT, WORD_ENDPOINT, HotRoutes
+from service.contract.unknown_parameters import refuse_unknown_language, refuse_unknown_parameters
+from service.http.client_input import canonical_edition, require_utf8_path
+from service.http.hosts import require_allowed_host
+from service.http.output import _cors, _nosniff
+from service.judge.kiosk import gate
 from tests.conftest import DATA, build_small
 
 SPANISH = DATA / "es-small.txt"

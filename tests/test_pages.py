@@ -14,12 +14,13 @@ from flask.testing import FlaskClient
 
 from lextools.core.edition import edition_names, load_edition
 from service import create_app
-from service.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS
+from service.http.limits import MAX_PLAY_CHARS, MAX_WORD_CHARS
 from tests.conftest import build_small
 
 SERVICE = Path(__file__).parent.parent / "service"
-STATIC = SERVICE / "static"
-TEMPLATES = SERVICE / "templates"
+STATIC = SERVICE / "pages" / "static"
+#: The pages' templates and the director's (service/judge/templates).
+TEMPLATES = [*SERVICE.glob("*/templates/*.html")]
 STRINGS = json.loads((STATIC / "strings.json").read_text(encoding="utf-8"))
 
 PAGES = ["/", "/judge", "/study"]
@@ -176,7 +177,7 @@ def test_one_string_table_with_every_key_in_every_language() -> None:
     assert all(set(table) == keys for table in STRINGS.values())
     assert all(text.strip() for table in STRINGS.values() for text in table.values())
     used = set()
-    for path in TEMPLATES.glob("*.html"):
+    for path in TEMPLATES:
         used |= set(re.findall(r'data-i18n="(\w+)"', path.read_text(encoding="utf-8")))
         used |= set(re.findall(r"\bt\.(\w+)", path.read_text(encoding="utf-8")))
     for path in STATIC.glob("*.js"):
@@ -195,7 +196,7 @@ def test_one_string_table_with_every_key_in_every_language() -> None:
 
 
 def test_nothing_is_loaded_from_another_origin(client: FlaskClient) -> None:
-    files = [*STATIC.rglob("*"), *TEMPLATES.rglob("*")]
+    files = [*STATIC.rglob("*"), *TEMPLATES]
     for path in files:
         if path.is_file():
             text = path.read_text(encoding="utf-8")

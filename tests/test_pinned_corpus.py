@@ -1,6 +1,6 @@
 """The service's answers, pinned byte for byte: tests/data/pinned_corpus.json holds requests to every
 /v1 route (successes and errors, in es, fr and en, over several editions) with the status, Content-Type
-and body each got. Every request is sent again, with the hot routes (service/hot.py) and without
+and body each got. Every request is sent again, with the hot routes (service/api/hot_routes.py) and without
 (``HOT_ROUTES=False``), and must get the same three. Binary bodies (the DAWG, KWG and KAD exports)
 are pinned by their sha256 and length; ``/v1/openapi.json`` and the HTML pages are left out.
 

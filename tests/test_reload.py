@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from lextools.core import search
 from lextools.core.lexicon import metadata_path
 from service import create_app
-from service.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
+from service.http.lexicons import CHECKSUM_HEADER, EXTENSION, LexiconCache
 from tests.conftest import WORDS_NAME, build_small
 
 WORDS = ["casa", "cosa", "chiquillo"]
@@ -94,7 +94,7 @@ def test_no_check_when_the_metadata_is_unchanged(tmp_path: Path, monkeypatch: py
     cache = LexiconCache(tmp_path, check_seconds=0)
     lex = cache.get("es-fise")
     loads: list[str] = []
-    monkeypatch.setattr("service.lexicons.load_lexicon", lambda *a: loads.append("load"))
+    monkeypatch.setattr("service.http.lexicons.load_lexicon", lambda *a: loads.append("load"))
     for _ in range(100):
         assert cache.get("es-fise") is lex
     assert loads == []  # one os.stat per call, nothing read
@@ -140,8 +140,8 @@ def test_missing_dawg_is_retried_later(tmp_path: Path, monkeypatch: pytest.Monke
 
     shutil.copy(metadata_path(elsewhere, "es-fise"), metadata_path(home, "es-fise"))
     reads: list[str] = []
-    real_load = __import__("service.lexicons", fromlist=["load_lexicon"]).load_lexicon
-    monkeypatch.setattr("service.lexicons.load_lexicon", lambda *a: (reads.append("load"), real_load(*a))[1])
+    real_load = __import__("service.http.lexicons", fromlist=["load_lexicon"]).load_lexicon
+    monkeypatch.setattr("service.http.lexicons.load_lexicon", lambda *a: (reads.append("load"), real_load(*a))[1])
     assert lookup(client, "saco") == (False, first)
     assert reads == ["load"]
     for part in meta["files"].values():
@@ -222,7 +222,7 @@ def test_concurrent_requests_during_rebuilds_never_fail(tmp_path: Path) -> None:
 
 
 def test_the_sidecar_is_held_per_lexicon_and_looked_at_on_the_metadata_schedule(tmp_path: Path) -> None:
-    """The explanations the service reads (service/lexicons.py): no os.stat per word asked, the file
+    """The explanations the service reads (service/http/lexicons.py): no os.stat per word asked, the file
     looked at again every check interval, and read again for a lexicon swapped in."""
     import gzip
 

@@ -1,5 +1,5 @@
 """Issue 25: the search conditions (lextools.core.conditions) in the library, the CLI and the API; the
-word card (lextools.features.card); the cardbox kept by sync code (service/cardboxes.py); and none of
+word card (lextools.features.card); the cardbox kept by sync code (service/api/cardboxes.py); and none of
 it in kiosk mode."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from lextools.core.edition import edition_names
 from service import create_app
-from service.lexicons import LexiconCache
+from service.http.lexicons import LexiconCache
 from tests.conftest import build_small
 
 

@@ -3,7 +3,7 @@
 tests/test_service_errors.py covers each error once; here every route with an edition or a word in
 its path gets the same abuse, and every answer is held to the OpenAPI document: the status must be
 one the operation documents (or 404 for a path that is no route at all), the body the one error
-shape of service/errors.py. Nothing may be a 500, and no file outside the lexicon directory may be
+shape of service/http/errors.py. Nothing may be a 500, and no file outside the lexicon directory may be
 opened.
 """
 
@@ -25,7 +25,7 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 import lextools
 from service import create_app
-from service.openapi import document
+from service.contract.openapi import document
 
 #: Every route with an edition in its path, as (method, URL template); {e} is the edition.
 EDITION_ROUTES = [

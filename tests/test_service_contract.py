@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.errors import ERRORS
+from service.http.errors import ERRORS
 from tests.conftest import build_small
 
 README = Path(__file__).resolve().parents[1] / "README.md"

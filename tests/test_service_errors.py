@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from lextools.core.errors import LexiconError, QueryError, SpellingError, UnknownEditionError
 from service import create_app
-from service.errors import status_of
+from service.http.errors import status_of
 from tests.conftest import build_small
 
 

@@ -3,9 +3,9 @@
 Every operation gets schema-valid and schema-violating requests (path, query, headers, body), sent
 in-process through WSGI. Whatever comes back must be what the document promises: never a 5xx, a
 documented status code, the documented content type, a body that validates against the documented
-schema — and every error in the one shape of service/errors.py.
+schema — and every error in the one shape of service/http/errors.py.
 
-The document is read from the running app (not from ``service.openapi`` directly), so a route that
+The document is read from the running app (not from ``service.contract.openapi`` directly), so a route that
 serves something other than what it documents is caught. The schema is loaded at import time from an
 app over an empty directory (the document does not depend on the lexicons); the requests go to an
 app over the small test lexicons, so lookups, searches and exports really run.
@@ -32,7 +32,7 @@ from schemathesis.checks import (
 )
 
 from service import create_app
-from service.openapi import document
+from service.contract.openapi import document
 
 with tempfile.TemporaryDirectory() as _empty:
     schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", create_app({"LEXICONS": _empty}))
@@ -51,7 +51,7 @@ FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(Healt
 
 @schemathesis.check
 def one_error_shape(ctx: Any, response: Any, case: Any) -> bool | None:
-    """Every 4xx is ``{"error": {"code": str, "message": str}}`` and nothing else (service/errors.py)."""
+    """Every 4xx is ``{"error": {"code": str, "message": str}}`` and nothing else (service/http/errors.py)."""
     if response.status_code < 400:
         return None
     body = json.loads(response.content)

@@ -1,4 +1,4 @@
-"""Each operation's query schema (service/api.py, service/params.py) is the one list of its
+"""Each operation's query schema (service/contract/operations.py, service/contract/params.py) is the one list of its
 parameters: the view reads them with it, the route refuses any other, the document describes it."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from flask import Blueprint, Flask
 from flask.testing import FlaskClient
 
 from lextools.features.quiz import QuizRequest
-from service.api import OPERATIONS, NoQuery, operation, query_parameters
-from service.params import parameter_names
+from service.contract.operations import OPERATIONS, NoQuery, operation, query_parameters
+from service.contract.params import parameter_names
 
 
 def test_the_document_describes_each_schema_and_the_route_takes_it(app: Flask, client: FlaskClient) -> None:

@@ -11,7 +11,7 @@ the same language.
 Plurals: ``{count|word|words}`` is the singular or the plural form by the number ``count`` and the
 rule of the language (French counts 0 and 1 as singular; English and Spanish only 1), so
 ``"{count} {count|word is|words are}"`` reads "1 word is", "2 words are". The pages' strings
-(service/static/strings.json) use the same notation.
+(service/pages/static/strings.json) use the same notation.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Reads the provenance sidecar a build writes beside the lexicon (:mod:`lextools.core.sidecar`). The CLI's
 ``explain`` and the service's ``reason`` for an invalid word are both :func:`explain`, or
 :func:`explain_result` for a word already looked up, with a sidecar already read (a batch check reads
-it once; the service holds it per lexicon, service/lexicons.py). A process that explains a few
+it once; the service holds it per lexicon, service/http/lexicons.py). A process that explains a few
 words and holds no sidecar (a command) reads only their records (:func:`sidecar_for`).
 """
 

@@ -1,0 +1,175 @@
+"""Lists that teach (:mod:`lextools.features.lists`): stems, words with a high-value tile, words new in
+a lexicon, and a quiz on any list — the study page's lists, the same answers as ``lextools lists``.
+
+A stems list is computed at its first request in a worker and kept with the loaded lexicon, so the
+pages after it are slices (bench/README.md has the figures). The first request of a list is a walk
+over the lexicon's keys: it takes its turn among the worker's budgeted walks (``SEARCH_CONCURRENCY``
+at once, :mod:`service.api.walks`), so clients asking for many lists at once slow
+down each other, not the look-ups.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from lextools.core.edition import edition_names
+from lextools.core.messages import message
+from lextools.features import lists, quiz
+from service.api.quiz import QuizQuestion
+from service.api.walks import in_turn
+from service.contract.bodies import Body, Words, load_body
+from service.contract.operations import EditionQuery, operation
+from service.contract.params import Choice, Text, WholeNumber, load
+from service.contract.schemas import Answer, Entry, int_field, nested_list, str_field, str_list
+from service.http.errors import bad_request
+from service.http.language import request_language
+from service.http.lexicons import lexicon
+
+bp = Blueprint("lists", __name__, url_prefix="/v1/<edition>/lists")
+
+
+class PageQuery(EditionQuery):
+    start = WholeNumber(
+        1, quiz.MAX_RANK, data_key="from", load_default=1, metadata={"description": "first item, 1-based"}
+    )
+    count = WholeNumber(1, lists.MAX_PAGE, load_default=lists.DEFAULT_PAGE, metadata={"description": "items"})
+
+
+class StemsQuery(PageQuery):
+    length = Choice(tuple(map(str, lists.STEM_LENGTHS)), load_default="6", metadata={"description": "tiles in a stem"})
+
+
+class TileQuery(PageQuery):
+    tile = Text(metadata={"description": "a tile worth 5 or more, in any notation (default: the first)"})
+    length = WholeNumber(quiz.MIN_LENGTH, quiz.MAX_LENGTH, metadata={"description": "tiles (default: any)"})
+
+
+class NewQuery(PageQuery):
+    against = Choice(tuple(edition_names()), metadata={"description": "the other edition (a lexicon this server has)"})
+    length = WholeNumber(quiz.MIN_LENGTH, quiz.MAX_LENGTH, metadata={"description": "tiles (default: any)"})
+
+
+class ListPage(Answer):
+    """A page of a list that teaches."""
+
+    edition = str_field(required=True)
+    list = str_field(required=True)
+    start = int_field(required=True, data_key="from", attribute="from")
+    total = int_field("items in the whole list", required=True)
+    count = int_field("items in this page", required=True)
+
+
+class StemWord(Entry):
+    tile = str_field(required=True)
+
+
+class Stem(Answer):
+    rank = int_field(required=True)
+    stem = str_field(required=True)
+    tiles = str_list(required=True)
+    takes = str_list("the tiles that make a word with the stem", required=True)
+    rack = str_field("the stem and a blank: a question of its quiz", required=True)
+    words = nested_list(StemWord, required=True)
+
+
+class Stems(ListPage):
+    """A page."""
+
+    length = int_field()
+    stems = nested_list(Stem)
+
+
+class HighValueWords(ListPage):
+    """A page."""
+
+    tile = str_field()
+    tiles = str_list()
+    length = int_field(allow_none=True)
+    words = nested_list(Entry)
+
+
+class NewWords(ListPage):
+    """A page."""
+
+    against = str_field()
+    length = int_field(allow_none=True)
+    words = nested_list(Entry)
+
+
+class ListQuizBody(Body):
+    words = Words(
+        limit=lists.MAX_QUIZ_ITEMS, allow_empty=True, default=[],
+        metadata={"description": "words in any notation; those not valid are refused"},
+    )  # fmt: skip
+    racks = Words(
+        limit=lists.MAX_QUIZ_ITEMS, allow_empty=True, default=[], metadata={"description": "racks, ? for one blank"}
+    )
+
+
+class Refused(Answer):
+    reason = str_field(required=True)
+    text = str_field(required=True)
+
+
+class ListQuiz(Answer):
+    """The questions, and what was left out with the reason."""
+
+    edition = str_field(required=True)
+    type = str_field(required=True, metadata={"enum": ["anagram"]})
+    count = int_field(required=True)
+    questions = nested_list(QuizQuestion, required=True)
+    refused = nested_list(Refused, required=True)
+
+
+@operation(bp, "/stems", query=StemsQuery, operationId="stems", answer=Stems, errors=(400, 404, 503))
+def stems(edition: str) -> dict[str, Any]:
+    """Stems of 6 or 7 tiles, ranked by how many tiles make a word with them, each with its words."""
+    params = load(StemsQuery)
+    lex = lexicon(edition)
+    return in_turn(lambda: lists.stems(lex, int(params["length"]), params["start"], params["count"]))
+
+
+@operation(
+    bp,
+    "/high-value",
+    query=TileQuery,
+    summary=f"Words with a tile worth {quiz.HIGH_VALUE} or more, shortest first",
+    operationId="highValueWords",
+    answer=HighValueWords,
+    errors=(400, 404, 503),
+)
+def high_value(edition: str) -> dict[str, Any]:
+    lex = lexicon(edition)
+    params = load(TileQuery)
+    tile = params.get("tile") or next(iter(lists.high_value_tiles(lex.edition)), "")
+    return in_turn(lambda: lists.with_tile(lex, tile, params.get("length"), params["start"], params["count"]))
+
+
+@operation(bp, "/new", query=NewQuery, operationId="newWords", answer=NewWords, errors=(400, 404, 503))
+def new_words(edition: str) -> dict[str, Any]:
+    """Words of this lexicon that another lacks (compared by spelling), shortest first."""
+    params = load(NewQuery)
+    lex = lexicon(edition)
+    if "against" not in params:
+        raise bad_request(message("one_of", name="against", choices=", ".join(edition_names())))
+    other = lexicon(params["against"])
+    return in_turn(lambda: lists.new_words(lex, other, params.get("length"), params["start"], params["count"]))
+
+
+@operation(
+    bp,
+    "/quiz",
+    "POST",
+    summary=f"Anagram questions on a list: up to {lists.MAX_QUIZ_ITEMS} words or racks (a stem and a blank)",
+    operationId="listQuiz",
+    body=ListQuizBody,
+    answer=ListQuiz,
+    errors=(400, 404, 413, 503),
+)
+def list_quiz(edition: str) -> dict[str, Any]:
+    lex = lexicon(edition)
+    body = load_body(ListQuizBody)
+    lang = request_language()
+    return in_turn(lambda: lists.list_quiz(lex, body["words"], body["racks"], lang))

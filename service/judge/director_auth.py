@@ -1,0 +1,126 @@
+"""The director's token: who may read the challenge record.
+
+The director's routes — ``GET /v1/record``, the record page ``/director`` and its CSV
+``/director/record.csv``, and in kiosk mode ``/healthz`` too (service/judge/kiosk.py) — answer only a
+request that carries the token the server was started with (``$LEXTOOLS_DIRECTOR_TOKEN``, config
+``DIRECTOR_TOKEN``):
+
+- the server has no token: the routes are off, 404 as for a path that is no route;
+- a request without the token, or with a wrong one: 401 with ``WWW-Authenticate: Basic``, so that a
+  browser asks for it (any user name, the token as password);
+- the token as ``Authorization: Bearer <token>`` (curl, a program), as the password of
+  ``Authorization: Basic`` (a browser), or bare: served.
+
+The comparison is constant-time. A token must be strong enough that guessing it is hopeless (at
+least 16 characters, 8 of them different: ``openssl rand -hex 16`` gives 32): the app refuses to
+start with a weaker one. Wrong tokens are limited too: after 10 from one client address within a
+minute (a request without any token, a browser's first, is not a guess), every attempt from it is a
+429 with ``Retry-After`` until that minute is over (per worker; right tokens included, so that the
+answer tells a guesser nothing). Behind a proxy all clients share its address: the director then
+waits a minute like everyone else.
+Only werkzeug's exceptions are raised at requests, so that this module imports nothing of the
+service's error handling (service/http/errors.py renders them in the one JSON shape).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import time
+from collections import deque
+
+from flask import current_app, request
+from werkzeug.datastructures import WWWAuthenticate
+from werkzeug.exceptions import NotFound, TooManyRequests, Unauthorized
+
+from lextools.core.errors import LexiconError
+from lextools.core.messages import message
+from service.http.language import request_language
+
+#: The protection space a browser remembers the director's token for.
+REALM = "lextools director"
+#: The weakest token the app starts with.
+MIN_TOKEN_LENGTH, MIN_TOKEN_DISTINCT = 16, 8
+#: Wrong tokens a client address may send within WRONG_WINDOW seconds before it must wait.
+MAX_WRONG, WRONG_WINDOW = 10, 60.0
+#: The app.extensions key of the worker's :class:`WrongTokens`.
+ATTEMPTS = "lextools.director_attempts"
+
+
+class WeakTokenError(LexiconError):
+    """The director token is too short or too repetitive to stand guessing: the app does not start."""
+
+    code = "weak_director_token"
+
+
+def check_token_strength(token: str | None) -> None:
+    if token is not None and (len(token) < MIN_TOKEN_LENGTH or len(set(token)) < MIN_TOKEN_DISTINCT):
+        raise WeakTokenError(message("director_token_weak", length=MIN_TOKEN_LENGTH, distinct=MIN_TOKEN_DISTINCT))
+
+
+class WrongTokens:
+    """The times of each client address's recent wrong tokens (at most ``MAX_WRONG`` each), for as
+    many addresses as ``capacity``: beyond it the oldest address is forgotten."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self.times: dict[str, deque[float]] = {}
+
+    def wait(self, address: str) -> int:
+        """Seconds ``address`` must still wait (0: it may try)."""
+        times = self.times.get(address)
+        if times is None or len(times) < MAX_WRONG:
+            return 0
+        left = times[0] + WRONG_WINDOW - time.monotonic()
+        return max(0, int(left) + 1) if left > 0 else 0
+
+    def failed(self, address: str) -> None:
+        times = self.times.pop(address, None) or deque(maxlen=MAX_WRONG)
+        times.append(time.monotonic())
+        self.times[address] = times  # last in order: the most recently failed
+        if len(self.times) > self.capacity:
+            del self.times[next(iter(self.times))]
+
+
+def director_token() -> str | None:
+    token: str | None = current_app.config.get("DIRECTOR_TOKEN") or None
+    return token
+
+
+def given_token() -> str:
+    """The token the request carries: ``Bearer <token>``, the password of ``Basic``, else the whole
+    header (a bare token, which ``/v1/record`` has always taken)."""
+    header = request.headers.get("Authorization", "").strip()
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer":
+        return value.strip()
+    if scheme.lower() == "basic":
+        try:
+            decoded = base64.b64decode(value.strip(), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            return ""
+        return decoded.partition(":")[2]
+    return header
+
+
+def require_director() -> None:
+    """404 when the server has no director token (the routes are off), 429 for an address that sent
+    too many wrong ones lately, 401 without the right one."""
+    token = director_token()
+    if token is None:
+        raise NotFound()
+    attempts: WrongTokens = current_app.extensions[ATTEMPTS]
+    address = request.remote_addr or ""
+    if seconds := attempts.wait(address):
+        raise TooManyRequests(
+            message("too_many_attempts", seconds=seconds).text(request_language()), retry_after=seconds
+        )
+    given = given_token()
+    if not hmac.compare_digest(given.encode(), token.encode()):
+        if given:
+            attempts.failed(address)
+        raise Unauthorized(
+            description=message("director_token").text(request_language()),
+            www_authenticate=WWWAuthenticate("basic", {"realm": REALM, "charset": "UTF-8"}),
+        )

@@ -1,0 +1,40 @@
+"""The app's challenge record (:class:`lextools.features.record.ChallengeRecord`): where the app keeps
+it, the secret its receipts are signed with, and its entries as the director's routes read them
+(``GET /v1/record`` in service/judge/challenge.py, the page in service/judge/director.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+
+from lextools.core.errors import RecordError
+from lextools.features.receipts import load_secret
+from lextools.features.record import ChallengeRecord
+
+#: Where the app keeps its record (``service.judge.init_app`` puts a ChallengeRecord here).
+EXTENSION = "lextools.record"
+
+
+def record() -> ChallengeRecord:
+    rec: ChallengeRecord = current_app.extensions[EXTENSION]
+    return rec
+
+
+def secret() -> bytes:
+    """The receipts' secret, read once per app (``lextools serve`` makes it before the workers fork)."""
+    key: bytes | None = current_app.extensions.get(EXTENSION + ".secret")
+    if key is None:
+        key = current_app.extensions[EXTENSION + ".secret"] = load_secret(record().path)
+    return key
+
+
+def record_entries(since: str | None = None) -> list[dict[str, Any]]:
+    """The record's challenges from ``since`` on (:func:`lextools.features.record.parse_since`), oldest
+    first; none when no challenge has been judged yet (the record is made by the first one)."""
+    try:
+        return record().entries(since)
+    except RecordError:
+        if record().path.exists():
+            raise
+        return []
