@@ -76,6 +76,8 @@ def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
         lists.files[kind] = totals[kind].path
     _read_totals(lists, totals["verbs"], totals["nonverbs"])
     for f in files:
+        if f.kind == "verb-update":  # already in the totals: its file is recorded with the others
+            lists.files[f"{f.kind}-0"] = f.path
         if f.kind == "nonverb-update":  # what the totals cannot say: plurals
             _apply_words(lists, f, in_totals=True)
             lists.files[f"{f.kind}-0"] = f.path
