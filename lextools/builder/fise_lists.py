@@ -327,7 +327,7 @@ class _Body:
     def __init__(self, parsed: FiseFile) -> None:
         self.parsed = parsed
         self.known = SECTIONS[parsed.kind]
-        self.shown = path_text(parsed.path)
+        self.shown = path_text(parsed.path.name)  # an entry's ``where``: the list's name (no local path), its line
         self.section: str | None = ""  # None: under a title not understood (its entries are skipped)
         self.bad_title = 0
         self.sub: dict[str, str] = {}
@@ -351,13 +351,14 @@ class _Body:
         if text[0] == "(" and text[-1] == ")":  # stand-alone: it qualifies the section
             self.sub = {**self.sub, "qualifier": text[1:-1].strip()}
             return
-        key = plain(text).rstrip(":. ")
-        heading = SUBHEADINGS.get(key)
-        if heading:
-            self.sub = {**self.sub, heading[0]: heading[1]}
-            return
-        if key in EMPTY:
-            return
+        if text[0].isupper() or text.startswith("ning"):  # entries are lower case: no need to look
+            key = plain(text).rstrip(":. ")
+            heading = SUBHEADINGS.get(key)
+            if heading:
+                self.sub = {**self.sub, heading[0]: heading[1]}
+                return
+            if key in EMPTY:
+                return
         if self.section is None:
             self.skip(n, text, f"under the section title not understood on line {self.bad_title}")
             return
