@@ -165,7 +165,7 @@ def test_lines_not_understood_are_reported_and_skipped(tmp_path: Path, old: byte
     code, output = build(tmp_path, tmp_path / "home", folder)
     assert code == 0, output
     text = " ".join(output.split())
-    assert f"1 lines not understood, skipped ({VERBS} 1)" in text and f"{VERBS}:{report}" in text, output
+    assert f"1 line not understood, skipped ({VERBS} 1)" in text and f"{VERBS}:{report}" in text, output
     meta = json.loads((tmp_path / "home" / "es-fise.json").read_text("utf-8"))
     assert meta["sources"][0]["fise"]["not_understood_by_file"] == {VERBS: 1}
 

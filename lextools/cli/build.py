@@ -262,7 +262,8 @@ def _report_reading(fise: dict[str, Any]) -> None:
     total = fise.get("not_understood", 0)
     by_file = ", ".join(f"{name} {n:,}" for name, n in fise.get("not_understood_by_file", {}).items())
     per_file = f" ({escape(by_file)})" if by_file else ""
-    err.print(f"  {total:,} lines not understood, skipped{per_file}", highlight=False)
+    lines = "line" if total == 1 else "lines"
+    err.print(f"  {total:,} {lines} not understood, skipped{per_file}", highlight=False)
     shown = fise.get("first_not_understood", [])
     for line in shown:
         err.print(f"  [yellow]not understood:[/] {escape(line)}", highlight=False)
