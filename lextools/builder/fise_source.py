@@ -12,6 +12,12 @@ lexicon's metadata says which publication it was built from. Options (descriptor
     word lists (a plural attested), and the ``invariable`` words of their descriptors.
 ``undecided_plurals``
     ``plural`` or ``singular``: what a word no evidence decides takes (each is reported).
+
+The source's ``fise`` summary in the lexicon's metadata also says what reading the folders found
+(:func:`reading_summary`): the lines not understood (skipped, the build went on) in all and by file,
+the first of them as ``file:line: text (why)``, the files passed over, and each list's name as shown.
+The metadata's ``files`` keep each name as it round-trips (``os.fsdecode``: FISE's Latin-1 names as
+``\\udcd3``), with its checksum.
 """
 
 from __future__ import annotations
