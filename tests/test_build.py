@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lextools import CorruptLexiconError, LexiconNotFoundError, load_edition
-from lextools.builder import compile as compile_mod
 from lextools.builder.compile import compile_words, sorted_alphagrams, write_lexicon
 from lextools.builder.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
 from lextools.builder.provenance import Provenance
+from lextools.core import output_files as files_mod
 from lextools.core.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon
 from lextools.core.spelling import spell
 from lextools.core.wordlist import read_words
@@ -135,21 +135,23 @@ def test_half_written_metadata_is_refused(tmp_path: Path) -> None:
 def test_interrupted_build_leaves_the_previous_lexicon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_small(tmp_path, "es-fise", ["casa", "cosa"])
     before = load_lexicon("es-fise", tmp_path).checksum
-    real = compile_mod.atomic_write
+    files_before = sorted(p.name for p in tmp_path.iterdir())
+    real = files_mod.write_temporary
     calls = []
 
-    def failing(path: Path, data: bytes) -> None:
+    def failing(path: Path, data: bytes) -> Path:
         calls.append(path.name)
         if len(calls) == 2:  # after the words DAWG, while writing the anagram index
             raise KeyboardInterrupt
-        real(path, data)
+        return real(path, data)
 
-    monkeypatch.setattr(compile_mod, "atomic_write", failing)
+    monkeypatch.setattr(files_mod, "write_temporary", failing)
     with pytest.raises(KeyboardInterrupt):
         build_small(tmp_path, "es-fise", ["casa", "cosa", "perro"])
     lex = load_lexicon("es-fise", tmp_path)
     assert lex.checksum == before and "PE3O" not in lex
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    # no temporary file left, and not the new words DAWG either: nothing is renamed until all is written
+    assert sorted(p.name for p in tmp_path.iterdir()) == files_before
 
 
 def test_rebuild_swaps_and_removes_old_generations(tmp_path: Path) -> None:

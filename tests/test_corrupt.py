@@ -25,6 +25,7 @@ import pytest
 
 from lextools.builder import compile as compile_mod
 from lextools.cli.main import main
+from lextools.core import output_files as files_mod
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.inputs import MAX_LINE_CHARS, InputRefusedError, read_input, read_stream
 from lextools.core.lexicon import load_lexicon
@@ -238,25 +239,27 @@ class Crash(Exception):
 
 
 def test_build_interrupted_before_the_metadata_commit(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both new DAWGs and the new exclusion report are on disk; the metadata was never replaced."""
+    """Both new DAWGs and the new exclusion report were written (to temporary files) when the metadata
+    failed: none of them is renamed into place, none is left behind."""
     before = snapshot(home)
-    real = compile_mod.atomic_write
+    names_before = sorted(p.name for p in home.iterdir())
+    real = files_mod.write_temporary
     written: list[str] = []
 
-    def crash_on_metadata(path: Path, data: bytes) -> None:
+    def crash_on_metadata(path: Path, data: bytes) -> Path:
         if path.name == "es-fise.json":
             raise Crash
         written.append(path.name)
-        real(path, data)
+        return real(path, data)
 
-    monkeypatch.setattr(compile_mod, "atomic_write", crash_on_metadata)
+    monkeypatch.setattr(files_mod, "write_temporary", crash_on_metadata)
     with pytest.raises(Crash):
         build_small(home, "es-fise", [*WORDS, "zapato"])
     assert len([n for n in written if n.endswith(".dawg")]) == 2  # the crash came after the DAWGs
     assert_previous_lexicon_serves(home, before)
+    assert sorted(p.name for p in home.iterdir()) == names_before
 
-    # the next build that completes removes the orphaned DAWGs of the one that did not
-    monkeypatch.setattr(compile_mod, "atomic_write", real)
+    monkeypatch.setattr(files_mod, "write_temporary", real)
     build_small(home, "es-fise", [*WORDS, "zapato", "zorro"])
     names = {p.name for p in home.glob("es-fise-*.dawg")}
     assert not names & {n for n in written if n.endswith(".dawg")}

@@ -146,25 +146,37 @@ VERBS = "fixture-verbs.txt"
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "error"),
+    ("old", "new", "report"),
     [
-        (b"01-1-.-contar 2", b"31-1-.-contar 2", "line 20: unknown model code '31' for -ar verbs"),
-        (b"00-2-.-boxear", b"00-7-.-boxear", "line 19: unknown class code '7'"),
-        (b"\n2. SEGUNDA CONJUGACI\xd3N", b"\n2. CUARTA CONJUGACI\xd3N", "line 33: unknown section title"),
-        (b"00-1-.-amar", b"00-1-.-amar;", "line 18: not a verb line"),
-        (b"00-1-.-amar", b"amar", "line 18: not a verb line"),
-        (b"LEXIC\xd3N FISE 2: TOTAL", "LEXICÓN FISE 2: TOTAL".encode(), "line 1: UTF-8, not Latin-1"),
+        (b"01-1-.-contar 2", b"31-1-.-contar 2", "20: 31-1-.-contar 2 (unknown model code '31' for -ar verbs)"),
+        (b"00-2-.-boxear", b"00-7-.-boxear", "19: 00-7-.-boxear (unknown class code '7' (0 to 5))"),
+        (b"\n2. SEGUNDA CONJUGACI\xd3N", b"\n2. CUARTA CONJUGACI\xd3N", "33: 2. CUARTA CONJUGACIÓN (a section title"),
+        (b"00-1-.-amar", b"00-1-.-amar;", "18: 00-1-.-amar; (not a verb line (MM-T-P-infinitive))"),
+        (b"00-1-.-amar", b"amar", "18: amar (not a verb line"),
     ],
 )
-def test_bad_files_are_refused_by_file_and_line(
-    tmp_path: Path, homes: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    old: bytes, new: bytes, error: str,
-) -> None:  # fmt: skip
+def test_lines_not_understood_are_reported_and_skipped(tmp_path: Path, old: bytes, new: bytes, report: str) -> None:
+    """A line the reader cannot interpret is reported (file, line, text, why) and skipped: the build goes on."""
     folder = _copy(tmp_path)
     path = folder / VERBS
     data = path.read_bytes()
     assert old in data
     path.write_bytes(data.replace(old, new, 1))
+    code, output = build(tmp_path, tmp_path / "home", folder)
+    assert code == 0, output
+    text = " ".join(output.split())
+    assert f"1 line not understood, skipped ({VERBS} 1)" in text and f"{VERBS}:{report}" in text, output
+    meta = json.loads((tmp_path / "home" / "es-fise.json").read_text("utf-8"))
+    assert meta["sources"][0]["fise"]["not_understood_by_file"] == {VERBS: 1}
+
+
+def test_a_list_in_another_encoding_is_refused_by_file_and_line(
+    tmp_path: Path, homes: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _copy(tmp_path)
+    path = folder / VERBS
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"LEXIC\xd3N FISE 2: TOTAL", "LEXICÓN FISE 2: TOTAL".encode(), 1))
     home = tmp_path / "home"
     shutil.copytree(homes[0], home)
     before = (home / "es-fise.json").read_bytes()
@@ -174,7 +186,7 @@ def test_bad_files_are_refused_by_file_and_line(
         main()
     assert exit_.value.code == 2  # the real entry point: one line, exit 2
     err = capsys.readouterr().err
-    assert err.strip().count("\n") == 0 and f"{VERBS}: {error}" in " ".join(err.split()), err
+    assert err.strip().count("\n") == 0 and f"{VERBS}: line 1: UTF-8, not Latin-1" in " ".join(err.split()), err
     assert (home / "es-fise.json").read_bytes() == before  # nothing went live
 
 

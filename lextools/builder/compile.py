@@ -1,9 +1,10 @@
 """Build: source words → spelled in the edition → filtered → DAWGs and the ranking written atomically.
 
 :func:`compile_words` is the pure part (words in, sorted keys plus a report out);
-:func:`write_lexicon` writes the files described in :mod:`lextools.core.lexicon`, each through a
-temporary file and ``os.replace``, the metadata last, so a build that is interrupted at any point
-leaves the previous lexicon whole.
+:func:`write_lexicon` writes the files described in :mod:`lextools.core.lexicon`, all of them to
+temporary files first and then each renamed into place with ``os.replace``, the metadata last, so a
+build that fails at any point leaves the directory as it was, and one interrupted leaves the previous
+lexicon whole.
 
 :func:`compile_words` reads the words a batch at a time (``PROGRESS_EVERY``) and spells each batch as one
 text (:func:`lextools.core.spelling.spell_lines`), calling :func:`lextools.core.spelling.spell` only for the
@@ -45,7 +46,7 @@ from lextools.core.lexicon import (
     metadata_path,
     read_metadata,
 )
-from lextools.core.output_files import atomic_write, tool_versions
+from lextools.core.output_files import Commit, tool_versions
 from lextools.core.ranking import ranking_bytes
 from lextools.core.sidecar import lemmas_path, sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines
@@ -308,34 +309,38 @@ def _write_files(
         keys = sorted(set(keys))
     order = alphagram_order(keys)
     files: dict[str, dict[str, Any]] = {}
-    for part, data, suffix in _generation(edition, keys, order, progress):
-        sha = hashlib.sha256(data).hexdigest()
-        name = f"{edition.name}-{sha[:16]}{suffix}"
-        atomic_write(home / name, data)
-        files[part] = {"name": name, "sha256": sha, "bytes": len(data)}
-
-    exclusions = {"edition": edition.name, "checksum": files["words"]["sha256"], "rules": report.exclusions()}
-    atomic_write(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
-    if provenance is not None:
-        atomic_write(sidecar_path(home, edition.name), provenance.to_bytes(files["words"]["sha256"]))
-        # the lemma and rule of each form (FISE's lists); an older file names another build's checksum
-        if provenance.lemmas:
-            atomic_write(lemmas_path(home, edition.name), provenance.lemmas_bytes(files["words"]["sha256"]))
-    metadata = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "edition": edition.name,
-        "checksum": files["words"]["sha256"],
-        "files": files,
-        "alphagram_order": order,
-        "words": len(keys),
-        "sources": list(sources),
-        "counts": report.as_dict(),
-        "filters": [r.name for r in rules],
-        "built": datetime.now(UTC).replace(microsecond=0).isoformat(),
-        "tools": tool_versions(),
-    }
-    atomic_write(metadata_path(home, edition.name), _json_bytes(metadata))
+    # Every file goes to a temporary first; only when all are written (the metadata, the commit, last)
+    # are they renamed into place: a build failing on the way leaves the directory as it was.
+    with Commit() as commit:
+        for part, data, suffix in _generation(edition, keys, order, progress):
+            sha = hashlib.sha256(data).hexdigest()
+            name = f"{edition.name}-{sha[:16]}{suffix}"
+            commit.add(home / name, data)
+            files[part] = {"name": name, "sha256": sha, "bytes": len(data)}
+        checksum = files["words"]["sha256"]
+        exclusions = {"edition": edition.name, "checksum": checksum, "rules": report.exclusions()}
+        commit.add(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
+        if provenance is not None:
+            commit.add(sidecar_path(home, edition.name), provenance.to_bytes(checksum))
+            # the lemma and rule of each form (FISE's lists); an older file names another build's checksum
+            if provenance.lemmas:
+                commit.add(lemmas_path(home, edition.name), provenance.lemmas_bytes(checksum))
+        metadata = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "edition": edition.name,
+            "checksum": checksum,
+            "files": files,
+            "alphagram_order": order,
+            "words": len(keys),
+            "sources": list(sources),
+            "counts": report.as_dict(),
+            "filters": [r.name for r in rules],
+            "built": datetime.now(UTC).replace(microsecond=0).isoformat(),
+            "tools": tool_versions(),
+        }
+        commit.add(metadata_path(home, edition.name), _json_bytes(metadata))
+        commit.done()
     _remove_old_generations(home, edition.name, keep=[metadata, previous])
     return metadata
 
@@ -403,7 +408,9 @@ def outdated_editions(home: Path) -> list[str]:
 
 
 def _json_bytes(obj: Any) -> bytes:
-    return (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    """UTF-8 JSON. A file name that is not UTF-8 (Latin-1 bytes, held as ``\\udcd3`` surrogates by
+    ``os.fsdecode``) is written as the JSON escape ``\\udcd3``, read back as the same name."""
+    return (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8", "backslashreplace")
 
 
 def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] | None]) -> None:

@@ -32,12 +32,13 @@ from lextools.builder.conjugate import CELLS, GROUPS, PERSONS, TENSES, conjugate
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_lists import (
     INFINITIVE_ONLY_MODELS,
+    Change,
     FiseFile,
     Lists,
     Verb,
     Word,
-    folder_files,
     plain,
+    read_folder,
 )
 from lextools.core.errors import SourceError, path_text
 
@@ -67,7 +68,7 @@ _DEFECTIVE_WORDS = {
 def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
     """The totals of ``folder`` with what its own revision adds, then each later revision in order."""
     lists = Lists()
-    files = list(folder_files(folder))
+    files = read_folder(folder, lists)
     totals = {f.kind: f for f in files if f.kind in ("verbs", "nonverbs")}
     for kind, title in (("verbs", "TOTAL DE VERBOS CLASIFICADOS"), ("nonverbs", "TOTAL DE NO VERBOS SIN PLURALES")):
         if kind not in totals:
@@ -75,15 +76,17 @@ def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
         lists.files[kind] = totals[kind].path
     _read_totals(lists, totals["verbs"], totals["nonverbs"])
     for f in files:
+        if f.kind == "verb-update":  # already in the totals: its file is recorded with the others
+            lists.files[f"{f.kind}-0"] = f.path
         if f.kind == "nonverb-update":  # what the totals cannot say: plurals
             _apply_words(lists, f, in_totals=True)
             lists.files[f"{f.kind}-0"] = f.path
         elif f.kind == "short-words":  # a check of the build: the totals (all its words if no section says so)
-            listed = [e for section, _, _, e in f.entries if "TOTAL" in section and isinstance(e, str)]
+            listed = [e for section, _, _, e in f.entries if section.startswith("total") and isinstance(e, str)]
             lists.short_words |= set(listed or [e for _, _, _, e in f.entries if isinstance(e, str)])
             lists.files["short-words"] = f.path
     for n, update in enumerate(updates, start=1):
-        for f in folder_files(update):
+        for f in read_folder(update, lists):
             lists.files[f"{f.kind}-{n}"] = f.path
             if f.kind == "nonverb-update":
                 _apply_words(lists, f, in_totals=False)
@@ -148,8 +151,10 @@ def _apply_verbs(lists: Lists, f: FiseFile) -> None:
             if section in ("new", "changed"):
                 lists.verbs[plain(infinitive)] = [entry]
                 continue
+        elif isinstance(entry, Change):
+            infinitive = entry.infinitive
         else:
-            infinitive = str(entry)
+            continue
         key = plain(infinitive.removesuffix("se") if infinitive.endswith("rse") else infinitive)
         if section == "new":
             lists.verbs[key] = [_new_verb(lists, key, infinitive, sub, where)]

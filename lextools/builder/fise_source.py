@@ -12,6 +12,12 @@ lexicon's metadata says which publication it was built from. Options (descriptor
     word lists (a plural attested), and the ``invariable`` words of their descriptors.
 ``undecided_plurals``
     ``plural`` or ``singular``: what a word no evidence decides takes (each is reported).
+
+The source's ``fise`` summary in the lexicon's metadata also says what reading the folders found
+(:func:`reading_summary`): the lines not understood (skipped, the build went on) in all and by file,
+the first of them as ``file:line: text (why)``, the files passed over, and each list's name as shown.
+The metadata's ``files`` keep each name as it round-trips (``os.fsdecode``: FISE's Latin-1 names as
+``\\udcd3``), with its checksum.
 """
 
 from __future__ import annotations
@@ -24,10 +30,10 @@ from typing import Any
 
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_forms import PluralEvidence, generate, load_lists, plural_forms
-from lextools.builder.fise_lists import plain
+from lextools.builder.fise_lists import Lists, plain
 from lextools.builder.hunspell import iter_dic, read_aff
 from lextools.builder.lemma_table import read_table
-from lextools.core.errors import SourceError
+from lextools.core.errors import SourceError, path_text, printable
 from lextools.core.sources import Source, load_source, verify
 from lextools.core.wordlist import read_words
 
@@ -63,11 +69,30 @@ def configure(source: Source, settings: dict[str, Any]) -> Source:
         "undecided_take": undecided,
         "notes": len(lists.notes),
         "first_notes": lists.notes[:NOTES_SHOWN],
+        **reading_summary(lists),
     }
     files = dict(lists.files)
     sha = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in files.items()}
     info = {**source.info, "fise": summary}
     return replace(source, files=files, sha256=sha, info=info, options={**options, "_words": words})
+
+
+def reading_summary(lists: Lists) -> dict[str, Any]:
+    """What reading the folders found: the lines not understood (skipped) by file, the first of them
+    as ``file:line: text (why)`` with control characters escaped, the files passed over, and each
+    list's file name as shown (escaped when it is not UTF-8; the metadata's ``files`` keep the name itself)."""
+    first = [
+        f"{path_text(path.name)}:{n}: {printable(text)} ({why})"
+        for path, skipped in lists.skipped.items()
+        for n, text, why in skipped[:NOTES_SHOWN]
+    ]
+    return {
+        "not_understood": sum(len(s) for s in lists.skipped.values()),
+        "not_understood_by_file": {path_text(p.name): len(s) for p, s in lists.skipped.items()},
+        "first_not_understood": first[:NOTES_SHOWN],
+        "ignored_files": [path_text(p.name) for p in lists.ignored],
+        "files_shown": {k: path_text(p.name) for k, p in lists.files.items()},
+    }
 
 
 def short_words_check(listed: set[str], words: list[SourceWord]) -> str:

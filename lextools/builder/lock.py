@@ -7,8 +7,8 @@ build waits for the first (and says so), or with ``wait=False`` fails at once. T
 the lock when its holder exits, however it exits, so a killed build never blocks the next one; the
 lock file itself stays (deleting it would let two builds lock two different files).
 
-A build killed while writing leaves a temporary file (``.E-<sha16>.dawg.<random>.tmp``, see
-:func:`lextools.builder.compile.atomic_write`). Only a build holding the lock writes such files, so the next
+A build killed while writing leaves temporary files (``.E-<sha16>.dawg.<random>.tmp``, see
+:class:`lextools.core.output_files.Commit`). Only a build holding the lock writes such files, so the next
 build, once it holds the lock, removes every one left for its edition.
 """
 
@@ -68,7 +68,8 @@ def remove_stale_temporaries(home: Path, edition: str) -> list[str]:
     """Delete the edition's temporary files; only call with the build lock held. Returns their names."""
     name = re.escape(edition)
     pattern = re.compile(
-        rf"^\.{name}(-[0-9a-f]{{16}}((\.alphagrams|\.anagrams)?\.dawg|\.ranks|\.alphawords)|\.exclusions\.json|\.json)\.[0-9a-f]{{16}}\.tmp$"
+        rf"^\.{name}(-[0-9a-f]{{16}}((\.alphagrams|\.anagrams)?\.dawg|\.ranks|\.alphawords)|\.exclusions\.json|\.json"
+        rf"|\.(provenance|lemmas)\.tsv\.gz)\.[0-9a-f]{{16}}\.tmp$"
     )
     removed = []
     for path in Path(home).iterdir():

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -234,7 +235,24 @@ def _report_fise(fise: dict[str, Any]) -> None:
         f"(undecided_plurals = {fise['undecided_take']!r})",
         highlight=False,
     )
+    _report_reading(fise)
     for note in fise["first_notes"]:
-        err.print(f"  [yellow]note:[/] {note}", highlight=False)
+        err.print(f"  [yellow]note:[/] {escape(note)}", highlight=False)
     if fise["notes"] > len(fise["first_notes"]):
         err.print(f"  … {fise['notes'] - len(fise['first_notes']):,} more notes", highlight=False)
+
+
+def _report_reading(fise: dict[str, Any]) -> None:
+    """The lines of the lists not understood (skipped: the build went on), by file, and the files passed over."""
+    total = fise.get("not_understood", 0)
+    by_file = ", ".join(f"{name} {n:,}" for name, n in fise.get("not_understood_by_file", {}).items())
+    per_file = f" ({escape(by_file)})" if by_file else ""
+    lines = "line" if total == 1 else "lines"
+    err.print(f"  {total:,} {lines} not understood, skipped{per_file}", highlight=False)
+    shown = fise.get("first_not_understood", [])
+    for line in shown:
+        err.print(f"  [yellow]not understood:[/] {escape(line)}", highlight=False)
+    if total > len(shown):
+        err.print(f"  … {total - len(shown):,} more lines not understood", highlight=False)
+    for name in fise.get("ignored_files", []):
+        err.print(f"  passed over (not one of FISE's lists): {escape(name)}", highlight=False)

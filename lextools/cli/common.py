@@ -190,7 +190,15 @@ def errors_exit_2() -> Iterator[None]:
     except OSError as e:  # disk full, permission denied, not a directory, ...
         fail(os_error_message(e))
     except UnicodeEncodeError as e:  # a file name that is not UTF-8, met where text is needed
-        fail(f"{path_text(e.object)}: a file name that is not UTF-8 cannot be used here")
+        fail(f"{path_text(_line_around(e))}: a file name that is not UTF-8 cannot be used here")
+
+
+def _line_around(e: UnicodeEncodeError) -> str:
+    """The line of the text being encoded that holds the character refused (a name), not the whole text."""
+    text = e.object
+    start, end = text.rfind("\n", 0, e.start) + 1, text.find("\n", e.end)
+    line = text[start : end if end >= 0 else len(text)].strip()
+    return line if len(line) <= 200 else line[:200] + "…"
 
 
 def fail(message: str) -> NoReturn:

@@ -8,6 +8,7 @@ JSON error shape; anything else escaping the library is a bug.
 from __future__ import annotations
 
 import os
+import re
 
 from lextools.core.messages import Message
 
@@ -137,8 +138,23 @@ class BuildBusyError(LexiconError):
 
 
 def path_text(path: str | os.PathLike[str]) -> str:
-    """A path as text a person can read, also when its name is not valid UTF-8 (shown as escapes)."""
-    return os.fspath(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    """A path as text a person can read, also when its name is not valid UTF-8 (shown as escapes) or
+    holds control characters (an ESC byte is shown as ``\\x1b``, never sent to a terminal)."""
+    return printable(os.fspath(path).encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Text with its control characters escaped (``\\x1b``, ``\\t``): safe to show on one line.
+
+    >>> printable("a\\x1b[31mb\\tc")
+    'a\\\\x1b[31mb\\\\x09c'
+    """
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def os_error_message(e: OSError) -> str:

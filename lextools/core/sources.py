@@ -37,7 +37,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from lextools.core.errors import SourceError
+from lextools.core.errors import SourceError, path_text
 from lextools.core.inputs import read_input
 
 
@@ -99,13 +99,13 @@ def verify(source: Source) -> None:
     """Check every file exists and matches its recorded sha256."""
     for part, path in source.files.items():
         if not path.is_file():
-            raise SourceError(f"source {source.name}: {path} is missing ({source.info.get('obtain', '')})")
+            raise SourceError(f"source {source.name}: {path_text(path)} is missing ({source.info.get('obtain', '')})")
         try:
             digest = hashlib.sha256(read_input(path, gz=False)).hexdigest()
         except OSError as e:
-            raise SourceError(f"source {source.name}: cannot read {path}: {e.strerror or e}") from None
+            raise SourceError(f"source {source.name}: cannot read {path_text(path)}: {e.strerror or e}") from None
         if digest != source.sha256.get(part):
             raise SourceError(
-                f"source {source.name}: {path.name} has sha256 {digest[:16]}…, the descriptor says "
+                f"source {source.name}: {path_text(path.name)} has sha256 {digest[:16]}…, the descriptor says "
                 f"{str(source.sha256.get(part))[:16]}…; check the file, then update sources/{source.name}.toml"
             )

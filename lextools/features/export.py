@@ -185,5 +185,7 @@ def write_export(
     data = export_bytes(lex, fmt, notation, home)
     info = manifest(lex, fmt, data, path.name, notation)
     atomic_write(path, data)
-    atomic_write(manifest_path(path), (json.dumps(info, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+    # a source's file name that is not UTF-8 (a surrogate) is written as its JSON escape (\udcd3)
+    text = json.dumps(info, ensure_ascii=False, indent=1) + "\n"
+    atomic_write(manifest_path(path), text.encode("utf-8", "backslashreplace"))
     return info

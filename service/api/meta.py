@@ -9,7 +9,7 @@ from marshmallow import fields
 
 from lextools import __version__
 from lextools.core.edition import edition_names, load_edition
-from lextools.core.errors import CorruptLexiconError, LexiconNotFoundError
+from lextools.core.errors import CorruptLexiconError, LexiconNotFoundError, path_text
 from lextools.core.lexicon import Lexicon
 from service.contract.openapi import document
 from service.contract.operations import operation
@@ -136,8 +136,14 @@ def public_metadata(lex: Lexicon) -> dict[str, Any]:
     local paths to its sources and the versions of the tools it ran."""
     meta = {k: v for k, v in lex.metadata.items() if k != "tools"}
     meta["sources"] = [
-        {k: v for k, v in source.items() if k != "path"}
+        {k: (_names_shown(v) if k == "files" else v) for k, v in source.items() if k != "path"}
         for source in meta.get("sources", [])
         if isinstance(source, dict)
     ]
     return meta
+
+
+def _names_shown(files: Any) -> Any:
+    """A source's file names as shown: one that is not UTF-8 (FISE's Latin-1 names, kept as they
+    round-trip, ``\\udcd3``) escaped, so the answer is UTF-8 text."""
+    return {k: path_text(str(v)) for k, v in files.items()} if isinstance(files, dict) else files
