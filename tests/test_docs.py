@@ -1,12 +1,22 @@
-"""The docs: the generated reference pages are current."""
+"""The docs: the generated reference pages are current, every relative link reaches its file (and
+heading), and the README stays a short manual."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *ROOT.joinpath("docs").rglob("*.md")])
+
+#: [text](target) and ![alt](target), not inside code; the target up to a space or the closing parenthesis.
+LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+CODE = re.compile(r"`[^`\n]*`")
 
 
 def test_the_reference_pages_are_current() -> None:
@@ -16,3 +26,63 @@ def test_the_reference_pages_are_current() -> None:
         capture_output=True, text=True, cwd=ROOT, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr.strip() or done.stdout.strip()
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_reaches_a_file(page: Path) -> None:
+    broken = []
+    for target in links(page):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
+            continue
+        path, _, fragment = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists():
+            broken.append(f"{target}: no file {file.relative_to(ROOT) if file.is_relative_to(ROOT) else file}")
+        elif fragment and file.suffix == ".md" and fragment not in anchors(file):
+            broken.append(f"{target}: no heading #{fragment} in {file.relative_to(ROOT)}")
+    assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
+def test_the_readme_is_a_short_manual() -> None:
+    lines = (ROOT / "README.md").read_text("utf-8").splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines: move detail into docs/"
+    text = "\n".join(lines)
+    for needed in ("scripts/run", "scripts/test", ".venv/bin/lextools", "/search", "/study", "/judge", "/director"):
+        assert needed in text, needed
+
+
+def test_ci_runs_the_readme_s_test_command() -> None:
+    assert "exec scripts/test" in (ROOT / ".ci" / "run").read_text("utf-8")
+    assert "scripts/test" in (ROOT / "README.md").read_text("utf-8")
+
+
+def test_links_and_anchors_are_read_as_github_does() -> None:
+    assert github_anchor("GET /v1/{edition}/search") == "get-v1editionsearch"
+    assert github_anchor("The `lextools` command, step 1") == "the-lextools-command-step-1"
+    assert links_in("see [a](b.md#c) and `[not](a link)`\n```\n[nor](this)\n```\n") == ["b.md#c"]
+
+
+def links(page: Path) -> list[str]:
+    return links_in(page.read_text("utf-8"))
+
+
+def links_in(text: str) -> list[str]:
+    return LINK.findall(CODE.sub("", FENCE.sub("", text)))
+
+
+def anchors(page: Path) -> set[str]:
+    """The fragment each heading of ``page`` gets on GitHub (a repeated one gets -1, -2, …)."""
+    seen: dict[str, int] = {}
+    found = set()
+    for line in FENCE.sub("", page.read_text("utf-8")).splitlines():
+        heading = re.match(r"#{1,6} (.+)", line)
+        if heading:
+            anchor = github_anchor(heading.group(1))
+            found.add(anchor if anchor not in seen else f"{anchor}-{seen[anchor]}")
+            seen[anchor] = seen.get(anchor, 0) + 1
+    return found
+
+
+def github_anchor(heading: str) -> str:
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", ""))
+    return text.replace(" ", "-")
