@@ -17,6 +17,10 @@ PAGES = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *ROOT.joinpath
 LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 CODE = re.compile(r"`[^`\n]*`")
+#: A file or folder of the repository named in code (`service/limits.py`), with a trailing punctuation mark.
+REPO_PATH = re.compile(r"`((?:lextools|service|scripts|tests|bench|deploy|build|sources|docs|\.ci)/[^`\s]*)`")
+#: A placeholder in a path (`build/E.toml`, `sources/NAME.toml`): not a file of its own.
+PLACEHOLDER = re.compile(r"(?:^|/)(?:E|NAME|DIR)(?:\.|$)")
 
 
 def test_the_reference_pages_are_current() -> None:
@@ -43,6 +47,21 @@ def test_every_relative_link_reaches_a_file(page: Path) -> None:
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_the_page_names_exists(page: Path) -> None:
+    """A path such as `service/limits.py` in a page names a file or folder of the repository (a glob
+    names at least one): when code moves, the pages that point at it fail here, not later."""
+    missing = []
+    for named in REPO_PATH.findall(page.read_text("utf-8")):
+        path = named.rstrip(".,;:")
+        if PLACEHOLDER.search(path):
+            continue
+        found = any(ROOT.glob(path)) if any(c in path for c in "*?[") else (ROOT / path).exists()
+        if not found:
+            missing.append(path)
+    assert not missing, f"{page.relative_to(ROOT)} names files that do not exist: {', '.join(missing)}"
+
+
 def test_the_readme_is_a_short_manual() -> None:
     lines = (ROOT / "README.md").read_text("utf-8").splitlines()
     assert len(lines) <= 250, f"README.md has {len(lines)} lines: move detail into docs/"
@@ -60,6 +79,11 @@ def test_links_and_anchors_are_read_as_github_does() -> None:
     assert github_anchor("GET /v1/{edition}/search") == "get-v1editionsearch"
     assert github_anchor("The `lextools` command, step 1") == "the-lextools-command-step-1"
     assert links_in("see [a](b.md#c) and `[not](a link)`\n```\n[nor](this)\n```\n") == ["b.md#c"]
+    assert REPO_PATH.findall("`service/limits.py`, `build/E.toml` and `lextools.core`") == [
+        "service/limits.py",
+        "build/E.toml",
+    ]
+    assert PLACEHOLDER.search("build/E.toml") and not PLACEHOLDER.search("service/errors.py")
 
 
 def links(page: Path) -> list[str]:
