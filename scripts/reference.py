@@ -182,7 +182,14 @@ def _components(document: dict[str, Any]) -> list[str]:
 
 def _schema_block(schema: dict[str, Any]) -> list[str]:
     """A schema as a table of its properties (one level; nested objects and refs by their type), or
-    as one line when it is not an object with properties."""
+    as one line when it is not an object with properties; ``allOf`` as the schemas it joins."""
+    if "allOf" in schema and len(schema["allOf"]) > 1:
+        joined = [part for part in schema["allOf"] if "$ref" in part]
+        lines = [f"The fields of {' and '.join(_type(part) for part in joined)}, and:", ""] if joined else []
+        for part in schema["allOf"]:
+            if "$ref" not in part:
+                lines += _schema_block(part)
+        return lines
     if "$ref" in schema or schema.get("type") != "object" or "properties" not in schema:
         return [f"{_type(schema)}" + (f": {schema['description']}" if schema.get("description") else ""), ""]
     required = set(schema.get("required", []))
@@ -200,15 +207,21 @@ def _type(schema: dict[str, Any]) -> str:
         return f"[{name}](#{name.lower()})"
     if "oneOf" in schema or "anyOf" in schema:
         return " or ".join(_type(s) for s in schema.get("oneOf") or schema["anyOf"])
+    if "allOf" in schema:
+        return " and ".join(_type(s) for s in schema["allOf"]) + "".join(_facets(schema))
     kind = str(schema.get("type", "any"))
     if kind == "array":
         kind = f"array of {_type(schema.get('items', {}))}"
     elif kind == "object" and "properties" in schema:
         kind = "object {" + ", ".join(schema["properties"]) + "}"
+    elif kind == "object" and isinstance(schema.get("additionalProperties"), dict):
+        kind = f"object of {_type(schema['additionalProperties'])}"
     return kind + "".join(_facets(schema))
 
 
 def _facets(schema: dict[str, Any]) -> Iterator[str]:
+    if "format" in schema:
+        yield f" ({schema['format']})"
     if schema.get("nullable"):
         yield " or null"
     if "enum" in schema:
