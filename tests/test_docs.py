@@ -3,6 +3,8 @@ heading), and the README stays a short manual."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
 import subprocess
 import sys
@@ -19,6 +21,10 @@ FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 CODE = re.compile(r"`[^`\n]*`")
 #: A file or folder of the repository named in code (`service/limits.py`), with a trailing punctuation mark.
 REPO_PATH = re.compile(r"`((?:lextools|service|scripts|tests|bench|deploy|build|sources|docs|\.ci)/[^`\s]*)`")
+#: A module, class or function of ours named in code (`lextools.core.conditions`, `service.create_app()`).
+DOTTED = re.compile(r"`((?:lextools|service)(?:\.\w+)+)(?:\(\))?`")
+#: Dotted names that are not Python objects: the entry-point group other packages add commands through.
+NOT_OBJECTS = {"lextools.commands"}
 #: A placeholder in a path (`build/E.toml`, `sources/NAME.toml`): not a file of its own.
 PLACEHOLDER = re.compile(r"(?:^|/)(?:E|NAME|DIR)(?:\.|$)")
 
@@ -62,6 +68,15 @@ def test_every_file_the_page_names_exists(page: Path) -> None:
     assert not missing, f"{page.relative_to(ROOT)} names files that do not exist: {', '.join(missing)}"
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_module_the_page_names_exists(page: Path) -> None:
+    """`lextools.core.conditions` or `lextools.cli.lazy.Plain` in a page is a module, or an
+    attribute of one, that can be imported."""
+    named = set(DOTTED.findall(page.read_text("utf-8"))) - NOT_OBJECTS
+    missing = sorted(name for name in named if not importable(name))
+    assert not missing, f"{page.relative_to(ROOT)} names what cannot be imported: {', '.join(missing)}"
+
+
 def test_the_readme_is_a_short_manual() -> None:
     lines = (ROOT / "README.md").read_text("utf-8").splitlines()
     assert len(lines) <= 250, f"README.md has {len(lines)} lines: move detail into docs/"
@@ -84,6 +99,33 @@ def test_links_and_anchors_are_read_as_github_does() -> None:
         "build/E.toml",
     ]
     assert PLACEHOLDER.search("build/E.toml") and not PLACEHOLDER.search("service/errors.py")
+    assert DOTTED.findall("`service.create_app()` and `lextools.core.edition.load_edition`") == [
+        "service.create_app",
+        "lextools.core.edition.load_edition",
+    ]
+    assert importable("lextools.core.edition.load_edition") and not importable("lextools.core.edition.nothing")
+    assert not importable("lextools.nothing.here")
+
+
+def importable(name: str) -> bool:
+    """The longest module prefix of ``name`` imports, and the rest are attributes, one inside the other."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        module = ".".join(parts[:end])
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # a parent is a module, not a package
+            found = False
+        if found:
+            break
+    else:
+        return False
+    thing: object = importlib.import_module(module)
+    for attribute in parts[end:]:
+        if not hasattr(thing, attribute):
+            return False
+        thing = getattr(thing, attribute)
+    return True
 
 
 def links(page: Path) -> list[str]:
