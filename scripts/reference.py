@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import tempfile
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,7 @@ def api_page(document: dict[str, Any]) -> str:
         "Generated from `GET /v1/openapi.json` by `scripts/docs`: do not edit it by hand",
         "(`tests/test_docs.py` fails when it is out of date). The manual is [service.md](service.md).",
         "",
-        info.get("description", ""),
+        _paragraph(info.get("description", "")),
         "",
         "## Operations",
         "",
@@ -129,9 +130,9 @@ def api_page(document: dict[str, Any]) -> str:
 
 
 def _operation(document: dict[str, Any], path: str, method: str, op: dict[str, Any]) -> list[str]:
-    lines = [f"### {method.upper()} {path}", "", op.get("summary", ""), ""]
+    lines = [f"### {method.upper()} {path}", "", _paragraph(op.get("summary", "")), ""]
     if op.get("description"):
-        lines += [op["description"], ""]
+        lines += [_paragraph(op["description"]), ""]
     if op.get("security"):
         lines += ["Needs: " + ", ".join(f"`{name}`" for s in op["security"] for name in s) + " (bearer token).", ""]
     parameters = [_resolve(document, p) for p in op.get("parameters", [])]
@@ -175,7 +176,7 @@ def _components(document: dict[str, Any]) -> list[str]:
     for name, schema in sorted(document.get("components", {}).get("schemas", {}).items()):
         lines += [f"### {name}", ""]
         if schema.get("description"):
-            lines += [schema["description"], ""]
+            lines += [_paragraph(schema["description"]), ""]
         lines += _schema_block(schema)
     return lines
 
@@ -242,6 +243,11 @@ def _resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
             target = target[part]
         node = target
     return node
+
+
+def _paragraph(text: str) -> str:
+    """Prose of the document wrapped as the hand-written pages are (100 columns)."""
+    return textwrap.fill(" ".join(text.split()), width=100, break_long_words=False, break_on_hyphens=False)
 
 
 def _cell(text: str) -> str:
