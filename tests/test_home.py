@@ -46,12 +46,16 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def manual_commands() -> list[list[str]]:
-    """The manual's command-line examples (docs/command-line.md, "Every command, by example"), as
-    argument lists."""
+    """The manual's command-line examples, as argument lists: every command by example
+    (docs/command-line.md), then the README's tour."""
     manual = (ROOT / "docs" / "command-line.md").read_text(encoding="utf-8")
-    block = manual.split("## Every command, by example", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [
+        manual.split("## Every command, by example", 1)[1].split("```sh", 1)[1].split("```", 1)[0],
+        readme.split("### The command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0],
+    ]
     commands = []
-    for line in block.splitlines():
+    for line in "\n".join(blocks).splitlines():
         line = line.split("  #", 1)[0].strip()
         if line.startswith("lextools "):
             commands.append(shlex.split(line)[1:])
