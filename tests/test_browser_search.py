@@ -3,7 +3,7 @@ the 7-tile anagrams of AEINRS? in probability order, open a word card (tiles, ho
 anagrams, rank), quiz on the results, add them to the cardbox, and find the cardbox on a second
 browser profile through the sync code.
 
-``LEXTOOLS_SCREENSHOTS=DIR`` also saves the search page and the word card there (README's pictures:
+``LEXTOOLS_SCREENSHOTS=DIR`` also saves the search page and the word card there (the pictures of docs/study.md:
 ``LEXTOOLS_SCREENSHOTS=docs pytest tests/test_browser_search.py``)."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import lextools
 from lextools.cli.lazy import Plain
 from lextools.cli.main import app, main
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+COMMAND_LINE = Path(__file__).resolve().parents[1] / "docs" / "command-line.md"
 
 
 @pytest.fixture
@@ -170,8 +170,9 @@ def test_serve_is_the_service_s_command_from_its_entry_point(runner: CliRunner) 
         assert not re.search(r"^\s*(from|import) service\b", path.read_text("utf-8"), re.M), path
 
 
-def test_the_readme_names_the_commands_of_help_in_its_order() -> None:
-    section = README.read_text("utf-8").split("## The command line", 1)[1].split("\n## ", 1)[0]
+def test_the_manual_names_the_commands_of_help_in_its_order() -> None:
+    """docs/command-line.md's examples, one or more per command, in the order of ``--help``."""
+    section = COMMAND_LINE.read_text("utf-8").split("## Every command, by example", 1)[1].split("\n## ", 1)[0]
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
     named = [line.split()[1] for line in block.splitlines() if line.startswith("lextools ")]
     assert list(dict.fromkeys(named)) == _commands()

@@ -363,7 +363,7 @@ def test_a_source_whose_name_is_not_utf8_builds(tmp_path: Path, monkeypatch, cap
 
 
 def test_a_house_rules_recipe_builds_from_a_copy(tmp_path: Path, monkeypatch, capsys) -> None:
-    """As the README shows: copy build/es-fise.toml, remove a rule, build from the copy. The copies
+    """As docs/building.md shows: copy build/es-fise.toml, remove a rule, build from the copy. The copies
     keep one source (quick to build); each edit is checked to have changed the recipe it builds."""
     from lextools.core.sources import project_dir
 

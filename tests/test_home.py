@@ -45,12 +45,17 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return where
 
 
-def readme_commands() -> list[list[str]]:
-    """The README's command-line examples (the block under "The command line"), as argument lists."""
+def manual_commands() -> list[list[str]]:
+    """The manual's command-line examples, as argument lists: every command by example
+    (docs/command-line.md), then the README's tour."""
+    manual = (ROOT / "docs" / "command-line.md").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("## The command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    blocks = [
+        manual.split("## Every command, by example", 1)[1].split("```sh", 1)[1].split("```", 1)[0],
+        readme.split("### The command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0],
+    ]
     commands = []
-    for line in block.splitlines():
+    for line in "\n".join(blocks).splitlines():
         line = line.split("  #", 1)[0].strip()
         if line.startswith("lextools "):
             commands.append(shlex.split(line)[1:])
@@ -64,8 +69,8 @@ def test_scripts_run_builds_and_serves_the_home_every_command_reads() -> None:
     assert re.search(r'build --lexicons "\$home"', script) and re.search(r'serve --lexicons "\$home"', script)
 
 
-def test_the_readme_commands_work_in_the_default_home(home: Path, tmp_path: Path) -> None:
-    """On a fresh machine, after scripts/run: the README's examples that read lexicons, with no
+def test_the_manual_s_commands_work_in_the_default_home(home: Path, tmp_path: Path) -> None:
+    """On a fresh machine, after scripts/run: the manual's examples that read lexicons, with no
     --lexicons and no environment variable (es-fise here; the others read the same directory)."""
     runner = CliRunner()
     # The service built with no LEXICONS and no RECORD reads the same home, and records beside it.
@@ -76,7 +81,7 @@ def test_the_readme_commands_work_in_the_default_home(home: Path, tmp_path: Path
     (tmp_path / "receipt.json").write_text(json.dumps(answer["receipt"]))
 
     ran = set()
-    for args in readme_commands():
+    for args in manual_commands():
         if "--lexicons" in args or "--out" in args or args[0] in ("serve", "compare", "build", "list-quiz"):
             continue  # another directory, or a file of the reader's own to read (serve has its own tests)
         stdin = None
@@ -91,7 +96,7 @@ def test_the_readme_commands_work_in_the_default_home(home: Path, tmp_path: Path
     reading = {"check", "explain", "hooks", "two-tile", "anagram", "pattern", "quiz", "score", "export", "verify"}
     reading |= {"stems", "high-value", "new-words"}
     assert ran >= reading | {"diff", "record", "receipt"}
-    assert (tmp_path / "es-fise.kwg").is_file()  # the README's export wrote it where it ran
+    assert (tmp_path / "es-fise.kwg").is_file()  # the manual's export wrote it where it ran
 
 
 def test_the_record_and_receipt_verify_name_the_record_they_read(home: Path, tmp_path: Path) -> None:
@@ -131,8 +136,8 @@ def test_receipt_verify_help_documents_the_exit_codes() -> None:
     shown = CliRunner().invoke(cli, ["receipt", "verify", "--help"], terminal_width=200).output
     text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", shown).split())  # the help as one line, out of its box
     assert all(f"{code} " in text for code in ("0", "1", "2", "3")) and "not in this record" in text
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "3 the challenge is not in that record" in readme
+    manual = " ".join((ROOT / "docs" / "command-line.md").read_text(encoding="utf-8").split())
+    assert "3 the challenge is not in that record" in manual
 
 
 def test_verify_reads_the_edition_from_the_manifest(home: Path, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from service import create_app
 from service.http.errors import ERRORS
 from tests.conftest import build_small
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+SERVICE_MANUAL = Path(__file__).resolve().parents[1] / "docs" / "service.md"
 
 
 def error_code(r) -> str:  # type: ignore[no-untyped-def]
@@ -161,10 +161,10 @@ def test_the_document_publishes_the_app_config(lexicon_home: Path) -> None:
 
 
 def test_error_codes_are_one_table(app: Flask) -> None:
-    """The README's table, the document's enum and ERRORS list the same codes with the same statuses."""
+    """docs/service.md's table, the document's enum and ERRORS list the same codes with the same statuses."""
     doc = app.test_client().get("/v1/openapi.json").json
     assert doc["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"] == list(ERRORS)
-    section = README.read_text().split("### Error codes", 1)[1].split("\n#", 1)[0]
+    section = SERVICE_MANUAL.read_text("utf-8").split("## Error codes", 1)[1].split("\n#", 1)[0]
     rows = re.findall(r"^\| `([a-z_]+)` \| (\d{3}) \|", section, re.M)
     assert {code: int(status) for code, status in rows} == {code: status for code, (status, _) in ERRORS.items()}
 

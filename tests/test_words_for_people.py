@@ -30,6 +30,8 @@ def test_no_file_of_the_product_cites_our_notes() -> None:
         *ROOT.joinpath("sources").glob("*.toml"),
         ROOT / "sources" / "SURVEY.md",
         ROOT / "README.md",
+        ROOT / "bench" / "README.md",
+        *ROOT.joinpath("docs").rglob("*.md"),
     ]
     for path in files:
         if path.is_file() and path.suffix in {".py", ".json", ".toml", ".md", ".html", ".js", ".css", ".txt"}:
