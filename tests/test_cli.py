@@ -235,7 +235,7 @@ def test_the_one_reach_into_typer_is_its_parameters_converter(runner: CliRunner,
     assert isinstance(params["lexicons"]._runtime_param, Plain)
     assert callable(params["lexicons"].get_runtime_param().coerce)
     private = re.compile(r"^\s*(from typer\._|import typer\._|from typer(\.\w+)* import _)", re.M)
-    for path in [*Path(lextools.__file__).parent.rglob("*.py"), *(README.parent / "service").rglob("*.py")]:
+    for path in [*Path(lextools.__file__).parent.rglob("*.py"), *(Path(__file__).parents[1] / "service").rglob("*.py")]:
         assert not private.search(path.read_text("utf-8")), path
     unreadable = tmp_path / "words.txt"
     unreadable.write_text("casa\n", encoding="utf-8")
