@@ -23,8 +23,8 @@ from lextools.cli.conditions import with_conditions
 from lextools.core import background, search
 from lextools.core.budget import Budget
 from lextools.core.conditions import ANAGRAM, PATTERN, conditions
+from lextools.core.search import ranked_anagrams
 from lextools.features import answers
-from lextools.features.searching import ranked_anagrams
 
 app = typer.Typer()
 
@@ -110,7 +110,7 @@ def pattern(
     walk = Walk.of(options)
     lex = open_lexicon(edition, walk.lexicons)
     budget = Budget(results=walk.limit or None)
-    with background.in_caller():  # a ranking to compute (a lexicon built without one): here, not in a thread
+    with background.in_caller():  # the sorted lists a search asks the background for: here, not in a thread
         cond = conditions(lex, **walk.given)
         keys = list(search.find(lex, pattern=pattern, order=walk.order, budget=budget, conditions=cond))
     _print_words(answers.search_page(lex, walk.order, keys, answers.page(len(keys), budget.truncated)), walk.as_json)
