@@ -16,7 +16,7 @@ from lextools.builder.filters import SourceWord, rules_named
 from lextools.core.edition import load_edition
 from lextools.core.lexicon import READERS, Lexicon, load_lexicon
 from lextools.core.wordlist import WordList, read_list, read_words
-from service import limits as service_limits
+from service.http import limits as service_limits
 
 DATA = Path(__file__).parent / "data"
 

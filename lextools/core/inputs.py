@@ -14,7 +14,7 @@ walked for ever. So every reader of a user's file goes through :func:`read_input
 Line-based readers then refuse a line longer than :data:`MAX_LINE_CHARS` (``lextools.core.wordlist``),
 and the KWG reader refuses more than ``MAX_NODES`` nodes from the file's size, a cycle, a path longer
 than ``MAX_DEPTH`` tiles or more than ``MAX_KWG_WORDS`` words, in one pass linear in the nodes
-(``lextools.core.kwg``). The limits are these constants; README.md ("Word lists") lists them all.
+(``lextools.core.kwg``). The limits are these constants; docs/formats.md lists them all.
 """
 
 from __future__ import annotations

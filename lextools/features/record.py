@@ -105,7 +105,7 @@ def parse_since(text: str) -> str:
         raise QueryError(message("since_out_of_range", since=repr(text))) from None
 
 
-#: What ``lextools receipt verify`` found, and its exit status (README, ``--help``).
+#: What ``lextools receipt verify`` found, and its exit status (docs/command-line.md, ``--help``).
 VALID, ALTERED, MALFORMED, ABSENT = "valid", "altered", "malformed", "absent"
 EXIT_STATUS = {VALID: 0, ALTERED: 1, MALFORMED: 2, ABSENT: 3}
 

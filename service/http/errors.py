@@ -11,7 +11,7 @@ bug, logged with its traceback and answered with a bare 500 that leaks nothing.
 
 An answer of 500 or more never carries the library's message, which names files of the server
 (``no en lexicon in /srv/...``): the log gets it, the client gets the code's public message from
-:data:`ERRORS`, the one table of error codes (the README's table and the OpenAPI document's enum of
+:data:`ERRORS`, the one table of error codes (docs/service.md's table and the OpenAPI document's enum of
 codes are checked against it by the tests).
 """
 
