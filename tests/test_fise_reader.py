@@ -395,14 +395,15 @@ def test_the_folder_as_fise_sends_it_builds(built: tuple[Path, Path, str]) -> No
     folder, home, output = built
     text = " ".join(output.split())
     assert "es-fise: source fise-lists" in text and "words" in text  # the progress bar
-    assert "2 lines not understood, skipped (fixture TOTAL V.TXT 2)" in text
+    assert "3 lines not understood, skipped (fixture TOTAL V.TXT 3)" in text and "\x1b" not in output
     for n, line in enumerate(NOT_UNDERSTOOD, start=20):
-        assert f"fixture TOTAL V.TXT:{n}: {line} (not a verb line" in text
+        shown = line.replace("\x1b", "\\x1b")
+        assert f"fixture TOTAL V.TXT:{n}: {shown} (not a verb line" in text
     assert "passed over (not one of FISE's lists): Reglamento de l\\udce9xico fixture.docx" in text
     meta = json.loads((home / "es-fise.json").read_bytes())
     (source,) = meta["sources"]
     fise = source["fise"]
-    assert fise["not_understood"] == 2 and fise["not_understood_by_file"] == {"fixture TOTAL V.TXT": 2}
+    assert fise["not_understood"] == 3 and fise["not_understood_by_file"] == {"fixture TOTAL V.TXT": 3}
     assert set(fise["ignored_files"]) == {"Reglamento de l\\udce9xico fixture.docx", "notas.txt"}
     # the metadata keeps each file's name as it round-trips (and shows it escaped): its bytes, its checksum
     assert {os.fsencode(n) for n in source["files"].values()} == {raw for raw, *_ in FILES}
