@@ -224,8 +224,9 @@ FILES: list[tuple[bytes, str, list[str], list[str]]] = [
     (b"ACTUALIZACI\xd3N fixture NV.TXT", NONVERB_UPDATE_TITLE, NONVERB_UPDATE_SECTIONS, NONVERB_UPDATE_BODY),
     (b"fixture 2 y 3.txt", SHORT_TITLE, SHORT_SECTIONS, SHORT_BODY),
 ]
-#: Two lines of the verb total no reader understands (reported, skipped: the build goes on).
-NOT_UNDERSTOOD = ["00-1-.-zaborn@r", "zabornar sin código"]
+#: Lines of the verb total no reader understands (reported, skipped: the build goes on); the last one
+#: holds an ESC byte, which a report must show escaped.
+NOT_UNDERSTOOD = ["00-1-.-zaborn@r", "zabornar sin código", "00-1-.-za\x1b[2Jbornar"]
 
 
 def fise_folder(folder: Path, *, not_understood: bool = True) -> Path:

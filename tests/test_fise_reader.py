@@ -33,6 +33,7 @@ from tests.fise_folder import (
     NOT_UNDERSTOOD,
     SHORT_SECTIONS,
     SHORT_TITLE,
+    VERB_BODY,
     VERB_SECTIONS,
     VERB_UPDATE_SECTIONS,
     VERB_UPDATE_TITLE,
@@ -395,14 +396,15 @@ def test_the_folder_as_fise_sends_it_builds(built: tuple[Path, Path, str]) -> No
     folder, home, output = built
     text = " ".join(output.split())
     assert "es-fise: source fise-lists" in text and "words" in text  # the progress bar
-    assert "2 lines not understood, skipped (fixture TOTAL V.TXT 2)" in text
+    assert "3 lines not understood, skipped (fixture TOTAL V.TXT 3)" in text and "\x1b" not in output
     for n, line in enumerate(NOT_UNDERSTOOD, start=20):
-        assert f"fixture TOTAL V.TXT:{n}: {line} (not a verb line" in text
+        shown = line.replace("\x1b", "\\x1b")
+        assert f"fixture TOTAL V.TXT:{n}: {shown} (not a verb line" in text
     assert "passed over (not one of FISE's lists): Reglamento de l\\udce9xico fixture.docx" in text
     meta = json.loads((home / "es-fise.json").read_bytes())
     (source,) = meta["sources"]
     fise = source["fise"]
-    assert fise["not_understood"] == 2 and fise["not_understood_by_file"] == {"fixture TOTAL V.TXT": 2}
+    assert fise["not_understood"] == 3 and fise["not_understood_by_file"] == {"fixture TOTAL V.TXT": 3}
     assert set(fise["ignored_files"]) == {"Reglamento de l\\udce9xico fixture.docx", "notas.txt"}
     # the metadata keeps each file's name as it round-trips (and shows it escaped): its bytes, its checksum
     assert {os.fsencode(n) for n in source["files"].values()} == {raw for raw, *_ in FILES}
@@ -499,4 +501,27 @@ def test_a_build_failing_as_it_writes_leaves_the_directory_as_it_was(
         main()
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "es-fise.json: No space left on device" in " ".join(err.split()), err
+    assert listing(home) == before
+
+
+def test_a_build_refused_for_its_losses_leaves_the_directory_as_it_was(
+    tmp_path: Path, built: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused under the build lock (it would lose most of the words): even the lock file is as it was."""
+    home = tmp_path / "home"
+    home.mkdir()
+    for p in built[1].iterdir():
+        (home / p.name).write_bytes(p.read_bytes())
+    (home / "es-fise.lock").write_bytes(b"pid 1\n")  # the last build's, another process
+    before = listing(home)
+    folder = fise_folder(tmp_path / "lists")
+    write_list(folder / name(FILES[0][0]), list_text(VERBS_TITLE, VERB_SECTIONS, VERB_BODY[:3]))  # one verb left
+    (tmp_path / "fise.toml").write_text(RECIPE, "utf-8")
+    args = ["build", "es-fise", "--recipe", str(tmp_path / "fise.toml"), "--fise-lists", str(folder), "-L", str(home)]
+    monkeypatch.setattr("sys.argv", ["lextools", *args])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]  # after the progress bar
+    assert exit_.value.code == 2 and len(errors) == 1 and "more than 20% lost" in errors[0] and "Traceback" not in err
     assert listing(home) == before

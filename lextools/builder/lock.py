@@ -5,7 +5,10 @@ and each delete the generations it does not know — the other's, which ``E.json
 So a build writes under an exclusive ``fcntl.flock`` on ``E.lock`` beside ``E.json``: the second
 build waits for the first (and says so), or with ``wait=False`` fails at once. The kernel releases
 the lock when its holder exits, however it exits, so a killed build never blocks the next one; the
-lock file itself stays (deleting it would let two builds lock two different files).
+lock file itself stays (deleting it would let two builds lock two different files). It holds the
+holder's pid while a build writes; a build that fails or is refused puts back what it held before,
+so a refused build leaves the directory's files as they were (a first build into a directory still
+leaves the lock file it created).
 
 A build killed while writing leaves temporary files (``.E-<sha16>.dawg.<random>.tmp``, see
 :class:`lextools.core.output_files.Commit`). Only a build holding the lock writes such files, so the next
@@ -56,12 +59,21 @@ def build_lock(
             if on_wait:
                 on_wait(f"{busy}; waiting for it to finish")
             fcntl.flock(fd, fcntl.LOCK_EX)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+        last = os.pread(fd, 64, 0)
+        _write_holder(fd, f"pid {os.getpid()}\n".encode())
         remove_stale_temporaries(home, edition)
-        yield
+        try:
+            yield
+        except BaseException:
+            _write_holder(fd, last)  # a build that fails or is refused leaves the lock file as it found it
+            raise
     finally:
         os.close(fd)  # releases the lock
+
+
+def _write_holder(fd: int, text: bytes) -> None:
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, text, 0)
 
 
 def remove_stale_temporaries(home: Path, edition: str) -> list[str]:
