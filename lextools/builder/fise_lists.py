@@ -282,7 +282,7 @@ def parse_verb(text: str, where: str, conjugation: str | None = None) -> Verb:
     if not _is_infinitive(infinitive) or not infinitive.islower():
         raise SourceError(f"{where}: not an infinitive: {infinitive!r}")
     bare = infinitive.removesuffix("se") if infinitive.endswith("rse") else infinitive
-    verb = Verb(bare, model, klass, prop, detail, where)
+    verb = Verb(bare, model, klass, prop, detail, where, m.group(6) or "", written_se=bare != infinitive)
     if klass not in CLASSES:
         raise SourceError(f"{where}: unknown class code {klass!r} (0 to 5)")
     if prop not in PROPERTIES:
@@ -306,7 +306,7 @@ def parse_word(text: str, where: str) -> Word:
     m = _WORDS.match(text)
     if not m or not m.group(1).isalpha() or not m.group(1).islower() or (m.group(2) and not m.group(2).isalpha()):
         raise SourceError(f"{where}: not a word, a word and its feminine, or either with a number: {text!r}")
-    return Word(m.group(1), m.group(2), where=where)
+    return Word(m.group(1), m.group(2), where=where, superscript=m.group(3) or "")
 
 
 def _short_word(text: str, where: str) -> str:
