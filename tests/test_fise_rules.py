@@ -165,6 +165,7 @@ def _explain(home: Path, lang: str, *words: str) -> list[str]:
         ("plugo", "PLACER", 37, "model 26", "§17.2"),
         ("habemos", "HABER", 36, "model 05", "§17.12"),
         ("lloviznad", "LLOVIZNAR", 22, "", "§17.12"),
+        ("embaya", "EMBAÍR", 41, "", "§17.6"),  # a cell its defective model lacks: never "not found"
     ],
 )
 def test_explain_names_lemma_list_line_model_and_section(
@@ -343,3 +344,70 @@ def test_a_note_not_understood_is_reported_and_changes_nothing() -> None:
     forms, notes = _revised(verb, "según el uso de los pastores", in_totals=False)
     assert notes == ["rev.txt: line 7: note not understood, zabornar left as it was: (según el uso de los pastores)"]
     assert (verb.model, verb.klass, verb.prop) == ("00", "1", ".") and "zabornamos" in forms
+
+
+def test_more_note_families() -> None:
+    forms, _ = _revised(
+        Verb("zapudrir", "22", "1"),
+        'en infinitivo, indicativo salvo presente, y segundas personas del imperativo, la "u" puede ser también "o"',
+    )
+    assert {"zapodrir", "zapodría", "zapodrimos", "zapodriré", "zapodrid"} <= set(forms) and "zapodra" not in forms
+    forms, _ = _revised(
+        Verb("redecir", "26", "1"), 'añade las formas con "redecir" además de con "redir" en futuro y condicional'
+    )
+    assert {"rediré", "redeciré", "redeciríamos"} <= set(forms)
+    verb = Verb("zaler", "00", "2")
+    forms, _ = _revised(
+        verb,
+        'conjugado ahora en todas las formas como "valer", salvo zalgo, zales y zale en presente de indicativo',
+        in_totals=False,
+    )
+    assert verb.model == "19" and "zaldré" in forms and not {"zalgo", "zales"} & set(forms)
+    forms, _ = _revised(
+        Verb("zamover", "00", "2"),
+        'conjugado ahora también en más formas de indicativo e imperativo iguales que las de "mover"',
+    )
+    assert {"zamuevo", "zamueve", "zamovemos", "zamovo"} <= set(forms) and "zamueva" not in forms
+
+
+#: One note of each family a verb revision writes (FISE-like wording, our verbs).
+NOTES = [
+    'conjugado como "contar"',
+    'conjugado como "contar", regular con acentos',
+    'conjugado ahora como "contar"',
+    'conjugado ahora también como "contar"',
+    'conjugado ahora solo como "contar"',
+    "conjugado ahora también como regular",
+    "conjugado ahora solo como regular",
+    "conjugado ahora en todas las formas",
+    "no usable por su longitud",
+    "no usable por tener k",
+    "transitivo",
+    'transitivo, conjugado como "contar"',
+    "impersonal, queda sin formas plurales",
+    "tiene una entrada intransitiva y otra pronominal",
+    "desusado",
+    "también con entrada como desusado",
+    "regional español, usado solo en infinitivo",
+    "la posmarca alude al uso desusado",
+    'sin "se" por acepción regional española',
+    'sin "se" por acepción desusada',
+    '"zabar" es desusado',
+    "zagüir con diéresis es desusado",
+    "zaguir sin diéresis es regional español",
+    "añade zabe, zabes",
+    "añade participio irregular, zabto, zabta",
+    "queda sin participio irregular, zabto/a/os/as que tiene entrada propia",
+    'queda sin la forma "zabó" por acepción desusada',
+    "queda sin las formas del verbo zabar",
+    'se retira la forma "zabó"',
+    "usado ahora solo en infinitivo y terceras personas",
+    "conjugado solo en infinitivo y terceras personas",
+    'conjugado ahora en las formas cuya desinencia empieza por "i"',
+    "añade zabe, zabes, esta última por locuciones",
+]
+
+
+@pytest.mark.parametrize("note", NOTES)
+def test_every_note_family_is_understood(note: str) -> None:
+    assert rules().note_action(note) is not None, note

@@ -132,14 +132,24 @@ def model_of(infinitive: str, code: str) -> Model:
     return found
 
 
-def conjugate(infinitive: str, code: str = "00") -> dict[str, list[str]]:
-    """Every simple form of a verb by cell (:data:`CELLS`), under the model numbered ``code``.
+def conjugate(infinitive: str, code: str = "00", *, whole: bool = False) -> dict[str, list[str]]:
+    """Every simple form of a verb by cell (:data:`CELLS`), under the model numbered ``code``; ``whole``:
+    the cells a defective model lacks too (EMBAYA of EMBAÍR), for a caller that says why they do not count.
 
     >>> conjugate("contar", "01")["ip1"], conjugate("tener", "17")["is1"], conjugate("venir", "21")["m2"]
     (['cuento'], ['tuve'], ['ven'])
     """
     model = model_of(infinitive, code)
-    return _Conjugation(infinitive, model).cells()
+    return _Conjugation(infinitive, model).cells(whole=whole)
+
+
+def model_cells(conjugation: str, code: str) -> frozenset[str]:
+    """The cells a model has: every cell, or those of a defective model's ``only`` (EMBAÍR)."""
+    found = models().get((conjugation, code))
+    only = found.data.get("only") if found else None
+    if only is None:
+        return frozenset(CELLS)
+    return frozenset(cell for name in only for cell in GROUPS.get(name, (name,)))
 
 
 def forms(infinitive: str, code: str = "00") -> list[str]:
@@ -184,7 +194,7 @@ class _Conjugation:
     def regular(self, cell: str, ending: str) -> str:
         return join(self.stem_of(cell), ending, self.conj, spell=cell not in self.plain)
 
-    def cells(self) -> dict[str, list[str]]:
+    def cells(self, *, whole: bool = False) -> dict[str, list[str]]:
         endings = _ENDINGS[self.conj]
         out: dict[str, list[str]] = {"inf": [self.inf]}
         for tense in ("ip", "ii", "sp"):
@@ -209,7 +219,7 @@ class _Conjugation:
         if self.prefix == ("", ""):  # the model verb itself
             for cell, given in self.data.get("own", {}).items():
                 out[cell] = list(dict.fromkeys(out.get(cell, []) + given))
-        return self._defective(out)
+        return {cell: out[cell] for cell in CELLS} if whole else self._defective(out)
 
     def _preterite(self, out: dict[str, list[str]]) -> None:
         strong = self.data.get("pret")

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lextools.builder.conjugate import CELLS, conjugate, models
+from lextools.builder.conjugate import CELLS, conjugate, model_cells, models
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_lists import Change, FiseFile, Lists, Verb, Word, folder_files, plain
 from lextools.builder.fise_rules import Rules, VerbClass, defective_key, rules
@@ -137,7 +137,10 @@ def _apply_words(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
 
 _CLASS_CHANGES = {"regional": "0", "obsolete": "0", "1": "1", "2": "2", "3": "3"}
 #: The actions of a revision note that the totals of the same folder do not already show: forms.
-_FORM_ACTIONS = ("add", "remove", "regular-participle", "also-model", "also-regular", "future-stem")
+_FORM_ACTIONS = (
+    "add", "remove", "regular-participle", "also-model", "also-regular", "also-model-indicative", "future-stem",
+    "alt-vowel", "model-except",
+)  # fmt: skip
 
 
 def apply_verb_revision(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
@@ -201,6 +204,8 @@ def _apply_change(lists: Lists, change: Change, where: str, *, in_totals: bool) 
         return  # the totals already show it
     for verb in verbs:
         _change_verb(lists, verb, action, named, change.note)
+        if action == "model-except" and not in_totals:  # the model changes, its forms are the note's
+            verb.model = _model_named(lists, verb, named["model"])
 
 
 def _change_verb(lists: Lists, verb: Verb, action: str, named: dict[str, str], note: str) -> None:
@@ -226,11 +231,8 @@ def _change_verb(lists: Lists, verb: Verb, action: str, named: dict[str, str], n
 
 def _model_named(lists: Lists, verb: Verb, name: str) -> str:
     """The model of a verb a note names (``conjugado como "X"``): a model verb's, else a listed verb's."""
-    for (conj, code), model in models().items():
-        if conj == verb.conjugation and model.verb == name:
-            return code
     listed = lists.verbs.get(plain(name), [])
-    return listed[0].model if listed else verb.model
+    return _model_code(verb, name) or (listed[0].model if listed else verb.model)
 
 
 def _new_verb(lists: Lists, key: str, infinitive: str, sub: dict[str, str], where: str) -> Verb:
@@ -321,7 +323,7 @@ def verb_forms(verb: Verb, notes: list[str]) -> Iterator[tuple[str, str, str]]:
         return
     removed, added = _note_forms(r, verb)
     for cell in CELLS:
-        for form in cells.get(cell, []) if cell != "inf" else []:
+        for form in cells.get(cell, []) if cell != "inf" else cells.get("inf", [])[1:]:  # PODRIR of PUDRIR
             if form in removed:
                 yield form, "x-removed", ""
             else:
@@ -341,45 +343,67 @@ def _infinitive_only(r: Rules, verb: Verb) -> str:
 
 def _cells(r: Rules, verb: Verb, notes: list[str]) -> dict[str, list[str]] | None:
     """The verb's forms by cell: its model's (the model a settled verb takes), the regular ones too
-    for R, the participles of P; None (reported) when its model cannot conjugate it."""
+    for R, the participles of P, what its revision notes change; None (reported) when its model
+    cannot conjugate it."""
     model = r.settled_model.get(verb.infinitive, verb.model)
     model = "00" if model in r.infinitive_only_models else model
     try:
-        cells = conjugate(verb.infinitive, model)
-        also = [_note_model(verb, n) for n in verb.note.splitlines()]
-        if verb.prop == "R" or "00" in also:
-            also.append("00")
-        for code in dict.fromkeys(c for c in also if c):
-            for cell, made in conjugate(verb.infinitive, code).items():
-                cells[cell] = list(dict.fromkeys(cells.get(cell, []) + made))
+        cells = conjugate(verb.infinitive, model, whole=True)  # a defective model's other cells: said why
+        if verb.prop == "R":
+            _merge(cells, conjugate(verb.infinitive, "00"), CELLS)
+        if verb.prop == "P":
+            cells["part"] = [p for p in re.split(r"[\s,]+|\by\b|\bo\b", verb.detail) if p and p.isalpha()]
+        for note in verb.note.splitlines():
+            _note_cells(r, verb, cells, note)
     except SourceError as e:
         notes.append(f"{verb.where}: {verb.infinitive} not conjugated, infinitive only: {e}")
         return None
-    regular_part = any(_action(n) == "regular-participle" for n in verb.note.splitlines())
-    if verb.prop == "P" and not regular_part:
-        cells["part"] = [p for p in re.split(r"[\s,]+|\by\b|\bo\b", verb.detail) if p and p.isalpha()]
-    future = [n for n in verb.note.splitlines() if _action(n) == "future-stem"]
-    for note in future:
-        _, named = rules().note_action(note) or ("", {})
-        for cell in [c for c in cells if c[:2] in ("if", "ic")]:
-            cells[cell] += [f.replace(named["old"], named["new"], 1) for f in cells[cell] if named["old"] in f]
     return cells
 
 
-def _action(note: str) -> str:
-    found = rules().note_action(note)
-    return found[0] if found else ""
+def _merge(cells: dict[str, list[str]], more: dict[str, list[str]], which: Iterable[str]) -> None:
+    for cell in which:
+        if cell in more:
+            cells[cell] = list(dict.fromkeys(cells.get(cell, []) + more[cell]))
 
 
-def _note_model(verb: Verb, note: str) -> str:
-    """The model a note ``conjugado ahora también como "X"`` adds (``00`` for "como regular")."""
-    found = rules().note_action(note)
-    if not found or found[0] not in ("also-model", "also-regular"):
-        return ""
-    if found[0] == "also-regular":
-        return "00"
+#: The cells of a note ``… también en más formas de indicativo e imperativo …``, and of the note on
+#: another stem vowel (``en infinitivo, indicativo salvo presente, y segundas personas del imperativo``).
+_INDICATIVE_IMPERATIVE = tuple(c for c in CELLS if c[:2] in ("ip", "ii", "is", "if", "ic") or c in ("m2", "m5"))
+_VOWEL_CELLS = tuple(c for c in CELLS if c[:2] in ("ii", "is", "if", "ic") or c in ("inf", "m2", "m5"))
+
+
+def _note_cells(r: Rules, verb: Verb, cells: dict[str, list[str]], note: str) -> None:
+    """What one revision note does to the verb's cells: another model's forms besides, the regular
+    participle, the future with another stem, another stem vowel."""
+    action, named = r.note_action(note) or ("", {})
+    if action in ("also-model", "also-regular", "also-model-indicative"):
+        code = "00" if action == "also-regular" else _model_code(verb, named.get("model", ""))
+        which = _INDICATIVE_IMPERATIVE if action == "also-model-indicative" else CELLS
+        if code:
+            _merge(cells, conjugate(verb.infinitive, code), which)
+    elif action == "regular-participle":
+        cells["part"] = conjugate(verb.infinitive, "00")["part"]
+    elif action == "future-stem":
+        for cell in [c for c in cells if c[:2] in ("if", "ic")]:
+            cells[cell] += [f.replace(named["old"], named["new"], 1) for f in cells[cell] if named["old"] in f]
+    elif action == "alt-vowel":
+        stem = len(verb.infinitive) - 2
+        for cell in [c for c in _VOWEL_CELLS if c in cells]:
+            cells[cell] += [_other_vowel(f, stem, named["old"], named["new"]) for f in cells[cell]]
+            cells[cell] = list(dict.fromkeys(cells[cell]))
+
+
+def _other_vowel(form: str, stem: int, old: str, new: str) -> str:
+    """PUDRÍA → PODRÍA: the last ``old`` of the stem written ``new``."""
+    i = form.rfind(old, 0, stem)
+    return form if i < 0 else form[:i] + new + form[i + len(old) :]
+
+
+def _model_code(verb: Verb, name: str) -> str:
+    """The model named after a verb (``contar`` → 01), in the verb's conjugation, or ""."""
     for (conj, code), model in models().items():
-        if conj == verb.conjugation and model.verb == found[1].get("model"):
+        if conj == verb.conjugation and model.verb == name:
             return code
     return ""
 
@@ -390,7 +414,7 @@ def _note_forms(r: Rules, verb: Verb) -> tuple[set[str], list[str]]:
     added = list(r.settled_added.get(verb.infinitive, ()))
     for note in verb.note.splitlines():
         found = r.note_action(note)
-        if found and found[0] in ("add", "remove"):
+        if found and found[0] in ("add", "remove", "model-except"):
             made = [f for f in re.split(r",\s*|\s+y\s+", found[1].get("forms", "")) if f.isalpha()]
             (added.extend if found[0] == "add" else removed.update)(made)
     return removed, added
@@ -405,6 +429,12 @@ def _plan(r: Rules, verb: Verb, cells: dict[str, list[str]], notes: list[str]) -
         _defective_plan(r, verb, cells, plan, notes)
     if verb.infinitive in r.settled_cells:
         plan.allowed, plan.left_out, plan.section = r.settled_cells[verb.infinitive], "x-defective", r.settled_section
+    model = r.settled_model.get(verb.infinitive, verb.model)
+    own = model_cells(verb.conjugation, model)  # a defective model (EMBAÍR, EMPECER): its cells only
+    if not plan.allowed <= own:
+        plan.allowed = plan.allowed & own
+        if verb.prop not in "DI":
+            plan.left_out, plan.section = "x-defective", "17.6"
     return plan
 
 
@@ -450,7 +480,7 @@ def _cell_form(
     elif form in r.not_counted:
         yield form, "x-not-counted", r.settled_section
     elif cell != "part":
-        yield form, "form", "17.2"
+        yield form, "inf" if cell == "inf" else "form", "17.2"
     elif form.endswith("o"):
         four = klass.four_participles
         yield form, "part-all" if four else "part-masc", "17.4"
