@@ -411,3 +411,21 @@ NOTES = [
 @pytest.mark.parametrize("note", NOTES)
 def test_every_note_family_is_understood(note: str) -> None:
     assert rules().note_action(note) is not None, note
+
+
+def test_a_later_revision_adds_a_new_verb_with_its_model() -> None:
+    lists = Lists(verbs={"zabornar": [Verb("zabornar", "00", "1")]})
+    revision = FiseFile(
+        "verb-update",
+        Path("rev.txt"),
+        [
+            ("new", {"conj": "ar", "class": "1"}, 12, Change("zacontar", 'conjugado como "contar"')),
+            ("new", {"conj": "ar", "class": "2"}, 13, Change("zalargar", "no usable por su longitud")),
+            ("removed", {"conj": "ar"}, 20, Change("zabornar")),
+        ],
+    )
+    apply_verb_revision(lists, revision, in_totals=False)
+    assert set(lists.verbs) == {"zacontar", "zalargar"}
+    (verb,) = lists.verbs["zacontar"]
+    assert (verb.model, verb.klass) == ("01", "1") and lists.verbs["zalargar"][0].klass == "2"
+    assert lists.notes == ["rev.txt: line 13: new verb zalargar given without its model: conjugated as model 00"]

@@ -148,11 +148,12 @@ def apply_verb_revision(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
     have its verbs, classes and models); a later one, new verbs, removed ones, class changes and notes."""
     for section, sub, line, entry in f.entries:
         where = f"{path_text(f.path)}: line {line}"
-        if isinstance(entry, Change):
+        if isinstance(entry, Change):  # the section first (a new verb), then its note (its model)
+            if not in_totals and not (section == "changed" and entry.note):
+                given = (rules().note_action(entry.note) or ("", {}))[1].get("model")  # conjugado como "X"
+                _apply_section(lists, section, sub, entry.infinitive, where, model_given=bool(given))
             _apply_change(lists, entry, where, in_totals=in_totals)
-            if in_totals or entry.note:
-                continue
-            entry = entry.infinitive
+            continue
         if in_totals:
             continue
         if isinstance(entry, Verb):
@@ -165,10 +166,12 @@ def apply_verb_revision(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
         _apply_section(lists, section, sub, infinitive, where)
 
 
-def _apply_section(lists: Lists, section: str, sub: dict[str, str], infinitive: str, where: str) -> None:
+def _apply_section(
+    lists: Lists, section: str, sub: dict[str, str], infinitive: str, where: str, *, model_given: bool = False
+) -> None:
     key = plain(infinitive.removesuffix("se") if infinitive.endswith("rse") else infinitive)
     if section == "new":
-        lists.verbs[key] = [_new_verb(lists, key, infinitive, sub, where)]
+        lists.verbs[key] = [_new_verb(lists, key, infinitive, sub, where, model_given=model_given)]
     elif key not in lists.verbs:
         lists.notes.append(f"{where}: {infinitive} is in no list; left as it was")
     elif section == "removed":
@@ -196,8 +199,8 @@ def _apply_change(lists: Lists, change: Change, where: str, *, in_totals: bool) 
         lists.notes.append(f"{where}: note not understood, {change.infinitive} left as it was: ({change.note})")
         return
     action, named = found
-    if not verbs:
-        if not in_totals:
+    if not verbs or action == "info":
+        if not in_totals and action != "info":
             lists.notes.append(f"{where}: {change.infinitive} is in no list; its note is not applied")
         return
     if in_totals and action not in _FORM_ACTIONS:
@@ -235,13 +238,16 @@ def _model_named(lists: Lists, verb: Verb, name: str) -> str:
     return _model_code(verb, name) or (listed[0].model if listed else verb.model)
 
 
-def _new_verb(lists: Lists, key: str, infinitive: str, sub: dict[str, str], where: str) -> Verb:
+def _new_verb(
+    lists: Lists, key: str, infinitive: str, sub: dict[str, str], where: str, *, model_given: bool = False
+) -> Verb:
     """A new verb given by its infinitive only: the model of the listed verb it ends like (RECONVERTIR
-    like CONVERTIR), the class of its sub-heading."""
+    like CONVERTIR), unless its note names one, the class of its sub-heading."""
     bare = infinitive.removesuffix("se") if infinitive.endswith("rse") else infinitive
     model = _model_like(lists, key)
     klass = sub.get("class") or ("3" if infinitive.endswith("rse") else "1")
-    lists.notes.append(f"{where}: new verb {infinitive} given without its model: conjugated as model {model}")
+    if not model_given:
+        lists.notes.append(f"{where}: new verb {infinitive} given without its model: conjugated as model {model}")
     return Verb(bare, model, klass, ".", "", where, written_se=infinitive.endswith("rse"))
 
 
