@@ -18,7 +18,8 @@ of their folder and the later revisions (:func:`load_lists`), and each lemma giv
   then its class in the open sources (:class:`PluralEvidence`), and only then "undecided" (the
   recipe's ``undecided_plurals``). The build counts the words of each reason.
 
-Each form carries its lemma and where the lists give it (``stem`` = ``lemma@file:line``) and a tag
+Each form carries its lemma and where the lists give it (``stem`` = ``lemma@list:line``, the list by
+its kind, ``verbs:18``; a form left out adds its rule's section, ``amar@verbs:18@17.10``) and a tag
 ``fise:RULE:MODEL:CLASS:PROPERTY:REASON:SECTION`` that the build keeps for
 :mod:`lextools.features.explain` ("AMADAS: participle of AMAR, transitive — all four forms …, §17.4").
 Forms the rules leave out are made too, tagged ``x-…`` (:data:`EXCLUDED`), so a player is told why.
