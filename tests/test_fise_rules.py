@@ -19,11 +19,13 @@ from typer.testing import CliRunner
 from lextools.builder.fise_forms import (
     PluralEvidence,
     apply_verb_revision,
+    apply_word_revision,
     decide_plural,
     defective_cells,
     generate,
     plural_forms,
     verb_forms,
+    word_key,
 )
 from lextools.builder.fise_lists import Change, FiseFile, Lists, Verb, Word
 from lextools.builder.fise_rules import I_ENDINGS, rules
@@ -429,3 +431,16 @@ def test_a_later_revision_adds_a_new_verb_with_its_model() -> None:
     (verb,) = lists.verbs["zacontar"]
     assert (verb.model, verb.klass) == ("01", "1") and lists.verbs["zalargar"][0].klass == "2"
     assert lists.notes == ["rev.txt: line 13: new verb zalargar given without its model: conjugated as model 00"]
+
+
+def test_a_revision_names_one_homograph_by_its_superscript() -> None:
+    lists = Lists()
+    for word in (Word("zabote", superscript="4"), Word("zabote", "zabota", superscript="5"), Word("zabóte")):
+        lists.words[word_key(word)] = word
+    revision = FiseFile(
+        "nonverb-update",
+        Path("rev.txt"),
+        [("remove", {}, 9, Word("zabote", superscript="5")), ("add-invariable", {}, 4, Word("zabóte"))],
+    )
+    apply_word_revision(lists, revision, in_totals=False)
+    assert sorted(lists.words) == ["zabote 4", "zabóte"] and lists.words["zabóte"].plural is False

@@ -55,7 +55,7 @@ def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
     _read_totals(lists, totals["verbs"], totals["nonverbs"])
     for f in files:
         if f.kind == "nonverb-update":  # what the totals cannot say: plurals
-            _apply_words(lists, f, in_totals=True)
+            apply_word_revision(lists, f, in_totals=True)
             lists.files[f"{f.kind}-0"] = f.path
         elif f.kind == "verb-update":  # its notes are the only place some changes of forms are written
             apply_verb_revision(lists, f, in_totals=True)
@@ -68,7 +68,7 @@ def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
         for f in folder_files(update):
             lists.files[f"{f.kind}-{n}"] = f.path
             if f.kind == "nonverb-update":
-                _apply_words(lists, f, in_totals=False)
+                apply_word_revision(lists, f, in_totals=False)
             elif f.kind == "verb-update":
                 apply_verb_revision(lists, f, in_totals=False)
             elif f.kind in ("verbs", "nonverbs"):
@@ -105,7 +105,7 @@ def _add_word(lists: Lists, word: Word) -> None:
         known.plurals = word.plurals
 
 
-def _apply_words(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
+def apply_word_revision(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
     """A non-verb revision. In the totals' own folder its additions and removals are already in the
     totals: only which words take a plural (and the plural a note writes), and the plurals added or
     removed on their own, are read."""
@@ -116,6 +116,8 @@ def _apply_words(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
         if not isinstance(entry, Word):
             continue
         keys = [k for k in by_spelling.get(plain(entry.word), []) if k in lists.words]
+        if entry.superscript:  # one homograph of several (bote 4)
+            keys = [k for k in keys if lists.words[k].superscript in ("", entry.superscript)]
         if section in ("add-variable", "add-invariable"):
             entry.plural = section == "add-variable"
             listed = [lists.words[k] for k in keys if lists.words[k].word == entry.word]
