@@ -9,7 +9,9 @@ regulation's own named words where it does. Revision notes are given as the read
 
 from __future__ import annotations
 
+import gzip
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -444,3 +446,17 @@ def test_a_revision_names_one_homograph_by_its_superscript() -> None:
     )
     apply_word_revision(lists, revision, in_totals=False)
     assert sorted(lists.words) == ["zabote 4", "zabóte"] and lists.words["zabóte"].plural is False
+
+
+def test_a_lemma_file_of_an_older_build_is_still_read(built: tuple[Path, str], tmp_path: Path) -> None:
+    """Five fields per lemma (before the reason, section and list line were kept): explained without them."""
+    home = tmp_path / "home"
+    shutil.copytree(built[0], home)
+    path = home / "es-fise.lemmas.tsv.gz"
+    lines = gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()
+    old = [line if line.startswith("#") else "\t".join(line.split("\t")[:6]) for line in lines]
+    path.write_bytes(gzip.compress(("\n".join(old) + "\n").encode("utf-8")))
+    assert _explain(home, "en", "lápices", "desfago") == [
+        "LAPICES: plural of LÁPIZ",
+        "DESFAGO: a form of DESFACER, transitive (conjugation model 06, like HACER)",
+    ]

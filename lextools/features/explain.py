@@ -310,7 +310,9 @@ def _lemma_part(word: str, lemma: str, rule: str, model: str, klass: str, reason
     code_of_model, _, verb = model.partition("/")  # ar01/contar
     values: dict[str, Any] = {"word": word, "lemma": lemma.upper()}
     values.update(model=code_of_model[2:], model_verb=verb.upper(), klass=_class_name(klass))
-    if rule == "plural":
+    if rule == "plural" and not reason:  # a lemma file of an older build: no reason recorded
+        code = "explain_lemma_plural_of"
+    elif rule == "plural":
         decided, _, how = reason.partition("/")  # class-flag/-z
         key = f"plural_reason_{decided.replace('-', '_')}"
         values["why"] = message(key, how=how) if key in catalogue() else message("plural_reason_undecided", how=how)
