@@ -27,7 +27,7 @@ FISE = Path(__file__).parent / "data" / "fise"
 RECIPE = """edition = "es-fise"
 sources = ["fise-lists"]
 rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
-  "fise-se-infinitive", "fise-defective"]
+  "fise-se-infinitive", "fise-no-plural", "fise-defective"]
 plural_evidence = []
 undecided_plurals = "plural"
 """

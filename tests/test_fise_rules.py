@@ -40,7 +40,7 @@ VERBS, WORDS = "fixture-rules-verbs.txt", "fixture-rules-words.txt"
 RECIPE = """edition = "es-fise"
 sources = ["fise-lists"]
 rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
-  "fise-se-infinitive", "fise-defective"]
+  "fise-se-infinitive", "fise-no-plural", "fise-defective"]
 plural_evidence = []
 undecided_plurals = "plural"
 """
@@ -190,6 +190,12 @@ def test_explain_words_and_plurals(built: tuple[Path, str]) -> None:
         "Reglamento de léxico FISE 2016, §18.4)"
     )
     assert zura == f"ZURA: femenino de ZURI ({WORDS}, línea 15)"
+    tests, adverbs = _explain(built[0], "en", "tests", "rápidamentes")  # a plural refused: said why
+    assert tests == (
+        f"TESTS: no plural of TEST counts — the regulation names it invariable ({WORDS}, line 31; "
+        "FISE lexicon regulation 2016, §18.1–18.4)"
+    )
+    assert adverbs.startswith("RAPIDAMENTES: no plural of RÁPIDAMENTE counts — an adverb in -mente")
     (zacotar,) = _explain(built[0], "en", "zacotar")
     assert "valid without SE only" in zacotar and "with and without" not in zacotar
     (zafrear,) = _explain(built[0], "en", "zafrear")

@@ -298,6 +298,7 @@ EXCLUDED: dict[str, tuple[str, ...]] = {
     "x-not-counted": ("fise-defective",),  # a form §17.12 names as not counting (ABSTÉN, LLOVIZNAD)
     "x-imperative": ("fise-imperative", "fise-defective"),
     "x-se-infinitive": ("fise-se-infinitive", "fise-defective"),
+    "x-no-plural": ("fise-no-plural", "fise-defective"),  # a plural of a word that takes none (§18)
 }
 
 
@@ -720,9 +721,11 @@ def word_forms(
         counts[plural.reason] += 1
     if plural.reason == "undecided":
         lists.notes.append(f"undecided plural: {word.word} ({'taken' if undecided == 'plural' else 'not taken'})")
-    if not plural.forms:
-        return
     why = f"{plural.reason}/{plural.how}"
+    if not plural.forms:  # the plurals its ending would give, left out and said why (TESTS, RÁPIDAMENTES)
+        refused = [] if plural.reason == "ending" else plural_forms(word.word)
+        yield from ((p, "x-no-plural", word.word, why, plural.section) for p in refused)
+        return
     for p in plural.forms:
         if plain(p) not in lists.plurals_removed:
             yield p, "plural", word.word, why, plural.section
@@ -754,7 +757,10 @@ def generate(
     for word in lists.words.values():
         at = _short_where(kinds, word.where)
         for form, rule, lemma, reason, section in word_forms(word, evidence, lists, undecided, counts):
-            yield SourceWord(form, source, f"{lemma}{STEM_AT}{at}", tags=_tag(rule, "", "", "", reason, section))
+            stem = f"{lemma}{STEM_AT}{at}"
+            if rule in EXCLUDED:  # a plural left out: its section and reason, for explain
+                stem = f"{stem}{STEM_AT}{section}{STEM_AT}{reason}"
+            yield SourceWord(form, source, stem, tags=_tag(rule, "", "", "", reason, section))
     for form in lists.plurals_added:
         yield SourceWord(form, source, form, tags=_tag("plural-only", "", "", "", "revision", ""))
 

@@ -55,7 +55,7 @@ class Provenance:
             fields = self._lemma_of_tags[word.tags] = "\t".join(parsed) if parsed else None
         if fields is None:
             return
-        lemma, where, _ = split_stem(word.stem or word.raw)
+        lemma, where, _, _ = split_stem(word.stem or word.raw)
         record = f"{_clean(lemma)}\t{fields}\t{_clean(where)}"
         current = self.lemmas.get(key)
         if current is None:

@@ -59,7 +59,7 @@ def fise_recipe(edition: str, settings: dict[str, Any]) -> Recipe:
     notes = "FISE's lemma lists, every form under the FISE rules"
     rules = (
         "one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
-        "fise-se-infinitive", "fise-defective",
+        "fise-se-infinitive", "fise-no-plural", "fise-defective",
     )  # fmt: skip
     return Recipe(edition, ("fise-lists",), rules, notes, settings)
 

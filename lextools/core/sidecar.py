@@ -54,20 +54,22 @@ USUAL_SOURCES_KEY = "#sources"
 SOURCE_SETS_KEY = "#sourcesets"
 #: The fields of one lemma in a lemma record (:func:`lemmas_path`); older files have five.
 LEMMA_FIELDS = 8
-#: In the headword of a form built from FISE's lists, between the lemma, where the lists give it and the
-#: section of the rule that left the form out: ``amar@verbs:18@17.10``.
+#: In the headword of a form built from FISE's lists, between the lemma, where the lists give it, the
+#: section of the rule that left the form out and (a plural) the reason: ``amar@verbs:18@17.10``.
 STEM_AT = "@"
 
 
-def split_stem(stem: str) -> tuple[str, str, str]:
-    """(lemma, where, section) of a headword written ``lemma@where@section`` (a plain headword: the lemma).
+def split_stem(stem: str) -> tuple[str, str, str, str]:
+    """(lemma, where, section, reason) of a headword written ``lemma@where@section[@reason]`` (a plain
+    headword: the lemma; ``reason`` is what refused a plural, ``named/+s``).
 
     >>> split_stem("amar@verbs:18@17.10"), split_stem("dar")
-    (('amar', 'verbs:18', '17.10'), ('dar', '', ''))
+    (('amar', 'verbs:18', '17.10', ''), ('dar', '', '', ''))
     """
     lemma, _, rest = stem.partition(STEM_AT)
-    where, _, section = rest.partition(STEM_AT)
-    return lemma, where, section
+    where, _, rest = rest.partition(STEM_AT)
+    section, _, reason = rest.partition(STEM_AT)
+    return lemma, where, section, reason
 
 
 def sidecar_path(home: Path, edition: str) -> Path:

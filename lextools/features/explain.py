@@ -233,6 +233,7 @@ _LEMMA_SECTIONS = {
     "fise-imperative": "17.10",
     "fise-se-infinitive": "17.5",
     "fise-infinitive-only": "17.2",
+    "fise-no-plural": "18",
 }
 
 
@@ -244,6 +245,7 @@ _LEMMA_RULES = {
     "fise-defective": "explain_lemma_defective_only",
     "fise-imperative": "explain_lemma_no_imperative",
     "fise-se-infinitive": "explain_lemma_no_se_infinitive",
+    "fise-no-plural": "explain_lemma_no_plural",
 }
 
 
@@ -251,7 +253,12 @@ def _lemma_reason(lex: Lexicon, sidecar: Sidecar, word: str, rule: str, headword
     """BOXEADAS: participle of BOXEAR, intransitive — masculine singular only (list, line; section):
     the class and model are those of the lemma's infinitive, a word of the lexicon with its own lemma
     record; the list and line, and the section of the rule, are the headword's (``lemma@where@section``)."""
-    lemma, where, section = split_stem(headword)
+    lemma, where, section, reason = split_stem(headword)
+    if rule == "fise-no-plural" or section.startswith("18"):  # TESTS: a plural the word does not take
+        refused = f"plural_refused_{reason.partition('/')[0].replace('-', '_')}"
+        why = message(refused) if refused in catalogue() else message("plural_refused_undecided")
+        told = message("explain_lemma_no_plural", word=word, lemma=lemma.upper(), why=why)
+        return _cited(lex, told, where, section)
     key = lex.lookup(lemma).key or ""
     record = (sidecar.lemmas.get(key) if sidecar.lemmas is not None else None) or [lemma, "", "", ""]
     model, klass = (record[2], record[3]) if len(record) >= 4 else ("", "")
