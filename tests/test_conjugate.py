@@ -80,6 +80,15 @@ def test_model_paradigm(conj: str, code: str, verb: str) -> None:
         ("freír", "20", "is3", "frio"),
         ("maldecir", "25", "part", "maldecido"),
         ("contradecir", "07", "ip1", "contradigo"),
+        # the model's pattern whatever the infinitive's ending: DESFACER like HACER (DESF- for H-),
+        # CONTRAHACER like REHACER (CONTRA- for RE-)
+        ("desfacer", "06", "ip1", "desfago"),
+        ("desfacer", "06", "part", "desfecho"),
+        ("desfacer", "06", "m2", "desfaz"),
+        ("desfacer", "06", "is3", "desfizo"),
+        ("contrahacer", "24", "is1", "contrahíce"),
+        ("contrahacer", "24", "part", "contrahecho"),
+        ("fosforescer", "23", "ip1", "fosforezco"),
     ],
 )
 def test_other_verbs_of_a_model(verb: str, code: str, cell: str, expected: str) -> None:
@@ -95,3 +104,11 @@ def test_forms_and_errors() -> None:
         conjugate("tenor", "00")
     with pytest.raises(SourceError, match="does not end like"):
         conjugate("comer", "15")  # SER's own forms (SOY, FUI) fit no verb that does not end in SER
+
+
+def test_forms_of_the_model_verb_alone() -> None:
+    """PLUGO, PLEGUE, PLUGUIERA are PLACER's (third persons), not COMPLACER's."""
+    placer, complacer = conjugate("placer", "26"), conjugate("complacer", "26")
+    assert "plugo" in placer["is3"] and "pluguiera" in placer["sr3"] and "plegue" in placer["sp3"]
+    assert "pluguiera" not in placer["sr1"] and "pluguiéramos" not in placer["sr4"]
+    assert not {"plugo", "complugo"} & set(complacer["is3"]) and complacer["sp3"] == ["complazca"]

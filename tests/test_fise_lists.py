@@ -26,7 +26,8 @@ FISE = Path(__file__).parent / "data" / "fise"
 #: are decided by its revision, the rest take a plural): no dictionary is read, the build is quick.
 RECIPE = """edition = "es-fise"
 sources = ["fise-lists"]
-rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-defective"]
+rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
+  "fise-se-infinitive", "fise-no-plural", "fise-defective"]
 plural_evidence = []
 undecided_plurals = "plural"
 """
@@ -69,13 +70,15 @@ def words(text: str) -> list[str]:
 def test_each_class_code_and_property(homes: tuple[Path, Path]) -> None:
     lex = load_lexicon("es-fise", homes[0])
     yes = words(
-        "AMADAS AMO AMÁS AMÁ BOXEADO CONTÁS CUENTO ABARRAR ACARONAR ABALDONAR JACTAR JACTARSE ACURRUCAR ACURRUCARSE "
-        "CLAREA CLAREARSE NIEVA NEVANDO YERRO ERRO ABARCUZAR HECHAS VUELTO VUELTAS ATAÑE ATAÑENDO FRITO FREÍDO FRITAS "
+        "AMADAS AMO AMÁS AMÁ BOXEADO CONTÁS CUENTO ABARRAR ACARONAR ABALDONAR JACTAR JACTARSE ACURRUCAR "
+        "CLAREA CLAREAS NIEVA NEVANDO YERRO ERRO ABARCUZAR HECHAS VUELTO VUELTAS ATAÑE ATAÑENDO FRITO FREÍDO FRITAS "
         "EMBAÍMOS EMBAYÓ ARREPENTIR ARREPENTIRSE ARREPINTIÓ"
     )
+    # class 4 (ACURRUCAR) and class 5 (CLAREAR) have no SE infinitive (§17.5), class 5 is not impersonal but
+    # has no imperative (CLAREA is its present), classes 3-5 no vosotros imperative (§17.10)
     no = words(
-        "BOXEADA BOXEADAS ABARRO ACARONO ABALDONA JACTADA JACTÁNDOSE CLAREAS NIEVO HACIDO VOLVIDO ATAÑES EMBAYA "
-        "ABARCUZO KAYAKEAR DESCONSTITUCIONALIZAR AMARLE AMAOS CONTÉS"
+        "BOXEADA BOXEADAS ABARRO ACARONO ABALDONA JACTADA JACTÁNDOSE ACURRUCARSE CLAREARSE CLAREAD JACTAD ACURRUCAD "
+        "NIEVO HACIDO VOLVIDO ATAÑES EMBAYA ABARCUZO KAYAKEAR DESCONSTITUCIONALIZAR AMARLE AMAOS CONTÉS"
     )
     assert valid(lex, *yes) == yes
     assert valid(lex, *no) == []
@@ -115,18 +118,25 @@ def test_explain_names_lemma_model_class_and_rule(homes: tuple[Path, Path]) -> N
     home = homes[0]
     args = ["explain", "es-fise", "amadas", "boxeadas", "cuento", "abarro", "jactarse", "--lang", "en"]
     out = CliRunner().invoke(app, [*args, "--lexicons", str(home)]).stdout.splitlines()
+    regulation = "FISE lexicon regulation 2016"
     assert out == [
-        "AMADAS: participle of AMAR, transitive — all four forms (conjugation model 00, like AMAR)",
-        "BOXEADAS: participle of BOXEAR, intransitive — masculine singular only (conjugation model 00, like AMAR)",
-        "CUENTO: a form of CONTAR, transitive (conjugation model 01, like CONTAR)",
-        "ABARRO: a form of ABARRAR, an obsolete or Spanish-regional verb — the infinitive only",
-        "JACTARSE: infinitive of JACTAR with SE, pronominal only — valid with and without SE",
+        "AMADAS: participle of AMAR, transitive — all four forms (conjugation model 00, like AMAR) "
+        f"({VERBS}, line 18; {regulation}, §17.4)",
+        "BOXEADAS: participle of BOXEAR, intransitive — masculine singular only (conjugation model 00, like AMAR) "
+        f"({VERBS}, line 19; {regulation}, §17.4)",
+        "CUENTO: a form of CONTAR, transitive (conjugation model 01, like CONTAR) "
+        f"({VERBS}, line 20; {regulation}, §17.2)",
+        "ABARRO: a form of ABARRAR, an obsolete or Spanish-regional verb — the infinitive only "
+        f"({VERBS}, line 21; {regulation}, §17.7)",
+        "JACTARSE: infinitive of JACTAR with SE, pronominal only — valid with and without SE "
+        f"({VERBS}, line 24; {regulation}, §17.5)",
     ]
     client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
     answer = client.get("/v1/es-fise/words/amadas?lang=es").get_json()
     assert answer["valid"] and answer["rule"] == "lemma-part-all"
     assert answer["reason"] == (
-        "AMADAS: participio de AMAR, transitivo — las cuatro formas (modelo de conjugación 00, como AMAR)"
+        "AMADAS: participio de AMAR, transitivo — las cuatro formas (modelo de conjugación 00, como AMAR) "
+        f"({VERBS}, línea 18; Reglamento de léxico FISE 2016, §17.4)"
     )
     answer = client.get("/v1/es-fise/words/boxeadas?lang=en").get_json()
     assert not answer["valid"] and answer["rule"] == "fise-participle"
@@ -207,6 +217,7 @@ def test_defective_wording_and_plural_evidence() -> None:
     assert defective_cells("solo en la jerga de los pastores") is None
     evidence = PluralEvidence(attested={"casas"}, without={"ayer", "hurra"}, invariable={"byte"})
     assert evidence.decide("casa", ["casas"]) is True
-    assert evidence.decide("hurra", ["hurras"]) is False
+    # an entry without a plural flag is weak evidence: it decides nothing (HURRA takes one, §18.2)
+    assert evidence.decide("hurra", ["hurras"]) is None
     assert evidence.decide("byte", ["bytes"]) is False and evidence.decide("rápidamente", ["x"]) is False
     assert evidence.decide("zumbrel", ["zumbreles"]) is None

@@ -19,8 +19,13 @@ conjugation:
     (TENER → TENDR-).
 ``forms``, ``alt``
     forms of the model verb itself that no rule makes (ESTOY, QUEPO), or made besides (YAZGO): a
-    verb of the model ending like the model verb (``tail``) takes them with its own beginning
-    (CONTENER: CONTUVE, CONTÉN).
+    verb of the model takes them with its own beginning in place of the model verb's (CONTENER:
+    CONTUVE, CONTÉN). A verb need not end like the model verb (``tail``): DESFACER is conjugated
+    like HACER with DESF- for H- (DESFAGO, DESFECHO, DESFAZ), CONTRAHACER like REHACER with CONTRA-
+    for RE- (CONTRAHÍCE) — the model's pattern, whatever the infinitive's ending.
+``own``
+    forms the model verb alone has, not the verbs conjugated like it (PLUGO, PLEGUE of PLACER, not
+    of COMPLACER).
 ``only``
     the cells a defective model has (EMBAÍR: the forms whose ending starts with -i).
 ``plain``
@@ -127,14 +132,24 @@ def model_of(infinitive: str, code: str) -> Model:
     return found
 
 
-def conjugate(infinitive: str, code: str = "00") -> dict[str, list[str]]:
-    """Every simple form of a verb by cell (:data:`CELLS`), under the model numbered ``code``.
+def conjugate(infinitive: str, code: str = "00", *, whole: bool = False) -> dict[str, list[str]]:
+    """Every simple form of a verb by cell (:data:`CELLS`), under the model numbered ``code``; ``whole``:
+    the cells a defective model lacks too (EMBAYA of EMBAÍR), for a caller that says why they do not count.
 
     >>> conjugate("contar", "01")["ip1"], conjugate("tener", "17")["is1"], conjugate("venir", "21")["m2"]
     (['cuento'], ['tuve'], ['ven'])
     """
     model = model_of(infinitive, code)
-    return _Conjugation(infinitive, model).cells()
+    return _Conjugation(infinitive, model).cells(whole=whole)
+
+
+def model_cells(conjugation: str, code: str) -> frozenset[str]:
+    """The cells a model has: every cell, or those of a defective model's ``only`` (EMBAÍR)."""
+    found = models().get((conjugation, code))
+    only = found.data.get("only") if found else None
+    if only is None:
+        return frozenset(CELLS)
+    return frozenset(cell for name in only for cell in GROUPS.get(name, (name,)))
 
 
 def forms(infinitive: str, code: str = "00") -> list[str]:
@@ -153,10 +168,17 @@ class _Conjugation:
             (self._cells_named(c), re.compile(p.replace("{C}", _CONSONANT)), r) for c, p, r in self.data.get("stem", [])
         ]
 
-    def _prefix(self) -> str | None:
-        """The beginning of the verb before the model verb's ``tail`` (CON of CONTENER), if it ends so."""
+    def _prefix(self) -> tuple[str, str] | None:
+        """The model verb's beginning and the verb's own in its place: ("", "CON") for CONTENER
+        (TENER), ("H", "DESF") for DESFACER (HACER), ("RE", "CONTRA") for CONTRAHACER (REHACER); None
+        when they share no more than the conjugation's ending (COMER and SER)."""
         tail = self.model.tail
-        return self.inf[: -len(tail)] if self.inf.endswith(tail) else None
+        if self.inf.endswith(tail):
+            return "", self.inf[: -len(tail)]
+        common = 0
+        while common < min(len(tail), len(self.inf)) and tail[-1 - common] == self.inf[-1 - common]:
+            common += 1
+        return (tail[:-common], self.inf[:-common]) if common > 2 else None
 
     def _cells_named(self, names: list[str] | str) -> set[str]:
         names = names.split() if isinstance(names, str) else names
@@ -172,7 +194,7 @@ class _Conjugation:
     def regular(self, cell: str, ending: str) -> str:
         return join(self.stem_of(cell), ending, self.conj, spell=cell not in self.plain)
 
-    def cells(self) -> dict[str, list[str]]:
+    def cells(self, *, whole: bool = False) -> dict[str, list[str]]:
         endings = _ENDINGS[self.conj]
         out: dict[str, list[str]] = {"inf": [self.inf]}
         for tense in ("ip", "ii", "sp"):
@@ -194,7 +216,10 @@ class _Conjugation:
         vos = _unstress_monosyllable(self.inf[:-2] + self.inf[-2].translate(_ACUTE))
         out["vp2"], out["vm2"] = [vos + "s"], [vos]
         self._override(out, CELLS)
-        return self._defective(out)
+        if self.prefix == ("", ""):  # the model verb itself
+            for cell, given in self.data.get("own", {}).items():
+                out[cell] = list(dict.fromkeys(out.get(cell, []) + given))
+        return {cell: out[cell] for cell in CELLS} if whole else self._defective(out)
 
     def _preterite(self, out: dict[str, list[str]]) -> None:
         strong = self.data.get("pret")
@@ -220,13 +245,18 @@ class _Conjugation:
             for cell, given in self.data.get(key, {}).items():
                 if cell not in cells:
                     continue
-                if self.prefix is None:
-                    raise SourceError(
-                        f"{self.inf!r} does not end like {self.model.tail!r}, the model {self.model.code} "
-                        f"({self.model.verb}) of its irregular forms"
-                    )
-                made = [_prefixed(self.prefix, f) for f in ([given] if isinstance(given, str) else given)]
+                made = [self._own_beginning(f) for f in ([given] if isinstance(given, str) else given)]
                 out[cell] = made if replace else list(dict.fromkeys(out.get(cell, []) + made))
+
+    def _own_beginning(self, form: str) -> str:
+        """A form of the model verb with this verb's beginning: HECHO → DESFECHO, PON → COMPÓN."""
+        if self.prefix is None or not form.startswith(self.prefix[0]):  # SOY for COMER
+            raise SourceError(
+                f"{self.inf!r} does not end like {self.model.tail!r}, the model {self.model.code} "
+                f"({self.model.verb}) of its irregular form {form!r}"
+            )
+        model_head, head = self.prefix
+        return _prefixed(head, form[len(model_head) :])
 
     def _defective(self, out: dict[str, list[str]]) -> dict[str, list[str]]:
         only = self.data.get("only")

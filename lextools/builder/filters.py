@@ -196,6 +196,9 @@ for _name, _description in (
     ("fise-participle", "a feminine or plural participle of a verb FISE's lists do not class as transitive"),
     ("fise-impersonal", "a personal form of a verb FISE's lists class as impersonal"),
     ("fise-defective", "a form of a defective verb that FISE's lists do not name"),
+    ("fise-imperative", "an imperative of a verb whose current senses are all pronominal (FISE rules, §17.10)"),
+    ("fise-se-infinitive", "the infinitive with SE of a verb whose entry has no SE (FISE rules, §17.5)"),
+    ("fise-no-plural", "a plural of a word of FISE's lists that takes none (FISE rules, §18)"),
 ):
     register(tags_rule(_name, _description, _tagged(_name)))
 register(

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from lextools.builder.filters import SourceWord
-from lextools.builder.fise_forms import PluralEvidence, generate, load_lists, plural_forms
+from lextools.builder.fise_forms import PLURAL_REASONS, PluralEvidence, generate, load_lists, plural_forms
 from lextools.builder.fise_lists import Lists, plain
 from lextools.builder.hunspell import iter_dic, read_aff
 from lextools.builder.lemma_table import read_table
@@ -57,16 +58,18 @@ def configure(source: Source, settings: dict[str, Any]) -> Source:
         raise SourceError(f"source {source.name}: undecided_plurals is plural or singular, not {undecided!r}")
     lists = load_lists(Path(folder), [Path(u) for u in options.get("fise_updates", [])])
     evidence = plural_evidence(options.get("plural_evidence", []), [w.word for w in lists.words.values()])
-    words = list(generate(lists, evidence, source.name, undecided))
+    reasons: Counter[str] = Counter()
+    words = list(generate(lists, evidence, source.name, undecided, reasons))
     if lists.short_words:
         lists.notes.insert(0, short_words_check(lists.short_words, words))
-    undecided_count = sum(1 for n in lists.notes if n.startswith("undecided plural"))
     summary = {
         "verbs": sum(len(v) for v in lists.verbs.values()),
         "other_words": len(lists.words),
         "forms": len(words),
-        "undecided_plurals": undecided_count,
+        "undecided_plurals": reasons["undecided"],
         "undecided_take": undecided,
+        # the words whose plural each reason decided, in the order they are asked (fise_forms.decide_plural)
+        "plural_reasons": {reason: reasons[reason] for reason in PLURAL_REASONS},
         "notes": len(lists.notes),
         "first_notes": lists.notes[:NOTES_SHOWN],
         **reading_summary(lists),

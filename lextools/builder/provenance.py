@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_forms import parse_tag
-from lextools.core.sidecar import CHECKSUM_KEY, SOURCE_SETS_KEY, USUAL_SOURCES_KEY
+from lextools.core.sidecar import CHECKSUM_KEY, LEMMA_FIELDS, SOURCE_SETS_KEY, USUAL_SOURCES_KEY, split_stem
 
 #: Lemmas kept per word (AMO: a form of AMAR, and the noun AMO).
 LEMMAS_PER_WORD = 3
@@ -27,7 +27,8 @@ class Provenance:
     excluded: dict[str, tuple[str, SourceWord]] = field(default_factory=dict)  # key → (rule, form)
     _rank: dict[str, int] = field(default_factory=dict)
     _joined: dict[tuple[str, str], str] = field(default_factory=dict)
-    #: kept key → its lemma records (lemma, rule, model, class, property; tab-separated, several joined)
+    #: kept key → its lemma records (lemma, rule, model, class, property, reason, section, where;
+    #: tab-separated, several joined)
     lemmas: dict[str, str] = field(default_factory=dict)
     _lemma_of_tags: dict[frozenset[str], str | None] = field(default_factory=dict)
 
@@ -46,18 +47,20 @@ class Provenance:
             self.sources[key] = self._joined[pair]
 
     def _lemma(self, key: str, word: SourceWord) -> None:
-        """Record the lemma and rule a form's ``fise:`` tag names (one parse per set of tags)."""
+        """Record the lemma and rule a form's ``fise:`` tag names (one parse per set of tags), and
+        where the lists give the lemma (its ``stem``: ``amar@verbs:18``)."""
         fields = self._lemma_of_tags.get(word.tags, "")
         if fields == "":
             parsed = parse_tag(word.tags)
             fields = self._lemma_of_tags[word.tags] = "\t".join(parsed) if parsed else None
         if fields is None:
             return
-        record = f"{_clean(word.stem or word.raw)}\t{fields}"
+        lemma, where, _, _ = split_stem(word.stem or word.raw)
+        record = f"{_clean(lemma)}\t{fields}\t{_clean(where)}"
         current = self.lemmas.get(key)
         if current is None:
             self.lemmas[key] = record
-        elif record not in current and (current.count("\t") + 1) // 5 < LEMMAS_PER_WORD:
+        elif record not in current and (current.count("\t") + 1) // LEMMA_FIELDS < LEMMAS_PER_WORD:
             self.lemmas[key] = f"{current}\t{record}"
 
     def lemmas_bytes(self, checksum: str) -> bytes:

@@ -57,7 +57,10 @@ FISE_SETTINGS = ("fise_lists", "fise_updates", "undecided_plurals", "plural_evid
 def fise_recipe(edition: str, settings: dict[str, Any]) -> Recipe:
     """The recipe of ``lextools build E --fise-lists DIR``: FISE's lists alone (one-tile words are no play)."""
     notes = "FISE's lemma lists, every form under the FISE rules"
-    rules = ("one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-defective")
+    rules = (
+        "one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
+        "fise-se-infinitive", "fise-no-plural", "fise-defective",
+    )  # fmt: skip
     return Recipe(edition, ("fise-lists",), rules, notes, settings)
 
 

@@ -235,6 +235,10 @@ def _report_fise(fise: dict[str, Any]) -> None:
         f"(undecided_plurals = {fise['undecided_take']!r})",
         highlight=False,
     )
+    reasons = fise.get("plural_reasons", {})
+    if reasons:  # what decided each word's plural, in the order the reasons are asked
+        told = ", ".join(f"{reason} {n:,}" for reason, n in reasons.items())
+        err.print(f"  plurals decided by: {told}", highlight=False)
     _report_reading(fise)
     for note in fise["first_notes"]:
         err.print(f"  [yellow]note:[/] {escape(note)}", highlight=False)

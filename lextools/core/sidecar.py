@@ -23,11 +23,15 @@ A build from a source that knows each form's lemma and rule (FISE's lemma lists)
 ``E.lemmas.tsv.gz``, gzipped UTF-8 like the sidecar, read by :func:`read_sidecar` too::
 
     #checksum   <sha256 of the words DAWG>
-    <key>       <lemma>  <rule>  <model>  <class>  <property>   [the same five again for another lemma]
+    <key>  <lemma>  <rule>  <model>  <class>  <property>  <reason>  <section>  <where>   [the same eight again …]
 
 ``rule`` is how the form comes from its lemma (``form``, ``inf``, ``inf-se``, ``part-all``,
 ``part-masc``, ``word``, ``fem``, ``plural``, ``plural-only``), ``model`` the conjugation model
-(``ar01``), ``class`` and ``property`` the verb's codes in the lists (empty for other words).
+(``ar01/contar``), ``class`` and ``property`` the verb's codes in the lists (empty for other words),
+``reason`` what decided a plural (``class-flag/-z``: the rule of -z, a dictionary's plural flag),
+``section`` the section of the FISE lexicon regulation the rule is (``17.10``), ``where`` the list
+and line of the lemma (``verbs:18``: the list by its kind, whose file the metadata names). Files
+written before the last three were kept have five fields per lemma.
 
 Words dropped because their spelling uses a letter without a tile (KILO in es-fise) have no key:
 the spelling error itself is their explanation.
@@ -48,6 +52,24 @@ from lextools.core.lexicon import reader_name
 CHECKSUM_KEY = "#checksum"
 USUAL_SOURCES_KEY = "#sources"
 SOURCE_SETS_KEY = "#sourcesets"
+#: The fields of one lemma in a lemma record (:func:`lemmas_path`); older files have five.
+LEMMA_FIELDS = 8
+#: In the headword of a form built from FISE's lists, between the lemma, where the lists give it, the
+#: section of the rule that left the form out and (a plural) the reason: ``amar@verbs:18@17.10``.
+STEM_AT = "@"
+
+
+def split_stem(stem: str) -> tuple[str, str, str, str]:
+    """(lemma, where, section, reason) of a headword written ``lemma@where@section[@reason]`` (a plain
+    headword: the lemma; ``reason`` is what refused a plural, ``named/+s``).
+
+    >>> split_stem("amar@verbs:18@17.10"), split_stem("dar")
+    (('amar', 'verbs:18', '17.10', ''), ('dar', '', '', ''))
+    """
+    lemma, _, rest = stem.partition(STEM_AT)
+    where, _, rest = rest.partition(STEM_AT)
+    section, _, reason = rest.partition(STEM_AT)
+    return lemma, where, section, reason
 
 
 def sidecar_path(home: Path, edition: str) -> Path:

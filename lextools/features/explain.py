@@ -24,12 +24,14 @@ from lextools.core.lexicon import Lexicon, WordResult
 from lextools.core.messages import Message, catalogue, message
 from lextools.core.sidecar import (
     CHECKSUM_KEY,
+    LEMMA_FIELDS,
     SOURCE_SETS_KEY,
     USUAL_SOURCES_KEY,
     Records,
     find_records,
     read_sidecar,
     sidecar_path,
+    split_stem,
 )
 
 #: At most this many words are explained from their own records (:func:`sidecar_for`), more from
@@ -193,7 +195,7 @@ def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) ->
         listed = sidecar.listed(record[1]) if record[:1] == ["+"] else sidecar.usual_sources
         lemma = sidecar.lemmas.get(result.key or "") if sidecar.lemmas is not None else None
         if lemma:
-            return _from_lemma(result, listed, lemma)
+            return _from_lemma(lex, result, listed, lemma)
         return Explanation(result, None, None, None, None, None, listed)  # (positional: cheaper to build)
     if len(result.tiles) < 2:
         return _told(result, "one-tile", message("explain_one_tile", word=result.word))
@@ -202,6 +204,7 @@ def explain_result(lex: Lexicon, result: WordResult, sidecar: Sidecar | None) ->
     rule, source, form, headword = record[1:]
     if rule in _LEMMA_RULES and headword:  # a form FISE's lists leave out: named by its lemma
         why = _lemma_reason(lex, sidecar, result.word, rule, headword)
+        headword = split_stem(headword)[0]
     else:
         why = _reason(lex, result.word, rule, source, form)
     return _told(result, rule, why, form=form, source=source, headword=headword or None)
@@ -219,6 +222,19 @@ _LEMMA_MESSAGES = {
     "plural": "explain_lemma_plural",
     "plural-only": "explain_lemma_plural_only",
 }
+#: The section of the FISE lexicon regulation on the verbs it settles one by one (build/fise-rules.toml).
+SETTLED_SECTION = "17.12"
+#: The section of the FISE lexicon regulation of each rule a form of a listed verb can break, when
+#: its record does not name one (a build before sections were recorded).
+_LEMMA_SECTIONS = {
+    "fise-participle": "17.4",
+    "fise-impersonal": "17.8",
+    "fise-defective": "17.6",
+    "fise-imperative": "17.10",
+    "fise-se-infinitive": "17.5",
+    "fise-infinitive-only": "17.2",
+    "fise-no-plural": "18",
+}
 
 
 #: The rules of FISE's lists a form of a listed verb can break, and how each is told.
@@ -227,41 +243,87 @@ _LEMMA_RULES = {
     "fise-infinitive-only": "explain_lemma_not_conjugated",
     "fise-impersonal": "explain_lemma_impersonal_only",
     "fise-defective": "explain_lemma_defective_only",
+    "fise-imperative": "explain_lemma_no_imperative",
+    "fise-se-infinitive": "explain_lemma_no_se_infinitive",
+    "fise-no-plural": "explain_lemma_no_plural",
 }
 
 
 def _lemma_reason(lex: Lexicon, sidecar: Sidecar, word: str, rule: str, headword: str) -> Message:
-    """BOXEADAS: participle of BOXEAR, intransitive — masculine singular only: the class and model are
-    those of the lemma's infinitive, a word of the lexicon with its own lemma record."""
-    key = lex.lookup(headword).key or ""
-    record = (sidecar.lemmas.get(key) if sidecar.lemmas is not None else None) or [headword, "", "", ""]
+    """BOXEADAS: participle of BOXEAR, intransitive — masculine singular only (list, line; section):
+    the class and model are those of the lemma's infinitive, a word of the lexicon with its own lemma
+    record; the list and line, and the section of the rule, are the headword's (``lemma@where@section``)."""
+    lemma, where, section, reason = split_stem(headword)
+    if rule == "fise-no-plural" or section.startswith("18"):  # TESTS: a plural the word does not take
+        refused = f"plural_refused_{reason.partition('/')[0].replace('-', '_')}"
+        why = message(refused) if refused in catalogue() else message("plural_refused_undecided")
+        told = message("explain_lemma_no_plural", word=word, lemma=lemma.upper(), why=why)
+        return _cited(lex, told, where, section)
+    key = lex.lookup(lemma).key or ""
+    record = (sidecar.lemmas.get(key) if sidecar.lemmas is not None else None) or [lemma, "", "", ""]
     model, klass = (record[2], record[3]) if len(record) >= 4 else ("", "")
     code_of_model, _, verb = model.partition("/")
-    values: dict[str, Any] = {"word": word, "lemma": headword.upper(), "model": code_of_model[2:]}
+    values: dict[str, Any] = {"word": word, "lemma": lemma.upper(), "model": code_of_model[2:]}
     values.update(model_verb=verb.upper(), klass=_class_name(klass))
-    return message(_LEMMA_RULES[rule], **values)
+    code = _LEMMA_RULES[rule]
+    if rule == "fise-defective" and section == SETTLED_SECTION:  # ABSTÉN, LLOVIZNAD, RESPECTADO
+        code = "explain_lemma_settled"
+    return _cited(lex, message(code, **values), where, section or _LEMMA_SECTIONS.get(rule, ""))
+
+
+def _cited(lex: Lexicon, what: Message, where: str, section: str) -> Message:
+    """An explanation with the list and line of its lemma and the section of its rule, as known."""
+    kind, _, line = where.rpartition(":")
+    name = _list_files(lex).get(kind, "")
+    if name and line and section:
+        return message("explain_lemma_cited", what=what, file=name, line=line, section=section)
+    if name and line:
+        return message("explain_lemma_at", what=what, file=name, line=line)
+    if section:
+        return message("explain_lemma_section", what=what, section=section)
+    return what
+
+
+def _list_files(lex: Lexicon) -> dict[str, str]:
+    """The files of FISE's lists the lexicon was built from, by kind (``verbs``), as its metadata names them."""
+    for described in lex.metadata.get("sources", []):
+        if described.get("format") == "fise-lists":
+            return {k: str(v) for k, v in described.get("files", {}).items()}
+    return {}
 
 
 def _class_name(klass: str) -> Message | str:
     return message(f"verb_class_{klass}") if f"verb_class_{klass}" in catalogue() else klass
 
 
-def _from_lemma(result: WordResult, listed: tuple[str, ...], record: list[str]) -> Explanation:
-    """A valid word explained by its lemma: "AMADAS: participle of AMAR, transitive — all four forms"."""
+def _from_lemma(lex: Lexicon, result: WordResult, listed: tuple[str, ...], record: list[str]) -> Explanation:
+    """A valid word explained by its lemma: "AMADAS: participle of AMAR, transitive — all four forms
+    (conjugation model 00, like AMAR) (fixture-verbs.txt, line 18; FISE lexicon regulation 2016, §17.4)"."""
+    size = LEMMA_FIELDS if len(record) % LEMMA_FIELDS == 0 else 5  # a lemma file of an older build: five
     parts = []
-    for i in range(0, len(record) - 4, 5):
-        lemma, rule, model, klass = record[i : i + 4]
-        code = _LEMMA_MESSAGES.get(rule, "explain_lemma_word")
-        if rule == "inf" and (klass == "0" or model[2:4] in ("88", "99")):
-            code = "explain_lemma_infinitive_only"
-        code_of_model, _, verb = model.partition("/")  # ar01/contar
-        values: dict[str, Any] = {"word": result.word, "lemma": lemma.upper()}
-        values.update(model=code_of_model[2:], model_verb=verb.upper())
-        values["klass"] = _class_name(klass)
-        parts.append(message(code, **values))
+    for i in range(0, len(record) - size + 1, size):
+        lemma, rule, model, klass, _prop, *more = record[i : i + size]
+        reason, section, where = more if more else ("", "", "")
+        parts.append(_cited(lex, _lemma_part(result.word or "", lemma, rule, model, klass, reason), where, section))
     why = parts[0] if len(parts) == 1 else message("explain_lemmas", first=parts[0], second=parts[1])
     lemma, rule = record[0], record[1]
     return Explanation(result, None, f"lemma-{rule}", None, None, lemma, listed, message=why)
+
+
+def _lemma_part(word: str, lemma: str, rule: str, model: str, klass: str, reason: str) -> Message:
+    code = _LEMMA_MESSAGES.get(rule, "explain_lemma_word")
+    if rule == "inf" and (klass == "0" or model[2:4] in ("88", "99")):
+        code = "explain_lemma_infinitive_only"
+    code_of_model, _, verb = model.partition("/")  # ar01/contar
+    values: dict[str, Any] = {"word": word, "lemma": lemma.upper()}
+    values.update(model=code_of_model[2:], model_verb=verb.upper(), klass=_class_name(klass))
+    if rule == "plural" and not reason:  # a lemma file of an older build: no reason recorded
+        code = "explain_lemma_plural_of"
+    elif rule == "plural":
+        decided, _, how = reason.partition("/")  # class-flag/-z
+        key = f"plural_reason_{decided.replace('-', '_')}"
+        values["why"] = message(key, how=how) if key in catalogue() else message("plural_reason_undecided", how=how)
+    return message(code, **values)
 
 
 def _told(
