@@ -741,7 +741,7 @@ def generate(
     """Every form of the lists as source words: the lemma and where the lists give it as ``stem``
     (``amar@verbs:18``), the rule, classes, reason and section as a tag; ``counts`` counts the words
     of each plural reason."""
-    kinds = {path_text(p): kind for kind, p in lists.files.items()}
+    kinds = {path_text(p.name): kind for kind, p in lists.files.items()}  # an entry's where names its list
     if not evidence.adjectives:
         evidence.adjectives = {plain(f) for w in lists.words.values() for f in (w.word, w.feminine) if f}
     settled = rules().settled_model
@@ -766,8 +766,8 @@ def generate(
 
 
 def _short_where(kinds: dict[str, str], where: str) -> str:
-    """``verbs:18`` for "…/TOTAL DE VERBOS.txt: line 18": the list by its kind (the metadata names its
-    file), and the line."""
+    """``verbs:18`` for "TOTAL DE VERBOS.txt: line 18" (an entry's ``where``: its list's name, no local
+    path): the list by its kind (the metadata names its file), and the line."""
     path, _, line = where.rpartition(": line ")
     return f"{kinds.get(path, '')}:{line}" if path else ""
 
