@@ -35,7 +35,7 @@ PAGE_OPTIONS = (
 )
 #: The options of a list of words: a length, then a page.
 LIST_OPTIONS = (
-    option("length", Annotated[int | None, typer.Option(help="Tiles [default: any].")], None),
+    option("length", Annotated[int | None, typer.Option(help="Tiles.", show_default="any")], None),
     *PAGE_OPTIONS,
 )
 TileArg = Annotated[str, typer.Argument(help="A tile worth 5 or more, in any notation (Ñ, CH, [LL]).")]
