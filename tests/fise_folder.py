@@ -14,6 +14,16 @@ from pathlib import Path
 
 SIN_RELEVANCIA = "(Sin relevancia para el estudio de actualización)"
 
+#: A recipe naming the fise-lists source with every FISE rule and no open source as plural evidence
+#: (a word no rule of the regulation decides takes a plural): no dictionary is read, a build is quick.
+RECIPE = """edition = "es-fise"
+sources = ["fise-lists"]
+rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
+  "fise-se-infinitive", "fise-no-plural", "fise-defective"]
+plural_evidence = []
+undecided_plurals = "plural"
+"""
+
 VERBS_TITLE = "LEXICÓN FISE 2: TOTAL DE VERBOS CLASIFICADOS"
 NONVERBS_TITLE = "LEXICÓN FISE 2: TOTAL DE NO VERBOS SIN PLURALES"
 VERB_UPDATE_TITLE = "LEXICÓN FISE 2: ACTUALIZACIÓN DE VERBOS"

@@ -20,17 +20,9 @@ from lextools.builder.fise_forms import PluralEvidence, defective_cells, load_li
 from lextools.cli.main import app, main
 from lextools.core.lexicon import Lexicon, load_lexicon
 from service import create_app
+from tests.fise_folder import RECIPE
 
 FISE = Path(__file__).parent / "data" / "fise"
-#: A recipe naming the fise-lists source, with no open source as plural evidence (a fixture's words
-#: are decided by its revision, the rest take a plural): no dictionary is read, the build is quick.
-RECIPE = """edition = "es-fise"
-sources = ["fise-lists"]
-rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
-  "fise-se-infinitive", "fise-no-plural", "fise-defective"]
-plural_evidence = []
-undecided_plurals = "plural"
-"""
 
 
 def build(tmp: Path, home: Path, lists: Path, *updates: Path) -> tuple[int, str]:

@@ -31,6 +31,7 @@ from tests.fise_folder import (
     NONVERB_UPDATE_TITLE,
     NONVERBS_TITLE,
     NOT_UNDERSTOOD,
+    RECIPE,
     SHORT_SECTIONS,
     SHORT_TITLE,
     VERB_BODY,
@@ -43,13 +44,6 @@ from tests.fise_folder import (
     name,
     write_list,
 )
-
-RECIPE = """edition = "es-fise"
-sources = ["fise-lists"]
-rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-defective"]
-plural_evidence = []
-undecided_plurals = "plural"
-"""
 
 
 def read(tmp_path: Path, title: str, contents: list[str], body: list[str], eol: str = "\r\n") -> FiseFile:
@@ -473,6 +467,19 @@ def test_a_spoilt_folder_is_refused_and_the_lexicon_is_left_as_it_was(
     assert listing(home) == before
 
 
+def build_exits(
+    tmp_path: Path, folder: Path, home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """``lextools build es-fise --fise-lists folder -L home`` as a person runs it (``main``, its exit
+    code and what it printed to standard error), for a build expected to fail."""
+    (tmp_path / "fise.toml").write_text(RECIPE, "utf-8")
+    args = ["build", "es-fise", "--recipe", str(tmp_path / "fise.toml"), "--fise-lists", str(folder), "-L", str(home)]
+    monkeypatch.setattr("sys.argv", ["lextools", *args])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    return int(exit_.value.code or 0), capsys.readouterr().err
+
+
 def test_a_build_failing_as_it_writes_leaves_the_directory_as_it_was(
     tmp_path: Path, built: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -494,13 +501,8 @@ def test_a_build_failing_as_it_writes_leaves_the_directory_as_it_was(
     other = fise_folder(tmp_path / "lists", not_understood=False)
     nonverbs = other / name(b"fixture TOTAL NV.txt")
     nonverbs.write_bytes(nonverbs.read_bytes().replace(b"zumbrel\r\n", b"zumbrel\r\nzanuevo\r\n"))  # new files
-    (tmp_path / "fise.toml").write_text(RECIPE, "utf-8")
-    args = ["build", "es-fise", "--recipe", str(tmp_path / "fise.toml"), "--fise-lists", str(other), "-L", str(home)]
-    monkeypatch.setattr("sys.argv", ["lextools", *args])
-    with pytest.raises(SystemExit) as exit_:
-        main()
-    err = capsys.readouterr().err
-    assert exit_.value.code == 2 and "es-fise.json: No space left on device" in " ".join(err.split()), err
+    code, err = build_exits(tmp_path, other, home, monkeypatch, capsys)
+    assert code == 2 and "es-fise.json: No space left on device" in " ".join(err.split()), err
     assert listing(home) == before
 
 
@@ -516,12 +518,7 @@ def test_a_build_refused_for_its_losses_leaves_the_directory_as_it_was(
     before = listing(home)
     folder = fise_folder(tmp_path / "lists")
     write_list(folder / name(FILES[0][0]), list_text(VERBS_TITLE, VERB_SECTIONS, VERB_BODY[:3]))  # one verb left
-    (tmp_path / "fise.toml").write_text(RECIPE, "utf-8")
-    args = ["build", "es-fise", "--recipe", str(tmp_path / "fise.toml"), "--fise-lists", str(folder), "-L", str(home)]
-    monkeypatch.setattr("sys.argv", ["lextools", *args])
-    with pytest.raises(SystemExit) as exit_:
-        main()
-    err = capsys.readouterr().err
+    code, err = build_exits(tmp_path, folder, home, monkeypatch, capsys)
     errors = [line for line in err.splitlines() if line.startswith("error:")]  # after the progress bar
-    assert exit_.value.code == 2 and len(errors) == 1 and "more than 20% lost" in errors[0] and "Traceback" not in err
+    assert code == 2 and len(errors) == 1 and "more than 20% lost" in errors[0] and "Traceback" not in err
     assert listing(home) == before

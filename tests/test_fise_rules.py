@@ -33,17 +33,10 @@ from lextools.builder.fise_lists import Change, FiseFile, Lists, Verb, Word
 from lextools.builder.fise_rules import I_ENDINGS, rules
 from lextools.cli.main import app
 from lextools.core.lexicon import Lexicon, load_lexicon
+from tests.fise_folder import RECIPE
 
 LISTS = Path(__file__).parent / "data" / "fise-rules"
 VERBS, WORDS = "fixture-rules-verbs.txt", "fixture-rules-words.txt"
-#: FISE's lists alone, no open source as plural evidence: a word no rule decides takes a plural.
-RECIPE = """edition = "es-fise"
-sources = ["fise-lists"]
-rules = ["one-tile", "fise-infinitive-only", "fise-participle", "fise-impersonal", "fise-imperative",
-  "fise-se-infinitive", "fise-no-plural", "fise-defective"]
-plural_evidence = []
-undecided_plurals = "plural"
-"""
 
 
 @pytest.fixture(scope="module")

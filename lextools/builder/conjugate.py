@@ -312,8 +312,14 @@ def _subjunctive(root: str, ending: str, person: int) -> str:
 
 def syllables(word: str) -> int:
     """Vowel groups of a word: strong vowels side by side, or an accented weak one, are two syllables."""
-    count, previous = 0, ""
-    for ch in word:
+    return len(nuclei(word))
+
+
+def nuclei(word: str) -> list[tuple[int, int]]:
+    """The vowel groups of a word (start, end): one per syllable (:func:`syllables`)."""
+    groups: list[tuple[int, int]] = []
+    previous = ""
+    for i, ch in enumerate(word):
         if ch not in _VOWELS:
             previous = ""
             continue
@@ -322,10 +328,12 @@ def syllables(word: str) -> int:
             or (ch in "íú" and previous in _STRONG)
             or (previous in "íú" and ch in _STRONG)
         )
-        if not previous or hiatus:
-            count += 1
+        if previous and not hiatus:
+            groups[-1] = (groups[-1][0], i + 1)
+        else:
+            groups.append((i, i + 1))
         previous = ch
-    return count
+    return groups
 
 
 def _unstress_monosyllable(word: str) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lextools.builder.conjugate import CELLS, conjugate, model_cells, models
+from lextools.builder.conjugate import CELLS, conjugate, model_cells, models, nuclei
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_lists import Change, FiseFile, Lists, Verb, Word, plain, read_folder
 from lextools.builder.fise_rules import Rules, VerbClass, defective_key, rules
@@ -504,7 +504,6 @@ def _cell_form(
 # --- other words -----------------------------------------------------------------------------------
 
 _VOWELS = set("aeiouáéíóúü")
-_STRONG_VOWELS = set("aeoáéó")
 _UNACCENT = str.maketrans("áéíóú", "aeiou")
 _ACCENT = str.maketrans("aeiou", "áéíóú")
 
@@ -563,31 +562,10 @@ def _plus_es(word: str) -> str:
     return _unaccent_last(word) + "es"
 
 
-def _nuclei(word: str) -> list[tuple[int, int]]:
-    """The vowel groups of a word (start, end), as :func:`~lextools.builder.conjugate.syllables` counts them."""
-    groups: list[tuple[int, int]] = []
-    previous = ""
-    for i, ch in enumerate(word):
-        if ch not in _VOWELS:
-            previous = ""
-            continue
-        hiatus = previous and (
-            (ch in _STRONG_VOWELS and previous in _STRONG_VOWELS)
-            or (ch in "íú" and previous in _STRONG_VOWELS)
-            or (previous in "íú" and ch in _STRONG_VOWELS)
-        )
-        if previous and not hiatus and groups:
-            groups[-1] = (groups[-1][0], i + 1)
-        else:
-            groups.append((i, i + 1))
-        previous = ch
-    return groups
-
-
 def _stressed(word: str) -> int:
     """The stressed syllable counted from the end (0 the last): by the written accent, else by the rule
     (a word ending in a vowel, N or S is stressed on the one before the last)."""
-    groups = _nuclei(word)
+    groups = nuclei(word)
     for n, (start, end) in enumerate(reversed(groups)):
         if any(ch in "áéíóú" for ch in word[start:end]):
             return n
@@ -605,7 +583,7 @@ def _n_plural(word: str) -> list[str]:
         return [_unaccent_last(word) + "es"]
     if any(ch in "áéíóú" for ch in word):
         return [word + "es"]
-    start, end = _nuclei(word)[-2]
+    start, end = nuclei(word)[-2]
     group = word[start:end]
     strong = [i for i, ch in enumerate(group) if ch in "aeo"]
     i = start + (strong[-1] if strong else len(group) - 1)
