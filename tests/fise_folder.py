@@ -24,6 +24,60 @@ plural_evidence = []
 undecided_plurals = "plural"
 """
 
+#: The defective texts of the verb total that name kinds of forms (the others list the forms themselves).
+DEFECTIVE_TEXTS = (
+    "infinitivo, gerundio, participio y terceras personas",
+    "solo las formas cuya desinencia empieza por -i",
+    "infinitivo y terceras personas",
+    "infinitivo, participio y terceras personas",
+    "no conjugado en formas con zeta",
+)
+
+#: One note of each family the verb revision writes (invented verbs, the models' verbs named by real ones).
+VERB_NOTES = [
+    'conjugado como "contar"',
+    'conjugado como "contar", regular con acentos',
+    'conjugado ahora como "contar"',
+    'conjugado ahora también como "contar"',
+    'conjugado ahora solo como "contar"',
+    "conjugado ahora también como regular",
+    "conjugado ahora solo como regular",
+    "conjugado ahora en todas las formas",
+    "no usable por su longitud",
+    "no usable por tener k",
+    "transitivo",
+    'transitivo, conjugado como "contar"',
+    "impersonal, queda sin formas plurales",
+    "tiene una entrada intransitiva y otra pronominal",
+    "desusado",
+    "también con entrada como desusado",
+    "regional español, usado solo en infinitivo",
+    "la posmarca alude al uso desusado",
+    'sin "se" por acepción regional española',
+    'sin "se" por acepción regional española, cuya posmarca alude al uso',
+    'sin "se" por acepción desusada',
+    '"zaborné" es desusado',
+    "zagüir con diéresis es desusado",
+    "zaguir sin diéresis es regional español",
+    "añade zaborno, zabornas",
+    "añade participio irregular, zaborto, zaborta",
+    "queda sin participio irregular, zaborto/a/os/as que tiene entrada propia",
+    "queda sin participio irregular zaborto/sa/os/as que tiene entrada propia",
+    "queda sin participio irregular, teniendo entrada propia zaborto con plural zabortos",
+    'queda sin la forma "zaborno" por acepción desusada',
+    "queda sin las formas del verbo zabornar",
+    'se retira la forma "zaborno"',
+    "usado ahora solo en infinitivo y terceras personas",
+    "usado ahora en infinitivo, gerundio y participio",
+    "conjugado solo en las formas cuya desinencia empieza por -i",
+    'conjugado ahora en las formas cuya desinencia empieza por "i"',
+    "conjugado ahora en todas las formas como zabornar, salvo zaborno, zabornas y zaborna en presente de indicativo",
+    'conjugado ahora también en más formas de indicativo e imperativo iguales que las de "contar"',
+    'añade las formas con "zabor" además de con "zaber" en futuro y condicional',
+    "añade zaborno, zabornas, esta última por locuciones",
+    'en infinitivo, indicativo salvo presente, y segundas personas del imperativo, la "u" puede ser también "o"',
+]
+
 VERBS_TITLE = "LEXICÓN FISE 2: TOTAL DE VERBOS CLASIFICADOS"
 NONVERBS_TITLE = "LEXICÓN FISE 2: TOTAL DE NO VERBOS SIN PLURALES"
 VERB_UPDATE_TITLE = "LEXICÓN FISE 2: ACTUALIZACIÓN DE VERBOS"

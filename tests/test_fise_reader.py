@@ -26,6 +26,7 @@ from lextools.core.errors import SourceError
 from lextools.core.lexicon import load_lexicon
 from lextools.core.sidecar import lemmas_path
 from tests.fise_folder import (
+    DEFECTIVE_TEXTS,
     FILES,
     NONVERB_UPDATE_SECTIONS,
     NONVERB_UPDATE_TITLE,
@@ -35,6 +36,7 @@ from tests.fise_folder import (
     SHORT_SECTIONS,
     SHORT_TITLE,
     VERB_BODY,
+    VERB_NOTES,
     VERB_SECTIONS,
     VERB_UPDATE_SECTIONS,
     VERB_UPDATE_TITLE,
@@ -96,11 +98,7 @@ def test_verb_total_line_shapes(tmp_path: Path, line: str, fields: dict[str, obj
 @pytest.mark.parametrize(
     "text",
     [
-        "infinitivo, gerundio, participio y terceras personas",
-        "solo las formas cuya desinencia empieza por -i",
-        "infinitivo y terceras personas",
-        "infinitivo, participio y terceras personas",
-        "no conjugado en formas con zeta",
+        *DEFECTIVE_TEXTS,
         "zabolir",  # the infinitive alone
         "zabolir zaboliendo",  # the infinitive and the gerund
         "zabolir zabolido zabolida zabolidos zabolidas",  # the infinitive and the participle in four forms
@@ -206,50 +204,6 @@ def test_verb_revision_sections_subheadings_and_empty_lines(tmp_path: Path) -> N
     assert parsed.titles == [t.split(". ", 1)[1] for t in VERB_UPDATE_SECTIONS]
 
 
-#: One note of each family the verb revision writes (invented verbs; the rules give them their meaning).
-VERB_NOTES = [
-    'conjugado como "zabornar"',
-    'conjugado como "zabornar", regular con acentos',
-    'conjugado ahora como "zabornar"',
-    'conjugado ahora también como "zabornar"',
-    'conjugado ahora solo como "zabornar"',
-    "conjugado ahora también como regular",
-    "conjugado ahora solo como regular",
-    "conjugado ahora en todas las formas",
-    "no usable por su longitud",
-    "no usable por tener k",
-    "transitivo",
-    'transitivo, conjugado como "zabornar"',
-    "impersonal, queda sin formas plurales",
-    "tiene una entrada intransitiva y otra pronominal",
-    "desusado",
-    "también con entrada como desusado",
-    "regional español, usado solo en infinitivo",
-    "la posmarca alude al uso desusado",
-    'sin "se" por acepción regional española',
-    'sin "se" por acepción regional española, cuya posmarca alude al uso',
-    'sin "se" por acepción desusada',
-    '"zaborné" es desusado',
-    "zagüir con diéresis es desusado",
-    "zaguir sin diéresis es regional español",
-    "añade zaborno, zabornas",
-    "añade participio irregular, zaborto, zaborta",
-    "queda sin participio irregular, zaborto/a/os/as que tiene entrada propia",
-    "queda sin participio irregular zaborto/sa/os/as que tiene entrada propia",
-    "queda sin participio irregular, teniendo entrada propia zaborto con plural zabortos",
-    'queda sin la forma "zaborno" por acepción desusada',
-    "queda sin las formas del verbo zabornar",
-    'se retira la forma "zaborno"',
-    "usado ahora solo en infinitivo y terceras personas",
-    "usado ahora en infinitivo, gerundio y participio",
-    "conjugado solo en las formas cuya desinencia empieza por -i",
-    'conjugado ahora en las formas cuya desinencia empieza por "i"',
-    "conjugado ahora en todas las formas como zabornar, salvo zaborno, zabornas y zaborna en presente de indicativo",
-    'conjugado ahora también en más formas de indicativo e imperativo iguales que las de "zabornar"',
-    'añade las formas con "zabor" además de con "zaber" en futuro y condicional',
-    "añade zaborno, zabornas, esta última por locuciones",
-    'en infinitivo, indicativo salvo presente, y segundas personas del imperativo, la "u" puede ser también "o"',
-]
 
 
 @pytest.mark.parametrize("note", VERB_NOTES)

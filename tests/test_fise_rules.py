@@ -33,7 +33,7 @@ from lextools.builder.fise_lists import Change, FiseFile, Lists, Verb, Word
 from lextools.builder.fise_rules import I_ENDINGS, rules
 from lextools.cli.main import app
 from lextools.core.lexicon import Lexicon, load_lexicon
-from tests.fise_folder import RECIPE
+from tests.fise_folder import DEFECTIVE_TEXTS, RECIPE, VERB_NOTES
 
 LISTS = Path(__file__).parent / "data" / "fise-rules"
 VERBS, WORDS = "fixture-rules-verbs.txt", "fixture-rules-words.txt"
@@ -211,16 +211,7 @@ def test_the_rules_file_cites_its_sections() -> None:
     assert set(r.endings) >= {"ch", "z", "y after a vowel", "y after a consonant", "stressed í ú", "k", "w"}
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "infinitivo, gerundio, participio y terceras personas",
-        "solo las formas cuya desinencia empieza por -i",
-        "infinitivo y terceras personas",
-        "infinitivo, participio y terceras personas",
-        "no conjugado en formas con zeta",
-    ],
-)
+@pytest.mark.parametrize("text", DEFECTIVE_TEXTS)
 def test_every_defective_text_of_the_lists_is_a_rule(text: str) -> None:
     assert defective_cells(text) is not None
     assert defective_cells(text.capitalize() + ".") == defective_cells(text)
@@ -373,45 +364,7 @@ def test_more_note_families() -> None:
     assert {"zamuevo", "zamueve", "zamovemos", "zamovo"} <= set(forms) and "zamueva" not in forms
 
 
-#: One note of each family a verb revision writes (FISE-like wording, our verbs).
-NOTES = [
-    'conjugado como "contar"',
-    'conjugado como "contar", regular con acentos',
-    'conjugado ahora como "contar"',
-    'conjugado ahora también como "contar"',
-    'conjugado ahora solo como "contar"',
-    "conjugado ahora también como regular",
-    "conjugado ahora solo como regular",
-    "conjugado ahora en todas las formas",
-    "no usable por su longitud",
-    "no usable por tener k",
-    "transitivo",
-    'transitivo, conjugado como "contar"',
-    "impersonal, queda sin formas plurales",
-    "tiene una entrada intransitiva y otra pronominal",
-    "desusado",
-    "también con entrada como desusado",
-    "regional español, usado solo en infinitivo",
-    "la posmarca alude al uso desusado",
-    'sin "se" por acepción regional española',
-    'sin "se" por acepción desusada',
-    '"zabar" es desusado',
-    "zagüir con diéresis es desusado",
-    "zaguir sin diéresis es regional español",
-    "añade zabe, zabes",
-    "añade participio irregular, zabto, zabta",
-    "queda sin participio irregular, zabto/a/os/as que tiene entrada propia",
-    'queda sin la forma "zabó" por acepción desusada',
-    "queda sin las formas del verbo zabar",
-    'se retira la forma "zabó"',
-    "usado ahora solo en infinitivo y terceras personas",
-    "conjugado solo en infinitivo y terceras personas",
-    'conjugado ahora en las formas cuya desinencia empieza por "i"',
-    "añade zabe, zabes, esta última por locuciones",
-]
-
-
-@pytest.mark.parametrize("note", NOTES)
+@pytest.mark.parametrize("note", VERB_NOTES)
 def test_every_note_family_is_understood(note: str) -> None:
     assert rules().note_action(note) is not None, note
 
