@@ -142,10 +142,8 @@ def lexicon_summary(home: Path) -> str:
     return f"lexicons in {home}: " + ", ".join(parts)
 
 
-class CannotServeError(LexiconError):
+class CannotServeError(LexiconError, code="cannot_serve"):
     """``lextools serve`` cannot start: nothing to serve, or the address is taken (exit 2, one line)."""
-
-    code = "cannot_serve"
 
 
 def check_lexicons(home: Path, kiosk: str | None) -> None:

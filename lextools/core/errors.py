@@ -16,8 +16,14 @@ from lextools.core.messages import Message
 class LexiconError(Exception):
     """Base class of every error the library raises on purpose."""
 
-    #: A short machine-readable code, used by the service's JSON errors.
+    #: A short machine-readable code, used by the service's JSON errors; a subclass names its own
+    #: in its class line (``class QueryError(LexiconError, code="bad_query")``).
     code = "lexicon_error"
+
+    def __init_subclass__(cls, code: str | None = None, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
 
     def __init__(self, text: Message | str = "") -> None:
         super().__init__(str(text))
@@ -29,19 +35,15 @@ class LexiconError(Exception):
         return self.message.text(lang) if self.message is not None else str(self)
 
 
-class UnknownEditionError(LexiconError):
+class UnknownEditionError(LexiconError, code="unknown_edition"):
     """The edition name is not one of the editions shipped with lextools."""
 
-    code = "unknown_edition"
 
-
-class EditionDataError(LexiconError):
+class EditionDataError(LexiconError, code="edition_data"):
     """An edition file is inconsistent (tile totals, duplicate tiles, bad notation codes)."""
 
-    code = "edition_data"
 
-
-class SpellingError(LexiconError):
+class SpellingError(LexiconError, code="unspellable"):
     """A word cannot be spelled with the edition's tiles.
 
     ``reason`` is a sentence a player can read, in English; ``message`` is the same sentence as a
@@ -49,8 +51,6 @@ class SpellingError(LexiconError):
     (:meth:`text`). ``rule`` names the rule for exclusion reports (``cannot-spell``,
     ``letter-without-tile``, ``empty``, ``malformed``).
     """
-
-    code = "unspellable"
 
     def __init__(self, word: str, reason: Message | str, rule: str = "cannot-spell") -> None:
         super().__init__(f"{word!r}: {reason}")
@@ -65,35 +65,26 @@ class SpellingError(LexiconError):
         return f"{self.word!r}: {reason}"
 
 
-class RecordError(LexiconError):
+class RecordError(LexiconError, code="record_error"):
     """The challenge record or the server secret cannot be read or written."""
 
-    code = "record_error"
 
-
-class RateLimitError(LexiconError):
+class RateLimitError(LexiconError, code="too_many_challenges"):
     """A client sent more challenges per second than a judge needs."""
 
-    code = "too_many_challenges"
 
-
-class QueryError(LexiconError):
+class QueryError(LexiconError, code="bad_query"):
     """A query is malformed (bad pattern, rack too long) or needs data the edition lacks."""
 
-    code = "bad_query"
 
-
-class QuizTooLargeError(QueryError):
+class QuizTooLargeError(QueryError, code="quiz_too_large"):
     """A quiz over the size one request may ask for (questions × tiles × blanks, or its answers)."""
 
-    code = "quiz_too_large"
 
-
-class BusyError(LexiconError):
+class BusyError(LexiconError, code="busy"):
     """Work this process cannot finish in a request's budget now (a quiz's word lists still being
     ranked, an export being made): nothing is wrong with the request; ask again in ``retry_after`` s."""
 
-    code = "busy"
     retry_after = 2
 
 
@@ -101,40 +92,28 @@ class PositionError(QueryError):
     """A resume position (``after=``) that no walk of this kind gave out."""
 
 
-class LexiconNotFoundError(LexiconError):
+class LexiconNotFoundError(LexiconError, code="lexicon_not_found"):
     """No built lexicon for the edition in the lexicon directory."""
 
-    code = "lexicon_not_found"
 
-
-class CorruptLexiconError(LexiconError):
+class CorruptLexiconError(LexiconError, code="corrupt_lexicon"):
     """A lexicon's files are truncated, altered, half-written or of another format version."""
 
-    code = "corrupt_lexicon"
 
-
-class SourceError(LexiconError):
+class SourceError(LexiconError, code="bad_source"):
     """A word source cannot be read (missing file, unknown source name, checksum mismatch)."""
 
-    code = "bad_source"
 
-
-class ExportFormatError(LexiconError):
+class ExportFormatError(LexiconError, code="bad_export_format"):
     """A file is not of the export format it is read as (KWG, KAD, DAWG, text), or cannot be one."""
 
-    code = "bad_export_format"
 
-
-class BuildRefusedError(LexiconError):
+class BuildRefusedError(LexiconError, code="build_refused"):
     """A build would replace a lexicon with a worse one (no words, a large loss) and was not committed."""
 
-    code = "build_refused"
 
-
-class BuildBusyError(LexiconError):
+class BuildBusyError(LexiconError, code="build_busy"):
     """Another build of the same edition is writing to the same directory (``--no-wait``)."""
-
-    code = "build_busy"
 
 
 def path_text(path: str | os.PathLike[str]) -> str:

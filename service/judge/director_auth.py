@@ -48,10 +48,8 @@ MAX_WRONG, WRONG_WINDOW = 10, 60.0
 ATTEMPTS = "lextools.director_attempts"
 
 
-class WeakTokenError(LexiconError):
+class WeakTokenError(LexiconError, code="weak_director_token"):
     """The director token is too short or too repetitive to stand guessing: the app does not start."""
-
-    code = "weak_director_token"
 
 
 def check_token_strength(token: str | None) -> None:
