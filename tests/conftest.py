@@ -80,9 +80,15 @@ def _set_nodeid(item: pytest.Item, nodeid: str) -> None:
 
 def xdist_group(item: pytest.Item) -> str:
     """The unit of work a test belongs to: the default lexicon it reads, else its file (whose
-    module-scoped servers and browsers then start once)."""
+    module-scoped servers and browsers then start once). A test that names the fixture in a
+    parameter (``request.getfixturevalue(home)``) reads it too: on another worker it would be built
+    a second time."""
+    names = set(getattr(item, "fixturenames", ()))
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        names.update(value for value in callspec.params.values() if isinstance(value, str))
     for fixture, group in DEFAULT_GROUPS.items():
-        if fixture in getattr(item, "fixturenames", ()):
+        if fixture in names:
             return group
     return item.nodeid.split("::")[0]
 
