@@ -231,7 +231,38 @@ def serve(
         )
         return app
 
+    def ready(arbiter: Any) -> None:
+        """gunicorn ``when_ready``: the port is bound (port 0 has become a number), so the pages a person
+        opens are named with their real address, the last lines before the server answers."""
+        for listener in arbiter.LISTENERS:
+            for line in page_lines(str(listener), app):
+                arbiter.log.info("%s", line)
+
     Server(
         preloaded,
-        {"bind": f"{host}:{port}", "workers": workers, "on_starting": lambda arbiter: arbiter.log.info(summary)},
+        {
+            "bind": f"{host}:{port}",
+            "workers": workers,
+            "on_starting": lambda arbiter: arbiter.log.info(summary),
+            "when_ready": ready,
+        },
     ).run()
+
+
+#: The pages a person opens, by path, with what each is for (the start-up log names them).
+PAGES = {
+    "/search": "anagrams, patterns and word cards",
+    "/study": "word look-up, lists that teach, quizzes",
+    "/judge": "the word judge (keyboard only)",
+    "/director": "today's challenges, behind the director token",
+}
+
+
+def page_lines(base: str, app: Any) -> list[str]:
+    """``open http://127.0.0.1:8000/search  (anagrams, …)``, a line per page this app shows: a kiosk
+    only its word judge, the director's page only when the server has a director token (the token is
+    in the app's config once ``create_app`` has read it from the environment)."""
+    kiosk, director = bool(app.config.get("KIOSK")), bool(app.config.get("DIRECTOR_TOKEN"))
+    shown = [p for p in (("/judge", "/director") if kiosk else PAGES) if p != "/director" or director]
+    lines = [f"open {base}{path}  ({PAGES[path]})" for path in shown]
+    return lines if kiosk else [*lines, f"the JSON API: {base}/v1/openapi.json"]

@@ -107,6 +107,31 @@ def test_lexicons_are_loaded_before_the_workers_fork(gunicorn: Gunicorn) -> None
     assert gunicorn.log.index("lexicons loaded before the workers start") < booted
 
 
+def test_the_start_up_log_ends_with_the_pages_to_open(gunicorn: Gunicorn) -> None:
+    """What a person opens, at the port the server really took (port 0 asked for any), before it serves."""
+    base = f"http://127.0.0.1:{gunicorn.port}"
+    pages = re.findall(r"open (\S+)  \(", gunicorn.wait_for(r"the JSON API: .*$").string)
+    assert pages == [f"{base}/search", f"{base}/study", f"{base}/judge"]  # no director token: no director page
+    assert f"the JSON API: {base}/v1/openapi.json" in gunicorn.log
+    assert gunicorn.log.index("the JSON API") < gunicorn.log.index("Booting worker")
+    for page in pages:
+        assert gunicorn.request("GET", page.removeprefix(base))[0] == 200
+
+
+def test_a_kiosk_names_its_judge_and_the_director_page_only(
+    lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "k3y-for-the-hall-9f2c41d07ab5e6")  # the server's environment
+    record = str(tmp_path / "challenges.sqlite3")
+    server = Gunicorn(lexicon_home, tmp_path / "kiosk.log", "--kiosk", "es-fise", "--record", record, ready="/judge")
+    try:
+        text = server.wait_for(r"open \S+/director").string
+        assert re.findall(r"open \S+/(\w+)  \(", text) == ["judge", "director"]
+        assert "the JSON API" not in text
+    finally:
+        assert server.stop() == 0, server.log
+
+
 def test_clients_that_send_a_byte_at_a_time_stall_nothing(gunicorn: Gunicorn) -> None:
     """Slowloris: 16 connections in the middle of their headers and 16 in the middle of a POST body,
     against one worker, while a look-up and /healthz still answer (a thread per request would not:
