@@ -160,6 +160,11 @@ NONVERB_BODY = [
     "zabote 5",
     "zagato zagata 2",
     "zalunes",
+    # the masculine fits the 15-square board, the feminine does not (16 tiles): the masculine is kept,
+    # and its plural when it fits (ZABORNIFICALDES), the feminine is reported; ZABORNTILLADORA fits (LL)
+    "zaborntificador zaborntificadora",
+    "zabornificalde zabornificaldesa",
+    "zaborntillador zaborntilladora",
 ]
 #: The non-verb revision's body: every section, ``word (note)`` of each family, the annexes' lines.
 NONVERB_UPDATE_BODY = [

@@ -121,6 +121,7 @@ def test_each_defective_text_is_the_verbs_detail(tmp_path: Path, text: str) -> N
         ("crèzal", "crèzal", None, ""),
         ("zaño", "zaño", None, ""),
         ("zaperro zaperra", "zaperro", "zaperra", ""),
+        ("zagrís zagrís", "zagrís", "zagrís", ""),  # a pair whose two forms end alike (-s/-s)
         ("zabote 4", "zabote", None, "4"),
         ("zagato zagata 2", "zagato", "zagata", "2"),
     ],
@@ -202,8 +203,6 @@ def test_verb_revision_sections_subheadings_and_empty_lines(tmp_path: Path) -> N
     assert s4 == "changed" and sub4 == {"qualifier": "Se exceptúan cambios respecto a acentos", "conj": "ir"}
     assert isinstance(e4, Change) and e4.note == "añade zabre, zabres"
     assert parsed.titles == [t.split(". ", 1)[1] for t in VERB_UPDATE_SECTIONS]
-
-
 
 
 @pytest.mark.parametrize("note", VERB_NOTES)
@@ -361,6 +360,24 @@ def test_the_folder_as_fise_sends_it_builds(built: tuple[Path, Path, str]) -> No
         assert source["sha256"][kind] == hashlib.sha256(data).hexdigest()
     shown = fise["files_shown"]["nonverb-update-0"]
     assert shown == "ACTUALIZACI\\udcd3N fixture NV.TXT"
+
+
+def test_feminines_longer_than_the_board_are_reported(built: tuple[Path, Path, str]) -> None:
+    """A 15-tile masculine whose feminine has 16: the masculine stays (and its plural, when it fits), the
+    feminine is dropped for its length and named in the build's report and the metadata."""
+    _, home, output = built
+    text = " ".join(output.split())
+    assert (
+        "2 feminines longer than the 15-square board, left out (their masculines kept): "
+        "zaborntificadora, zabornificaldesa"
+    ) in text
+    (source,) = json.loads((home / "es-fise.json").read_bytes())["sources"]
+    assert source["fise"]["feminines_too_long"] == ["zaborntificadora", "zabornificaldesa"]
+    lex = load_lexicon("es-fise", home)
+    kept = ["ZABORNTIFICADOR", "ZABORNIFICALDE", "ZABORNIFICALDES", "ZABORNTILLADOR", "ZABORNTILLADORA"]
+    assert [w for w in kept if lex.lookup(w).valid] == kept
+    out = CliRunner().invoke(app, ["explain", "es-fise", "zaborntificador", "--lang", "en", "--lexicons", str(home)])
+    assert "ZABORNTIFICADOR: a word of FISE’s lists (ZABORNTIFICADOR) (fixture TOTAL NV.txt, line " in out.stdout
 
 
 def test_the_built_lexicon_answers_and_explains(built: tuple[Path, Path, str]) -> None:
