@@ -380,6 +380,28 @@ def test_feminines_longer_than_the_board_are_reported(built: tuple[Path, Path, s
     assert "ZABORNTIFICADOR: a word of FISE’s lists (ZABORNTIFICADOR) (fixture TOTAL NV.txt, line " in out.stdout
 
 
+def test_a_lemma_cites_its_own_list_when_another_folder_has_one_of_that_name(tmp_path: Path) -> None:
+    """FISE publishes each revision under the same file names: a later folder holding a list of the name of
+    one of the totals' does not take over the lemmas' citations (the list's key, hence its file and line)."""
+    folder = fise_folder(tmp_path / "lists", not_understood=False)
+    later = tmp_path / "later"
+    later.mkdir()
+    body = ["1. PRIMERA CONJUGACIÓN", "00-1-.-zaotro", "00-1-.-zaotro 2", "00-1-.-zaotro 3"]  # other lines
+    write_list(later / name(FILES[0][0]), list_text(VERBS_TITLE, VERB_SECTIONS, body))
+    recipe = tmp_path / "fise.toml"
+    recipe.write_text(RECIPE, "utf-8")
+    home = tmp_path / "home"
+    args = ["build", "es-fise", "--recipe", str(recipe), "--fise-lists", str(folder), "--fise-update", str(later)]
+    result = CliRunner().invoke(app, [*args, "--lexicons", str(home)])
+    assert result.exit_code == 0, result.output
+    with gzip.open(lemmas_path(home, "es-fise"), "rt", encoding="utf-8") as f:
+        (record,) = [line.rstrip("\n").split("\t") for line in f if line.startswith("ZABORNO\t")]
+    # ZABORNO of the two homographs ZABORNAR (lines 18 and 19), each cited from the totals' list, not verbs-1
+    assert [field for field in record if field.startswith("verbs")] == ["verbs:18", "verbs:19"], record
+    (source,) = json.loads((home / "es-fise.json").read_bytes())["sources"]
+    assert source["files"]["verbs"] == source["files"]["verbs-1"] == name(FILES[0][0])
+
+
 def test_the_built_lexicon_answers_and_explains(built: tuple[Path, Path, str]) -> None:
     _, home, _ = built
     lex = load_lexicon("es-fise", home)
