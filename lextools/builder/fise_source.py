@@ -123,7 +123,9 @@ def long_feminines(lists: Lists) -> list[str]:
         dict.fromkeys(
             w.feminine
             for w in lists.words.values()
-            if w.feminine and _tiles(plain(w.feminine)) > MAX_TILES >= _tiles(plain(w.word))
+            if w.feminine
+            and len(w.feminine) > MAX_TILES  # fewer letters: fewer tiles
+            and _tiles(plain(w.feminine)) > MAX_TILES >= _tiles(plain(w.word))
         )
     )
 
