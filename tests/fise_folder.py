@@ -240,8 +240,10 @@ VERB_UPDATE_BODY = [
     "ningún verbo",
     "12. CAMBIOS EN FORMAS",
     "(Se exceptúan cambios respecto a acentos)",
+    "Segunda conjugación",
+    'zabeber (añade las formas con "zabebr" además de con "zabeber" en futuro y condicional)',
     "Tercera conjugación",
-    "zabrir (añade zabre, zabres)",
+    "zabrir (añade zabierto, zabiertas)",
     "zafreír (queda sin participio irregular, zafrito/a/os/as que tiene entrada propia)",
 ]
 #: The two- and three-tile file: its four sections, ``Altas:``/``Bajas:``, digits for CH, LL, RR.

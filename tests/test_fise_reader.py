@@ -410,6 +410,9 @@ def test_the_built_lexicon_answers_and_explains(built: tuple[Path, Path, str]) -
     ]  # fmt: skip
     out = CliRunner().invoke(app, ["explain", "es-fise", "zaborno", "--lang", "en", "--lexicons", str(home)])
     assert out.exit_code == 0 and "ZABORNO: a form of ZABORNAR" in out.stdout
+    # the section-12 notes of the totals' own revision: forms added, another future stem
+    added = ["ZABIERTO", "ZABIERTAS", "ZABEBRÉ", "ZABEBRÍAMOS", "ZABEBERÉ"]
+    assert [w for w in added if lex.lookup(w).valid] == added
     with gzip.open(lemmas_path(home, "es-fise"), "rt", encoding="utf-8") as f:
         assert any(line.startswith("ZABORNO\tzabornar\t") for line in f)
 
