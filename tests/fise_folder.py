@@ -160,6 +160,11 @@ NONVERB_BODY = [
     "zabote 5",
     "zagato zagata 2",
     "zalunes",
+    # the masculine fits the 15-square board, the feminine does not (16 tiles): the masculine is kept,
+    # and its plural when it fits (ZABORNIFICALDES), the feminine is reported; ZABORNTILLADORA fits (LL)
+    "zaborntificador zaborntificadora",
+    "zabornificalde zabornificaldesa",
+    "zaborntillador zaborntilladora",
 ]
 #: The non-verb revision's body: every section, ``word (note)`` of each family, the annexes' lines.
 NONVERB_UPDATE_BODY = [
@@ -235,8 +240,10 @@ VERB_UPDATE_BODY = [
     "ningún verbo",
     "12. CAMBIOS EN FORMAS",
     "(Se exceptúan cambios respecto a acentos)",
+    "Segunda conjugación",
+    'zabeber (añade las formas con "zabebr" además de con "zabeber" en futuro y condicional)',
     "Tercera conjugación",
-    "zabrir (añade zabre, zabres)",
+    "zabrir (añade zabierto, zabiertas)",
     "zafreír (queda sin participio irregular, zafrito/a/os/as que tiene entrada propia)",
 ]
 #: The two- and three-tile file: its four sections, ``Altas:``/``Bajas:``, digits for CH, LL, RR.

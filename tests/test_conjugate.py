@@ -89,6 +89,19 @@ def test_model_paradigm(conj: str, code: str, verb: str) -> None:
         ("contrahacer", "24", "is1", "contrahíce"),
         ("contrahacer", "24", "part", "contrahecho"),
         ("fosforescer", "23", "ip1", "fosforezco"),
+        ("fosforescer", "23", "ip1", "fosforesco"),  # FISE's model 23 keeps -sc- too
+        ("pubescer", "23", "sp4", "pubescamos"),
+        # PODRIR is conjugated on PUDR-: the infinitives and the participle PODRIDO alone have O
+        ("podrir", "22", "inf", "pudrir"),
+        ("podrir", "22", "ip1", "pudro"),
+        ("podrir", "22", "sp1", "pudra"),
+        ("podrir", "22", "ii1", "pudría"),
+        ("podrir", "22", "if1", "pudriré"),
+        ("podrir", "22", "m5", "pudrid"),
+        ("podrir", "22", "vp2", "pudrís"),
+        ("podrir", "22", "part", "podrido"),
+        ("repudrir", "22", "inf", "repodrir"),
+        ("repudrir", "22", "part", "repodrido"),
     ],
 )
 def test_other_verbs_of_a_model(verb: str, code: str, cell: str, expected: str) -> None:

@@ -29,6 +29,7 @@ NOT_IN_THE_OPEN_DICTIONARIES = {
     "roer": "royamos",
     "yacer": "yaz",
     "empecer": "empeciendo empecido empecerá",  # defective: the dictionaries write its third persons only
+    "evanescer": "evanesco evanesca evanescas evanescamos evanescáis evanescan",  # FISE's model 23 keeps -sc- too
     "placer": "plugo pluguieron pluguiera pluguieran pluguiese pluguiesen pluguiere pluguieren",  # third persons
     "raer": "raí",
     "ceñir": "ciñeres",

@@ -106,6 +106,17 @@ def test_a_later_revision_gives_the_totals_expected(homes: tuple[Path, Path]) ->
     assert valid(updated, "BLOGUEADAS", "BOXEO", "LUNES", "PERRAS", "GUAUS") == []
 
 
+def test_a_verb_new_in_a_later_revision_cites_its_line(homes: tuple[Path, Path]) -> None:
+    """TUITEAR, given by its infinitive alone in update1's verb revision (a list of the same name as the
+    totals' own revision): cited from that list and line, not left without a list."""
+    args = ["explain", "es-fise", "tuiteo", "--lang", "en", "--lexicons", str(homes[1])]
+    (said,) = CliRunner().invoke(app, args).stdout.splitlines()
+    assert said == (
+        "TUITEO: a form of TUITEAR, transitive (conjugation model 00, like AMAR) "
+        "(fixture-verbs-revision.txt, line 21; FISE lexicon regulation 2016, §17.2)"
+    )
+
+
 def test_explain_names_lemma_model_class_and_rule(homes: tuple[Path, Path]) -> None:
     home = homes[0]
     args = ["explain", "es-fise", "amadas", "boxeadas", "cuento", "abarro", "jactarse", "--lang", "en"]

@@ -121,6 +121,7 @@ def test_each_defective_text_is_the_verbs_detail(tmp_path: Path, text: str) -> N
         ("crèzal", "crèzal", None, ""),
         ("zaño", "zaño", None, ""),
         ("zaperro zaperra", "zaperro", "zaperra", ""),
+        ("zagrís zagrís", "zagrís", "zagrís", ""),  # a pair whose two forms end alike (-s/-s)
         ("zabote 4", "zabote", None, "4"),
         ("zagato zagata 2", "zagato", "zagata", "2"),
     ],
@@ -202,8 +203,6 @@ def test_verb_revision_sections_subheadings_and_empty_lines(tmp_path: Path) -> N
     assert s4 == "changed" and sub4 == {"qualifier": "Se exceptúan cambios respecto a acentos", "conj": "ir"}
     assert isinstance(e4, Change) and e4.note == "añade zabre, zabres"
     assert parsed.titles == [t.split(". ", 1)[1] for t in VERB_UPDATE_SECTIONS]
-
-
 
 
 @pytest.mark.parametrize("note", VERB_NOTES)
@@ -363,6 +362,46 @@ def test_the_folder_as_fise_sends_it_builds(built: tuple[Path, Path, str]) -> No
     assert shown == "ACTUALIZACI\\udcd3N fixture NV.TXT"
 
 
+def test_feminines_longer_than_the_board_are_reported(built: tuple[Path, Path, str]) -> None:
+    """A 15-tile masculine whose feminine has 16: the masculine stays (and its plural, when it fits), the
+    feminine is dropped for its length and named in the build's report and the metadata."""
+    _, home, output = built
+    text = " ".join(output.split())
+    assert (
+        "2 feminines longer than the 15-square board, left out (their masculines kept): "
+        "zaborntificadora, zabornificaldesa"
+    ) in text
+    (source,) = json.loads((home / "es-fise.json").read_bytes())["sources"]
+    assert source["fise"]["feminines_too_long"] == ["zaborntificadora", "zabornificaldesa"]
+    lex = load_lexicon("es-fise", home)
+    kept = ["ZABORNTIFICADOR", "ZABORNIFICALDE", "ZABORNIFICALDES", "ZABORNTILLADOR", "ZABORNTILLADORA"]
+    assert [w for w in kept if lex.lookup(w).valid] == kept
+    out = CliRunner().invoke(app, ["explain", "es-fise", "zaborntificador", "--lang", "en", "--lexicons", str(home)])
+    assert "ZABORNTIFICADOR: a word of FISE’s lists (ZABORNTIFICADOR) (fixture TOTAL NV.txt, line " in out.stdout
+
+
+def test_a_lemma_cites_its_own_list_when_another_folder_has_one_of_that_name(tmp_path: Path) -> None:
+    """FISE publishes each revision under the same file names: a later folder holding a list of the name of
+    one of the totals' does not take over the lemmas' citations (the list's key, hence its file and line)."""
+    folder = fise_folder(tmp_path / "lists", not_understood=False)
+    later = tmp_path / "later"
+    later.mkdir()
+    body = ["1. PRIMERA CONJUGACIÓN", "00-1-.-zaotro", "00-1-.-zaotro 2", "00-1-.-zaotro 3"]  # other lines
+    write_list(later / name(FILES[0][0]), list_text(VERBS_TITLE, VERB_SECTIONS, body))
+    recipe = tmp_path / "fise.toml"
+    recipe.write_text(RECIPE, "utf-8")
+    home = tmp_path / "home"
+    args = ["build", "es-fise", "--recipe", str(recipe), "--fise-lists", str(folder), "--fise-update", str(later)]
+    result = CliRunner().invoke(app, [*args, "--lexicons", str(home)])
+    assert result.exit_code == 0, result.output
+    with gzip.open(lemmas_path(home, "es-fise"), "rt", encoding="utf-8") as f:
+        (record,) = [line.rstrip("\n").split("\t") for line in f if line.startswith("ZABORNO\t")]
+    # ZABORNO of the two homographs ZABORNAR (lines 18 and 19), each cited from the totals' list, not verbs-1
+    assert [field for field in record if field.startswith("verbs")] == ["verbs:18", "verbs:19"], record
+    (source,) = json.loads((home / "es-fise.json").read_bytes())["sources"]
+    assert source["files"]["verbs"] == source["files"]["verbs-1"] == name(FILES[0][0])
+
+
 def test_the_built_lexicon_answers_and_explains(built: tuple[Path, Path, str]) -> None:
     _, home, _ = built
     lex = load_lexicon("es-fise", home)
@@ -371,6 +410,9 @@ def test_the_built_lexicon_answers_and_explains(built: tuple[Path, Path, str]) -
     ]  # fmt: skip
     out = CliRunner().invoke(app, ["explain", "es-fise", "zaborno", "--lang", "en", "--lexicons", str(home)])
     assert out.exit_code == 0 and "ZABORNO: a form of ZABORNAR" in out.stdout
+    # the section-12 notes of the totals' own revision: forms added, another future stem
+    added = ["ZABIERTO", "ZABIERTAS", "ZABEBRÉ", "ZABEBRÍAMOS", "ZABEBERÉ"]
+    assert [w for w in added if lex.lookup(w).valid] == added
     with gzip.open(lemmas_path(home, "es-fise"), "rt", encoding="utf-8") as f:
         assert any(line.startswith("ZABORNO\tzabornar\t") for line in f)
 

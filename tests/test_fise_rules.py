@@ -117,6 +117,17 @@ def test_settled_verbs_and_models(lex: Lexicon) -> None:
     assert valid(lex, "COMPLUGO COMPLEGUE PLUGUIÉRAMOS") == []
 
 
+def test_models_22_and_23_by_their_pattern(built: tuple[Path, str], lex: Lexicon) -> None:
+    """Model 23 (evanescer, fosforescer) keeps -sc- beside the -zc- of agradecer in the first person and
+    the present subjunctive; a PODRIR line of model 22 is conjugated on PUDR- (PUDRO, PUDRÍA), its
+    infinitives and its participle PODRIDO alone with O, like PUDRIR."""
+    assert invalid(lex, "FOSFORESCO FOSFORESCA FOSFORESCAMOS FOSFORESCÁIS FOSFOREZCO FOSFOREZCAN FOSFORESCE") == []
+    assert valid(lex, "FOSFORESZCO FOSFORESCIDA FOSFORESCIDOS") == []  # intransitive: no feminine participle
+    assert invalid(lex, "PODRIR PUDRIR PUDRO PUDRA PUDRÍA PUDRIRÉ PUDRID PUDRÍS PUDRIENDO PODRIDO PODRIDAS") == []
+    assert valid(lex, "PODRO PODRA PODRÍA PODRIRÉ PODRID PODRÍS PODRIENDO PUDRIDO") == []
+    assert "podrir not conjugated" not in built[1]
+
+
 def test_words_with_ñ_homographs_and_plurals(lex: Lexicon) -> None:
     assert invalid(lex, "AÑO AÑOS CAÑA CAÑAS PEÑA PEÑAS") == [] and valid(lex, "ANO ANOS CANA PENA") == []
     # ZURÍ and ZURI ZURA fold to one spelling: each keeps its own plural and feminine
@@ -156,13 +167,16 @@ def _explain(home: Path, lang: str, *words: str) -> list[str]:
         ("zabrisan", "ZABRISAR", 21, "", "§17.8"),  # impersonal
         ("desfago", "DESFACER", 32, "model 06, like HACER", "§17.2"),
         ("contrahíce", "CONTRAHACER", 33, "model 24, like REHACER", "§17.2"),
-        ("balbució", "BALBUCIR", 42, "model 12, like LUCIR", "§17.2"),  # its defective text; no strong preterite
-        ("balbuzco", "BALBUCIR", 42, "", "§17.6"),
-        ("desvayo", "DESVAÍR", 43, "model 28", "§17.2"),
+        ("balbució", "BALBUCIR", 43, "model 12, like LUCIR", "§17.2"),  # its defective text; no strong preterite
+        ("balbuzco", "BALBUCIR", 43, "", "§17.6"),
+        ("desvayo", "DESVAÍR", 44, "model 28", "§17.2"),
         ("plugo", "PLACER", 37, "model 26", "§17.2"),
         ("habemos", "HABER", 36, "model 05", "§17.12"),
         ("lloviznad", "LLOVIZNAR", 22, "", "§17.12"),
-        ("embaya", "EMBAÍR", 41, "", "§17.6"),  # a cell its defective model lacks: never "not found"
+        ("embaya", "EMBAÍR", 42, "", "§17.6"),  # a cell its defective model lacks: never "not found"
+        ("fosforesco", "FOSFORESCER", 39, "model 23, like EVANESCER", "§17.2"),  # -sc- kept beside -zc-
+        ("podrir", "PODRIR", 47, "model 22, like PUDRIR", "§17.2"),  # its own line, conjugated on PUDR-
+        ("podridas", "PODRIR", 47, "model 22, like PUDRIR", "§17.4"),
     ],
 )
 def test_explain_names_lemma_list_line_model_and_section(

@@ -23,6 +23,10 @@ conjugation:
     CONTUVE, CONTÉN). A verb need not end like the model verb (``tail``): DESFACER is conjugated
     like HACER with DESF- for H- (DESFAGO, DESFECHO, DESFAZ), CONTRAHACER like REHACER with CONTRA-
     for RE- (CONTRAHÍCE) — the model's pattern, whatever the infinitive's ending.
+``infinitives``
+    ``[pattern, replacement]`` rules that make a verb's other infinitives from its own: PUDRIR also
+    PODRIR, and PODRIR also PUDRIR (a verb listed as PODRIR is conjugated on PUDR-: PUDRO, PUDRÍA, its
+    participle PODRIDO by a ``part`` rule of ``stem``).
 ``own``
     forms the model verb alone has, not the verbs conjugated like it (PLUGO, PLEGUE of PLACER, not
     of COMPLACER).
@@ -65,6 +69,7 @@ GROUPS = {
     "sp": tuple(f"sp{p}" for p in PERSONS),
     "ip": tuple(f"ip{p}" for p in PERSONS),
 }
+GROUPS["every"] = tuple(c for c in CELLS if c != "inf")  # every form made on the stem (PODRIR: PUDRO… PODRIDO)
 CONJUGATIONS = ("ar", "er", "ir")
 
 _ENDINGS = {
@@ -196,7 +201,9 @@ class _Conjugation:
 
     def cells(self, *, whole: bool = False) -> dict[str, list[str]]:
         endings = _ENDINGS[self.conj]
-        out: dict[str, list[str]] = {"inf": [self.inf]}
+        rules = self.data.get("infinitives", [])  # PUDRIR also PODRIR
+        others = [re.sub(p, r, self.inf, count=1) for p, r in rules if re.search(p, self.inf)]
+        out: dict[str, list[str]] = {"inf": list(dict.fromkeys([self.inf, *others]))}
         for tense in ("ip", "ii", "sp"):
             for p, ending in zip(PERSONS, endings[tense].split(), strict=True):
                 out[f"{tense}{p}"] = [self.regular(f"{tense}{p}", ending)]
@@ -212,8 +219,9 @@ class _Conjugation:
             for p, ending in zip(PERSONS, ends.split(), strict=True):
                 out[f"{tense}{p}"] = [future + ending for future in futures]
         out["m2"] = list(out["ip3"])
-        out["m5"] = [self.inf[:-1] + "d"]
-        vos = _unstress_monosyllable(self.inf[:-2] + self.inf[-2].translate(_ACUTE))
+        vowel = self.inf[-2]  # the stem as its rules make it (PODRIR: PUDRID, PUDRÍS)
+        out["m5"] = [self.stem_of("m5") + vowel + "d"]
+        vos = _unstress_monosyllable(self.stem_of("vp2") + vowel.translate(_ACUTE))
         out["vp2"], out["vm2"] = [vos + "s"], [vos]
         self._override(out, CELLS)
         if self.prefix == ("", ""):  # the model verb itself

@@ -51,22 +51,22 @@ def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
     for kind, title in (("verbs", "TOTAL DE VERBOS CLASIFICADOS"), ("nonverbs", "TOTAL DE NO VERBOS SIN PLURALES")):
         if kind not in totals:
             raise SourceError(f"{path_text(folder)}: no list whose first line names {title}")
-        lists.files[kind] = totals[kind].path
+        _register(lists, kind, totals[kind])
     _read_totals(lists, totals["verbs"], totals["nonverbs"])
     for f in files:
         if f.kind == "nonverb-update":  # what the totals cannot say: plurals
+            _register(lists, f"{f.kind}-0", f)
             apply_word_revision(lists, f, in_totals=True)
-            lists.files[f"{f.kind}-0"] = f.path
         elif f.kind == "verb-update":  # its notes are the only place some changes of forms are written
+            _register(lists, f"{f.kind}-0", f)
             apply_verb_revision(lists, f, in_totals=True)
-            lists.files[f"{f.kind}-0"] = f.path
         elif f.kind == "short-words":  # a check of the build: the totals (all its words if no section says so)
             listed = [e for section, _, _, e in f.entries if section.startswith("total") and isinstance(e, str)]
             lists.short_words |= set(listed or [e for _, _, _, e in f.entries if isinstance(e, str)])
             lists.files["short-words"] = f.path
     for n, update in enumerate(updates, start=1):
         for f in read_folder(update, lists):
-            lists.files[f"{f.kind}-{n}"] = f.path
+            _register(lists, f"{f.kind}-{n}", f)
             if f.kind == "nonverb-update":
                 apply_word_revision(lists, f, in_totals=False)
             elif f.kind == "verb-update":
@@ -74,6 +74,16 @@ def load_lists(folder: Path, updates: Iterable[Path] = ()) -> Lists:
             elif f.kind in ("verbs", "nonverbs"):
                 lists.notes.append(f"{path_text(f.path)}: a total in a revision's folder; only its revisions apply")
     return lists
+
+
+def _register(lists: Lists, key: str, f: FiseFile) -> None:
+    """A list under its key in :attr:`Lists.files`, each of its entries marked with it: a lemma cites its
+    own list by key, not by a file name another folder's list may share (each revision is published
+    under the same names)."""
+    lists.files[key] = f.path
+    for _, _, _, entry in f.entries:
+        if not isinstance(entry, str):
+            entry.listed_in = key
 
 
 def _read_totals(lists: Lists, verbs: FiseFile, words: FiseFile) -> None:
@@ -154,27 +164,30 @@ def apply_verb_revision(lists: Lists, f: FiseFile, *, in_totals: bool) -> None:
         if isinstance(entry, Change):  # the section first (a new verb), then its note (its model)
             if not in_totals and not (section == "changed" and entry.note):
                 given = (rules().note_action(entry.note) or ("", {}))[1].get("model")  # conjugado como "X"
-                _apply_section(lists, section, sub, entry.infinitive, where, model_given=bool(given))
+                _apply_section(lists, section, sub, entry, where, model_given=bool(given))
             _apply_change(lists, entry, where, in_totals=in_totals)
             continue
         if in_totals:
             continue
         if isinstance(entry, Verb):
-            infinitive = entry.infinitive
             if section in ("new", "changed"):
-                lists.verbs[plain(infinitive)] = [entry]
+                lists.verbs[plain(entry.infinitive)] = [entry]
                 continue
-        else:
-            infinitive = str(entry)
-        _apply_section(lists, section, sub, infinitive, where)
+            entry = Change(entry.infinitive, where=entry.where, listed_in=entry.listed_in)
+        elif not isinstance(entry, Change):
+            entry = Change(str(entry))
+        _apply_section(lists, section, sub, entry, where)
 
 
 def _apply_section(
-    lists: Lists, section: str, sub: dict[str, str], infinitive: str, where: str, *, model_given: bool = False
+    lists: Lists, section: str, sub: dict[str, str], entry: Change, where: str, *, model_given: bool = False
 ) -> None:
+    infinitive = entry.infinitive
     key = plain(infinitive.removesuffix("se") if infinitive.endswith("rse") else infinitive)
     if section == "new":
-        lists.verbs[key] = [_new_verb(lists, key, infinitive, sub, where, model_given=model_given)]
+        verb = _new_verb(lists, key, infinitive, sub, where, model_given=model_given)
+        verb.listed_in = entry.listed_in
+        lists.verbs[key] = [verb]
     elif key not in lists.verbs:
         lists.notes.append(f"{where}: {infinitive} is in no list; left as it was")
     elif section == "removed":
@@ -719,7 +732,7 @@ def generate(
     """Every form of the lists as source words: the lemma and where the lists give it as ``stem``
     (``amar@verbs:18``), the rule, classes, reason and section as a tag; ``counts`` counts the words
     of each plural reason."""
-    kinds = {path_text(p.name): kind for kind, p in lists.files.items()}  # an entry's where names its list
+    kinds = {path_text(p.name): kind for kind, p in lists.files.items()}  # an entry not marked: by its name
     if not evidence.adjectives:
         evidence.adjectives = {plain(f) for w in lists.words.values() for f in (w.word, w.feminine) if f}
     settled = rules().settled_model
@@ -727,13 +740,13 @@ def generate(
         for verb in verbs:
             code = verb.conjugation + settled.get(verb.infinitive, verb.model)  # BALBUCIR like LUCIR
             model = f"{code}/{model_verb(code)}"
-            stem = f"{verb.infinitive}{STEM_AT}{_short_where(kinds, verb.where)}"
+            stem = f"{verb.infinitive}{STEM_AT}{_short_where(kinds, verb.where, verb.listed_in)}"
             stems = {"": stem}  # a form left out also names the section of its rule (explain reads it)
             for form, rule, section in verb_forms(verb, lists.notes):
                 at = stems.setdefault(section, f"{stem}{STEM_AT}{section}") if rule in EXCLUDED else stem
                 yield SourceWord(form, source, at, tags=_tag(rule, model, verb.klass, verb.prop, "", section))
     for word in lists.words.values():
-        at = _short_where(kinds, word.where)
+        at = _short_where(kinds, word.where, word.listed_in)
         for form, rule, lemma, reason, section in word_forms(word, evidence, lists, undecided, counts):
             stem = f"{lemma}{STEM_AT}{at}"
             if rule in EXCLUDED:  # a plural left out: its section and reason, for explain
@@ -743,11 +756,12 @@ def generate(
         yield SourceWord(form, source, form, tags=_tag("plural-only", "", "", "", "revision", ""))
 
 
-def _short_where(kinds: dict[str, str], where: str) -> str:
-    """``verbs:18`` for "TOTAL DE VERBOS.txt: line 18" (an entry's ``where``: its list's name, no local
-    path): the list by its kind (the metadata names its file), and the line."""
+def _short_where(kinds: dict[str, str], where: str, listed_in: str = "") -> str:
+    """``verbs:18`` for "TOTAL DE VERBOS.txt: line 18" (an entry's ``where``): its list by its key in
+    :attr:`Lists.files` (the metadata names its file), the one its entry was read from, else the one
+    of that name, and the line."""
     path, _, line = where.rpartition(": line ")
-    return f"{kinds.get(path, '')}:{line}" if path else ""
+    return f"{listed_in or kinds.get(path, '')}:{line}" if path else ""
 
 
 _TAGS: dict[tuple[str, ...], frozenset[str]] = {}

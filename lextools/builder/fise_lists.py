@@ -140,6 +140,7 @@ class Verb:
     superscript: str = ""  # the dictionary's homograph number (``bote 4``): never part of the word
     written_se: bool = False  # the line writes the infinitive with -se (``88-0-.-zacacharse``)
     note: str = ""  # a revision entry's note, as written inside its parentheses
+    listed_in: str = ""  # its list's key in Lists.files (``verbs``, ``verb-update-1``): what a lemma cites
 
     @property
     def conjugation(self) -> str:
@@ -157,6 +158,7 @@ class Word:
     superscript: str = ""  # the dictionary's homograph number: homographs keep their own forms
     note: str = ""  # a revision entry's note, as written inside its parentheses
     plurals: tuple[str, ...] = ()  # the plurals its note writes (``plural "X"``), instead of the regular one
+    listed_in: str = ""  # its list's key in Lists.files (``nonverbs``, ``nonverb-update-1``)
 
 
 @dataclass
@@ -167,6 +169,7 @@ class Change:
     note: str = ""  # the note inside the parentheses, as written
     superscript: str = ""
     where: str = ""
+    listed_in: str = ""  # its list's key in Lists.files (``verb-update-1``)
 
 
 @dataclass

@@ -13,6 +13,10 @@ lexicon's metadata says which publication it was built from. Options (descriptor
 ``undecided_plurals``
     ``plural`` or ``singular``: what a word no evidence decides takes (each is reported).
 
+The summary also names the feminines longer than the 15-square board whose masculine fits
+(:func:`long_feminines`): the build drops them for their length and keeps the masculine and its
+plural, and says so, by name and count.
+
 The source's ``fise`` summary in the lexicon's metadata also says what reading the folders found
 (:func:`reading_summary`): the lines not understood (skipped, the build went on) in all and by file,
 the first of them as ``file:line: text (why)``, the files passed over, and each list's name as shown.
@@ -36,6 +40,7 @@ from lextools.builder.hunspell import iter_dic, read_aff
 from lextools.builder.lemma_table import read_table
 from lextools.core.errors import SourceError, path_text, printable
 from lextools.core.sources import Source, load_source, verify
+from lextools.core.spelling import MAX_TILES
 from lextools.core.wordlist import read_words
 
 FORMAT = "fise-lists"
@@ -70,6 +75,8 @@ def configure(source: Source, settings: dict[str, Any]) -> Source:
         "undecided_take": undecided,
         # the words whose plural each reason decided, in the order they are asked (fise_forms.decide_plural)
         "plural_reasons": {reason: reasons[reason] for reason in PLURAL_REASONS},
+        # dropped for their length, their masculine kept (a 15-tile -OR whose -ORA is 16)
+        "feminines_too_long": long_feminines(lists),
         "notes": len(lists.notes),
         "first_notes": lists.notes[:NOTES_SHOWN],
         **reading_summary(lists),
@@ -106,6 +113,20 @@ def short_words_check(listed: set[str], words: list[SourceWord]) -> str:
     return (
         f"two- and three-tile check: {len(listed)} listed, {len(missing)} of them not made "
         f"({' '.join(missing[:10])}), {len(extra)} made and not listed ({' '.join(extra[:10])})"
+    )
+
+
+def long_feminines(lists: Lists) -> list[str]:
+    """The feminines of the lists longer than the board whose masculine fits it, in list order: the
+    build keeps the masculine (and its plural if it fits) and drops the feminine as too long."""
+    return list(
+        dict.fromkeys(
+            w.feminine
+            for w in lists.words.values()
+            if w.feminine
+            and len(w.feminine) > MAX_TILES  # fewer letters: fewer tiles
+            and _tiles(plain(w.feminine)) > MAX_TILES >= _tiles(plain(w.word))
+        )
     )
 
 

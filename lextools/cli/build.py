@@ -33,6 +33,8 @@ from lextools.core.errors import LexiconError, path_text
 from lextools.core.wordlist import WordList, read_list
 
 app = typer.Typer()
+#: Words named one by one in a build's report (the metadata names them all).
+NAMES_SHOWN = 20
 
 
 @app.command()
@@ -240,10 +242,24 @@ def _report_fise(fise: dict[str, Any]) -> None:
         told = ", ".join(f"{reason} {n:,}" for reason, n in reasons.items())
         err.print(f"  plurals decided by: {told}", highlight=False)
     _report_reading(fise)
+    _report_long_feminines(fise.get("feminines_too_long", []))
     for note in fise["first_notes"]:
         err.print(f"  [yellow]note:[/] {escape(note)}", highlight=False)
     if fise["notes"] > len(fise["first_notes"]):
         err.print(f"  … {fise['notes'] - len(fise['first_notes']):,} more notes", highlight=False)
+
+
+def _report_long_feminines(names: list[str]) -> None:
+    """The feminines of the lists left out for their length, whose masculine the lexicon keeps."""
+    if not names:
+        return
+    shown = ", ".join(names[:NAMES_SHOWN])
+    more = f" … {len(names) - NAMES_SHOWN:,} more" if len(names) > NAMES_SHOWN else ""
+    err.print(
+        f"  {len(names):,} feminines longer than the 15-square board, left out (their masculines kept): "
+        f"{escape(shown)}{more}",
+        highlight=False,
+    )
 
 
 def _report_reading(fise: dict[str, Any]) -> None:
