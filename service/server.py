@@ -14,6 +14,7 @@ import gc
 import logging
 import socket
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -231,22 +232,23 @@ def serve(
         )
         return app
 
-    def ready(arbiter: Any) -> None:
-        """gunicorn ``when_ready``: the port is bound (port 0 has become a number), so the pages a person
-        opens are named with their real address, the last lines before the server answers."""
-        for listener in arbiter.LISTENERS:
-            for line in page_lines(str(listener), app):
-                arbiter.log.info("%s", line)
-
     Server(
         preloaded,
         {
             "bind": f"{host}:{port}",
             "workers": workers,
             "on_starting": lambda arbiter: arbiter.log.info(summary),
-            "when_ready": ready,
+            "when_ready": partial(log_pages, app),
         },
     ).run()
+
+
+def log_pages(app: Any, arbiter: Any) -> None:
+    """gunicorn ``when_ready``: the port is bound (port 0 has become a number), so the pages a person
+    opens are named with their real address, the last lines before the server answers."""
+    for listener in arbiter.LISTENERS:
+        for line in page_lines(str(listener), app):
+            arbiter.log.info("%s", line)
 
 
 #: The pages a person opens, by path, with what each is for (the start-up log names them).
