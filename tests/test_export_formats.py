@@ -384,3 +384,175 @@ def test_a_kwg_with_a_cycle_is_refused_by_verify_and_build(
     assert run_main(monkeypatch, "build", "es-fise", "--source", cyclic, "--lexicons", tmp_path / "D") == 2
     assert "cyclic.kwg is not a KWG file: the graph has a cycle" in capsys.readouterr().err
     assert not (tmp_path / "D" / "es-fise.json").exists()
+
+
+# -- bundles for game engines (export --for ENGINE -o DIR) --------------------------------------------
+
+#: The files of each engine's bundle of es-fise, by path in the directory (README.md and bundle.json too).
+BUNDLE_FILES = {
+    "magpie": {
+        "data/lexica/FRA_LEXTOOLS_ES_FISE.kwg",
+        "data/lexica/FRA_LEXTOOLS_ES_FISE.klv2",
+        "data/letterdistributions/french_lextools_es_fise.csv",
+        "data/layouts/standard15.txt",
+    },
+    "macondo": {
+        "lexica/gaddag/FILE_LEXTOOLS_ES_FISE.kwg",
+        "lexica/gaddag/FILE_LEXTOOLS_ES_FISE.klv2",
+        "letterdistributions/lextools_es_fise",
+    },
+    "wolges": {"es-fise.kwg", "es-fise.klv2", "es-fise.alphabet.txt"},
+    "quackle": {"lextools_es_fise.txt", "lextools_es_fise.quackle_alphabet"},
+    "zyzzyva": {"lextools-es-fise.txt"},
+}
+
+
+def bundle_of(home: Path, edition: str, engine: str, out: Path) -> Path:
+    result = run("export", edition, "--for", engine, "-o", out, "--lexicons", home)
+    assert result.exit_code == 0, result.output
+    assert "README.md" in result.stderr
+    return out
+
+
+def editions_json() -> dict[str, dict]:
+    result = run("editions", "--json")
+    return {e["name"]: e for e in json.loads(result.stdout)}
+
+
+@pytest.mark.parametrize("engine", sorted(BUNDLE_FILES))
+def test_a_bundle_holds_what_its_engine_loads_named_as_it_looks(
+    engine: str, lexicon_home: Path, tmp_path: Path
+) -> None:
+    out = bundle_of(lexicon_home, "es-fise", engine, tmp_path / engine)
+    files = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert files == BUNDLE_FILES[engine] | {"README.md", "bundle.json"}
+    info = json.loads((out / "bundle.json").read_text("utf-8"))
+    assert info["engine"] == engine and info["edition"] == "es-fise"
+    for f in info["files"]:
+        assert hashlib.sha256((out / f["name"]).read_bytes()).hexdigest() == f["sha256"]
+    readme = (out / "README.md").read_text("utf-8")
+    for name in BUNDLE_FILES[engine]:
+        assert f"`{name}`" in readme  # the README says what each file is
+    if info["letter_distribution"] and engine in ("magpie", "macondo"):
+        assert info["lexicon_name"] in readme and info["letter_distribution"] in readme
+
+
+def test_the_magpie_readme_gives_the_command_with_its_settings(lexicon_home: Path, tmp_path: Path) -> None:
+    out = bundle_of(lexicon_home, "es-fise", "magpie", tmp_path / "m")
+    readme = (out / "README.md").read_text("utf-8")
+    settings = "set -lex FRA_LEXTOOLS_ES_FISE -ld french_lextools_es_fise -wmp false -savesettings false"
+    assert f"printf '{settings}\\nr AEILNRS\\ng\\n' | MAGPIE/bin/magpie set -mode sync" in readme
+    assert "convert dawg2wordmap FRA_LEXTOOLS_ES_FISE french_lextools_es_fise" in readme  # the word map
+    assert "createdata klv FRA_LEXTOOLS_ES_FISE french_lextools_es_fise" in readme  # every leave, zero
+    assert "(error" in readme  # MAGPIE exits 0 after an error
+
+
+@pytest.mark.parametrize("edition", ["es-fise", "es-na103", "en", "fr"])
+def test_the_magpie_distribution_is_the_editions_in_kwg_numbering(
+    edition: str, lexicon_home: Path, tmp_path: Path
+) -> None:
+    """Row n is tile n of the KWG; counts and scores as `lextools editions` lists them; an unused
+    number is a row of no tile; the blank first."""
+    out = bundle_of(lexicon_home, edition, "magpie", tmp_path / edition)
+    info = json.loads((out / "bundle.json").read_text("utf-8"))
+    csv_rows = (out / "data" / "letterdistributions" / f"{info['letter_distribution']}.csv").read_text("utf-8")
+    rows = [line.split(",") for line in csv_rows.splitlines()]
+    ed = editions_json()[edition]
+    labels = kwg.kwg_alphabet(load_lexicon(edition, lexicon_home).edition).labels
+    assert len(rows) == len(labels)
+    assert rows[0] == ["?", "?", str(ed["blanks"]), "0", "0"]
+    tiles = {t["label"]: t for t in ed["tiles"]}
+    for number, (row, label) in enumerate(zip(rows[1:], labels[1:], strict=True), start=1):
+        if label is None:
+            assert row[:4] == [f"_{number}", f"_{number}", "0", "0"]
+        else:
+            assert row == [
+                label,
+                label.lower(),
+                str(tiles[label]["count"]),
+                str(tiles[label]["value"]),
+                str(int(label in "AEIOU")),
+            ]
+    assert sorted(r[0] for r in rows if not r[0].startswith("_")) == sorted([*tiles, "?"])
+
+
+@pytest.mark.parametrize("engine", ["magpie", "macondo", "wolges"])
+def test_the_bundles_kwg_is_the_gaddag_export_and_the_leaves_are_empty(
+    engine: str, lexicon_home: Path, tmp_path: Path
+) -> None:
+    out = bundle_of(lexicon_home, "es-na103", engine, tmp_path / engine)
+    exported = export(lexicon_home, "es-na103", "kwg-gaddag", tmp_path / "g.kwg").read_bytes()
+    (kwg_file,) = out.rglob("*.kwg")
+    (klv_file,) = out.rglob("*.klv2")
+    assert kwg_file.read_bytes() == exported
+    assert kwg_file.stem == klv_file.stem  # the engines look for the leaves under the lexicon's name
+    count, node, leaves = struct.unpack("<III", klv_file.read_bytes())
+    assert (count, node, leaves) == (1, kwg.IS_END, 0)  # a KWG of one empty node, no leave value
+    result = run("verify", kwg_file, "--edition", "es-na103", "--format", "kwg-gaddag", "--lexicons", lexicon_home)
+    assert result.exit_code == 0, result.output
+
+
+def test_the_board_layout_is_the_standard_board(lexicon_home: Path, tmp_path: Path) -> None:
+    out = bundle_of(lexicon_home, "en", "magpie", tmp_path / "m")
+    start, *board = (out / "data" / "layouts" / "standard15.txt").read_text("ascii").splitlines()
+    assert start == "7,7" and len(board) == 15 and all(len(row) == 15 for row in board)
+    assert board == board[::-1] and all(row == row[::-1] for row in board)  # symmetric
+    assert [row[i] for i, row in enumerate(board)] == list("=----\"'-'\"----=")  # the diagonal
+    assert sum(row.count("=") for row in board) == 8 and sum(row.count("'") for row in board) == 24
+
+
+def test_wolges_quackle_and_zyzzyva_get_their_alphabets_and_notations(lexicon_home: Path, tmp_path: Path) -> None:
+    ed = editions_json()["es-fise"]
+    wolges = bundle_of(lexicon_home, "es-fise", "wolges", tmp_path / "w")
+    rows = [line.split("\t") for line in (wolges / "es-fise.alphabet.txt").read_text("utf-8").splitlines()]
+    assert rows[0] == ["?", "?", "2", "0", "0", "0", "0"]
+    assert rows[4] == ["[CH]", "[ch]", "1", "5", "0", "1 1", "0"]  # tile 4, its digit an alias, as wolges' Spanish
+    quackle = bundle_of(lexicon_home, "es-fise", "quackle", tmp_path / "q")
+    lines = (quackle / "lextools_es_fise.quackle_alphabet").read_text("utf-8").splitlines()
+    letters = {f[0]: (int(f[2]), int(f[3])) for f in (line.split("\t") for line in lines[1:-1])}
+    assert letters == {
+        (f"[{t['label']}]" if len(t["label"]) > 1 else t["label"]): (t["value"], t["count"]) for t in ed["tiles"]
+    }
+    assert lines[-1] == "blank\t0\t2"
+    words = (quackle / "lextools_es_fise.txt").read_text("utf-8").split()
+    assert any("[CH]" in w for w in words) and not any(w.startswith("1") for w in words)
+    zyzzyva = bundle_of(lexicon_home, "es-fise", "zyzzyva", tmp_path / "z")
+    text = (zyzzyva / "lextools-es-fise.txt").read_text("utf-8")
+    assert "[" not in text and any(w.startswith("1") for w in text.split())  # CH as 1
+    assert "1 = CH" in (zyzzyva / "README.md").read_text("utf-8")
+
+
+def test_an_edition_without_counts_has_no_bundle_that_needs_them(
+    lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = run_main(
+        monkeypatch, "export", "es-mattel2021", "--for", "magpie", "-o", tmp_path / "m", "--lexicons", lexicon_home
+    )
+    assert code == 2 and not (tmp_path / "m").exists()
+    bundle_of(lexicon_home, "es-mattel2021", "zyzzyva", tmp_path / "z")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--for", "magpie"],  # no directory
+        ["--for", "magpie", "-o", "-"],
+        ["--for", "magpie", "--format", "kwg", "-o", "DIR"],  # --for chooses the formats
+        ["--for", "scrabble3d", "-o", "DIR"],
+    ],
+)
+def test_export_for_refuses(
+    args: list[str], lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = [str(tmp_path / "d") if a == "DIR" else a for a in args]
+    assert run_main(monkeypatch, "export", "es-fise", *args, "--lexicons", lexicon_home) == 2
+    assert not (tmp_path / "d").exists()
+
+
+def test_a_dawg_only_kwg_warns_that_move_generators_need_the_gaddag(lexicon_home: Path, tmp_path: Path) -> None:
+    result = run("export", "en", "--format", "kwg", "-o", tmp_path / "en.kwg", "--lexicons", lexicon_home)
+    assert result.exit_code == 0 and "need the GADDAG" in result.stderr and "--gaddag" in result.stderr
+    result = run("export", "en", "--format", "kwg", "--gaddag", "-o", tmp_path / "g.kwg", "--lexicons", lexicon_home)
+    assert result.exit_code == 0 and "warning" not in result.stderr
+    help_text = " ".join(run("export", "--help").stdout.split())
+    assert "which move generators need" in help_text and "--for" in help_text

@@ -1,4 +1,5 @@
-"""Files for other programs: ``export`` a lexicon (text, DAWG, KWG, KAD) and ``verify`` an export against it."""
+"""Files for other programs: ``export`` a lexicon (text, DAWG, KWG, KAD, or a bundle for a game engine) and
+``verify`` an export against it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, err, home, ope
 from lextools.core.errors import LexiconError, path_text
 from lextools.core.lexicon import Lexicon
 from lextools.core.spelling import Notation
+from lextools.features.engine_bundles import ENGINES, write_bundle
 from lextools.features.export import KWG_FORMATS, check_format, export_bytes, text_lines, write_export
 from lextools.features.verify import edition_to_verify
 from lextools.features.verify import verify as verify_file
@@ -22,21 +24,50 @@ from lextools.features.verify import verify as verify_file
 app = typer.Typer()
 
 
+#: Printed when a DAWG-only KWG is exported: a move generator finds no play in it.
+DAWG_ONLY_WARNING = (
+    "warning: a DAWG-only KWG: move generators (MAGPIE, Macondo, wolges) need the GADDAG and find no play "
+    "without it; add --gaddag, or use --for ENGINE"
+)
+
+
 @app.command()
 def export(
     edition: EditionArg,
     format: Annotated[
-        str, typer.Option("--format", help="txt, dawg (as built), kwg (wolges' word graph) or kad (alphagrams)")
+        str,
+        typer.Option(
+            "--format",
+            help="txt, dawg (as built), kwg (wolges' word graph; DAWG only unless --gaddag) or kad (alphagrams)",
+        ),
     ] = "txt",
-    gaddag: Annotated[bool, typer.Option("--gaddag", help="kwg: the combined GADDAG + DAWG file.")] = False,
+    gaddag: Annotated[
+        bool, typer.Option("--gaddag", help="kwg: the combined GADDAG + DAWG file, which move generators need.")
+    ] = False,
     notation: Annotated[str, typer.Option(help="plain, digits (1=CH 2=LL 3=RR) or brackets ([CH])")] = "plain",
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--for",
+            help=f"Write into the directory --output what the engine loads, named as it expects, with a README: "
+            f"{', '.join(ENGINES)}.",
+        ),
+    ] = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="File to write, with FILE.manifest.json beside it; - for stdout"),
+        typer.Option(
+            "--output",
+            "-o",
+            help="File to write, with FILE.manifest.json beside it; - for stdout (with --for: the directory)",
+        ),
     ] = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD."""
+    """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD, or
+    with --for the files a game engine loads (MAGPIE, Macondo, wolges, Quackle, Zyzzyva)."""
+    if engine is not None:
+        _bundle(edition, engine, output, lexicons, plain=format == "txt" and not gaddag and notation == "plain")
+        return
     if gaddag and format not in ("kwg", "kwg-gaddag"):
         raise LexiconError("--gaddag goes with --format kwg")
     fmt = "kwg-gaddag" if gaddag else format
@@ -47,19 +78,44 @@ def export(
         raise LexiconError(f"{path_text(output)}: is a directory; --output names the file to write")
     if output is None and fmt != "txt":
         raise LexiconError(f"{fmt} is binary: give --output FILE, or --output - to write it to stdout")
+    if fmt == "kwg":
+        err.print(f"[yellow]{DAWG_ONLY_WARNING}[/]")
     lex = open_lexicon(edition, lexicons)
     if output is None or to_stdout:
         _to_stdout(lex, fmt, written, home(lexicons))
     elif output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
         _to_device(output, lambda: export_bytes(lex, fmt, written, home(lexicons)))
     else:
-        with err.status(f"exporting {edition} as {fmt}…"):
-            info = write_export(lex, fmt, output, written, home(lexicons))
-        size = info["files"][0]["bytes"]
-        nodes = f", {info['layout']['nodes']:,} nodes" if fmt in KWG_FORMATS else ""
-        err.print(
-            f"[green]wrote[/] {path_text(output)}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it"
+        _to_file(lex, fmt, output, written, home(lexicons))
+
+
+def _to_file(lex: Lexicon, fmt: str, output: Path, notation: Notation, lexicon_dir: Path) -> None:
+    with err.status(f"exporting {lex.edition.name} as {fmt}…"):
+        info = write_export(lex, fmt, output, notation, lexicon_dir)
+    size = info["files"][0]["bytes"]
+    nodes = f", {info['layout']['nodes']:,} nodes" if fmt in KWG_FORMATS else ""
+    err.print(
+        f"[green]wrote[/] {path_text(output)}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it"
+    )
+
+
+def _bundle(edition: str, engine: str, output: Path | None, lexicons: Path | None, plain: bool) -> None:
+    """``export --for ENGINE -o DIR``: the engine's files in DIR, and what to run next."""
+    if engine not in ENGINES:
+        raise LexiconError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
+    if not plain:
+        raise LexiconError(
+            "--for writes each file in the format its engine reads: leave out --format, --gaddag and --notation"
         )
+    if output is None or str(output) == "-":
+        raise LexiconError("--for writes several files: give --output DIR, a directory")
+    lex = open_lexicon(edition, lexicons)
+    with err.status(f"exporting {edition} for {engine}…"):
+        info = write_bundle(lex, engine, output, home(lexicons))
+    err.print(
+        f"[green]wrote[/] {path_text(output)}: {len(info['files'])} files for {engine} "
+        f"({info['words']:,} words); how to load them: {path_text(output / 'README.md')}"
+    )
 
 
 def _to_stdout(lex: Lexicon, fmt: str, notation: Notation, lexicon_dir: Path) -> None:
