@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 
 from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, err, home, open_lexicon, out, print_json
+from lextools.cli.language import LangOpt, language_of, number, say
 from lextools.core.errors import LexiconError, path_text
 from lextools.core.lexicon import Lexicon
 from lextools.core.spelling import Notation
@@ -20,6 +21,15 @@ from lextools.features.verify import edition_to_verify
 from lextools.features.verify import verify as verify_file
 
 app = typer.Typer()
+
+#: The parts a verdict names (its JSON's keys), and the message that names each in a person's language.
+PART_NAMES = {
+    "words": "part_words",
+    "words (DAWG)": "part_words_dawg",
+    "reversed words (GADDAG)": "part_reversed_gaddag",
+    "split points (GADDAG)": "part_split_points_gaddag",
+    "alphagrams": "part_alphagrams",
+}
 
 
 @app.command()
@@ -34,6 +44,7 @@ def export(
         Path | None,
         typer.Option("--output", "-o", help="File to write, with FILE.manifest.json beside it; - for stdout"),
     ] = None,
+    lang: LangOpt = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD."""
@@ -48,18 +59,24 @@ def export(
     if output is None and fmt != "txt":
         raise LexiconError(f"{fmt} is binary: give --output FILE, or --output - to write it to stdout")
     lex = open_lexicon(edition, lexicons)
+    told = language_of(lang, lex.edition)
     if output is None or to_stdout:
         _to_stdout(lex, fmt, written, home(lexicons))
     elif output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
         _to_device(output, lambda: export_bytes(lex, fmt, written, home(lexicons)))
     else:
-        with err.status(f"exporting {edition} as {fmt}…"):
+        with err.status(say(told, "export_working", edition=edition, format=fmt)):
             info = write_export(lex, fmt, output, written, home(lexicons))
-        size = info["files"][0]["bytes"]
-        nodes = f", {info['layout']['nodes']:,} nodes" if fmt in KWG_FORMATS else ""
-        err.print(
-            f"[green]wrote[/] {path_text(output)}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it"
+        nodes = say(told, "export_nodes", nodes=number(info["layout"]["nodes"], told)) if fmt in KWG_FORMATS else ""
+        wrote = say(
+            told,
+            "export_wrote",
+            file=path_text(output),
+            words=number(info["words"], told),
+            bytes=number(info["files"][0]["bytes"], told),
+            nodes=nodes,
         )
+        err.print(wrote, style="green", highlight=False, markup=False)
 
 
 def _to_stdout(lex: Lexicon, fmt: str, notation: Notation, lexicon_dir: Path) -> None:
@@ -92,6 +109,7 @@ def verify(
         str | None,
         typer.Option("--format", help="txt, dawg, kwg, kwg-gaddag or kad (default: as its manifest or suffix says)"),
     ] = None,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -102,15 +120,19 @@ def verify(
     """
     edition = edition_to_verify(file, edition)
     lex = open_lexicon(edition, lexicons)
-    with err.status(f"reading {file} and comparing it with the {edition} lexicon…"):
+    told = language_of(lang, lex.edition)
+    with err.status(say(told, "verify_reading", file=file, edition=edition)):
         verdict = verify_file(file, lex, format)
     if as_json:
         print_json(verdict.as_dict())
     else:
-        table = Table("part", "expected", "found", "missing", "extra", "examples", title=f"{file} ({verdict.format})")
+        columns = ("part", "expected", "found", "missing", "extra", "examples")
+        table = Table(*(say(told, f"column_{c}") for c in columns), title=f"{file} ({verdict.format})")
         for p in verdict.parts:
             examples = " ".join([*(f"-{w}" for w in p.missing_examples[:5]), *(f"+{w}" for w in p.extra_examples[:5])])
-            table.add_row(p.name, f"{p.expected:,}", f"{p.found:,}", f"{p.missing:,}", f"{p.extra:,}", examples)
+            counts = (number(n, told) for n in (p.expected, p.found, p.missing, p.extra))
+            table.add_row(say(told, PART_NAMES[p.name]) if p.name in PART_NAMES else p.name, *counts, examples)
         out.print(table)
-        out.print("identical" if verdict.identical else "[red]different[/]")
+        said = say(told, "verify_identical" if verdict.identical else "verify_different")
+        out.print(said, style=None if verdict.identical else "red", highlight=False, markup=False)
     raise typer.Exit(0 if verdict.identical else 1)

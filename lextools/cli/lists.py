@@ -22,6 +22,7 @@ from lextools.cli.common import (
     print_json,
     with_options,
 )
+from lextools.cli.language import LangOpt, language_of
 from lextools.core.lexicon import Lexicon
 from lextools.features import lists
 
@@ -43,6 +44,7 @@ AgainstArg = Annotated[str, typer.Argument(help="The other edition, built in the
 
 
 def _print_list(answer: dict[str, Any], as_json: bool) -> None:
+    """The items one a line, or the answer as JSON."""
     if as_json:
         print_json(answer)
         return
@@ -91,17 +93,18 @@ def new_words(edition: EditionArg, against: AgainstArg, **page: Any) -> None:
 def list_quiz(
     edition: EditionArg,
     path: Annotated[Path, typer.Argument(help="A word list: a word per line, any notation (Zyzzyva's exports too).")],
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Anagram questions on a player's word list; lines the edition cannot use are reported."""
     lex = open_lexicon(edition, lexicons)
     words = lists.list_lines(path.read_text(encoding="utf-8-sig"))[: lists.MAX_QUIZ_ITEMS]
-    answer = lists.list_quiz(lex, words)
+    answer = lists.list_quiz(lex, words, lang=language_of(lang, lex.edition))  # the reasons, as the service's
     if as_json:
         print_json(answer)
         return
     for q in answer["questions"]:
         sys.stdout.write(f"{q['id']:<12} {' '.join(a['word'] for a in q['answers'])}\n")
-    for item in answer["refused"]:
-        sys.stderr.write(f"{item['text']}: {item['reason']}\n")
+    for item in answer["refused"]:  # a spelling error's reason names the text already ('kilo': …)
+        sys.stderr.write(f"{item['text']}: {item['reason'].removeprefix(repr(item['text']) + ': ')}\n")
