@@ -322,3 +322,21 @@ def test_list_quiz_says_why_a_line_is_left_out_as_explain_does(
     assert json.loads(run(runner, "list-quiz", "es-fise", str(listed), "--json", *L).stdout)["refused"][0][
         "reason"
     ].endswith("es-fise no tiene ficha K, y un comodín no puede hacer de K")
+
+
+def test_lists_say_how_many_they_hold(runner: CliRunner, lexicon_home: Path) -> None:
+    """ "2 de 5 palabras con CH": on stderr, so that the words stay a list a program reads."""
+    L = ["--lexicons", str(lexicon_home)]
+    every = json.loads(run(runner, "high-value", "es-fise", "ch", "--json", "--count", "100", *L).stdout)
+    total = every["total"]
+    assert total > 2
+    page = run(runner, "high-value", "es-fise", "ch", "--count", "2", *L)
+    assert page.stdout.split() == [w["word"] for w in every["words"][:2]]
+    assert page.stderr == f"2 de {total} palabras con CH; --from 3 muestra las siguientes\n"
+    second = run(runner, "high-value", "es-fise", "ch", "--count", "2", "--from", "3", "--lang", "en", *L).stderr
+    assert second.startswith(f"3–{min(4, total)} of {total} words with CH")
+    stems = run(runner, "stems", "es-fise", *L)
+    counted = json.loads(run(runner, "stems", "es-fise", "--json", *L).stdout)
+    assert stems.stderr.startswith(f"{counted['count']} de {counted['total']} raíces de 6 fichas")
+    new = run(runner, "new-words", "es-fise", "es-na103", "--lang", "fr", *L).stderr
+    assert re.fullmatch(r"\d+ sur \d+ mots? de es-fise que es-na103 n'a pas(; .*)?\n", new), new

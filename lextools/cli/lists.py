@@ -22,7 +22,7 @@ from lextools.cli.common import (
     print_json,
     with_options,
 )
-from lextools.cli.language import LangOpt, language_of
+from lextools.cli.language import LangOpt, language_of, number, say
 from lextools.core.lexicon import Lexicon
 from lextools.features import lists
 
@@ -32,6 +32,7 @@ app = typer.Typer()
 PAGE_OPTIONS = (
     option("start", Annotated[int, typer.Option("--from", help="First item, 1-based.")], 1),
     option("count", Annotated[int, typer.Option(help=f"Items (1-{lists.MAX_PAGE}).")], lists.DEFAULT_PAGE),
+    option("lang", LangOpt, None),
     *OUTPUT_OPTIONS,
 )
 #: The options of a list of words: a length, then a page.
@@ -58,9 +59,31 @@ def _print_list(answer: dict[str, Any], as_json: bool) -> None:
 
 
 def _print_page(edition: str, page: dict[str, Any], answer: Callable[[Lexicon, int, int], dict[str, Any]]) -> None:
-    """A page of a list: ``answer(lexicon, start, count)`` for a command's :data:`PAGE_OPTIONS` (``page``)."""
+    """A page of a list: ``answer(lexicon, start, count)`` for a command's :data:`PAGE_OPTIONS` (``page``),
+    then how many items the list holds (on stderr: the items stay a list a program reads)."""
     lex = open_lexicon(edition, page["lexicons"])
-    _print_list(answer(lex, page["start"], page["count"]), page["as_json"])
+    told = answer(lex, page["start"], page["count"])
+    _print_list(told, page["as_json"])
+    if not page["as_json"]:
+        sys.stderr.write(_shown_of(told, language_of(page["lang"], lex.edition)) + "\n")
+
+
+def _shown_of(answer: dict[str, Any], lang: str) -> str:
+    """How many items a page shows of how many, in ``lang`` ("20 of 52,618 stems of 6 tiles"; "21–40
+    of …" from the second page on), and where the next page starts when there is one."""
+    start, count, total = answer["from"], answer["count"], answer["total"]
+    shown = (
+        number(count, lang) if start == 1 or not count else f"{number(start, lang)}–{number(start + count - 1, lang)}"
+    )
+    values = {"shown": shown, "total": number(total, lang)}
+    if answer["list"] == "stems":
+        line = say(lang, "list_shown_stems", length=answer["length"], **values)
+    elif answer["list"] == "high-value":
+        line = say(lang, "list_shown_high_value", tile=answer["tile"], **values)
+    else:
+        line = say(lang, "list_shown_new", edition=answer["edition"], against=answer["against"], **values)
+    following = start + count
+    return line if count == 0 or following > total else line + "; " + say(lang, "list_next", next=following)
 
 
 @app.command()
