@@ -340,3 +340,16 @@ def test_lists_say_how_many_they_hold(runner: CliRunner, lexicon_home: Path) -> 
     assert stems.stderr.startswith(f"{counted['count']} de {counted['total']} raíces de 6 fichas")
     new = run(runner, "new-words", "es-fise", "es-na103", "--lang", "fr", *L).stderr
     assert re.fullmatch(r"\d+ sur \d+ mots? de es-fise que es-na103 n'a pas(; .*)?\n", new), new
+
+
+def test_anagram_says_why_probability_order_shows_short_words(runner: CliRunner, lexicon_home: Path) -> None:
+    L = ["--lexicons", str(lexicon_home)]
+    cut = run(runner, "anagram", "es-fise", "CHAPA??", "--sub", "--order", "probability", "--limit", "3", *L)
+    shown = cut.stdout.splitlines()
+    assert len(shown) == 3 and "(comodín:" in " ".join(shown)
+    assert cut.stderr.startswith("el orden por probabilidad pone primero las palabras más cortas, como hace Zyzzyva")
+    assert "--min-length" in cut.stderr and "el atril tiene 6 fichas" in cut.stderr  # CH·A·P·A·?·?
+    whole = run(runner, "anagram", "es-fise", "CHAPA??", "--sub", "--order", "probability", *L)
+    assert whole.stderr == ""  # every word shown: nothing to explain
+    alpha = run(runner, "anagram", "es-fise", "CHAPA??", "--sub", "--limit", "3", *L)
+    assert alpha.stderr == ""  # longest first: the cut leaves out short words, which is no surprise

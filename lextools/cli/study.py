@@ -104,6 +104,18 @@ def anagram(
         answer["order"] = walk.order
     told = language_of(walk.lang, lex.edition)
     _print_words(answer, walk.as_json, told)
+    if not walk.as_json and walk.order == "probability" and budget.truncated:
+        _shorter_first(answer["words"], len(key) + blanks, told)
+
+
+def _shorter_first(shown: list[dict[str, Any]], rack: int, lang: str) -> None:
+    """Why a page cut short in probability order holds only short words, when it does (on stderr:
+    the words stay a list a program reads)."""
+    lengths = sorted({len(entry["tiles"]) for entry in shown})
+    if not lengths or lengths[-1] >= rack:
+        return
+    tiles = str(lengths[0]) if len(lengths) == 1 else f"{lengths[0]}–{lengths[-1]}"
+    sys.stderr.write(say(lang, "probability_shorter_first", count=len(shown), tiles=tiles, rack=rack) + "\n")
 
 
 @app.command()
