@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import subprocess
 import sys
@@ -353,3 +354,23 @@ def test_anagram_says_why_probability_order_shows_short_words(runner: CliRunner,
     assert whole.stderr == ""  # every word shown: nothing to explain
     alpha = run(runner, "anagram", "es-fise", "CHAPA??", "--sub", "--limit", "3", *L)
     assert alpha.stderr == ""  # longest first: the cut leaves out short words, which is no surprise
+
+
+def test_export_to_a_terminal_asks_for_a_file_or_a_pipe(lexicon_home: Path, tmp_path: Path) -> None:
+    """A terminal gets one line saying how (exit 2), not the lexicon; piped, the words as before."""
+    env = {**os.environ, "LEXTOOLS_HOME": str(lexicon_home), "PYTHONPATH": str(Path(lextools.__file__).parents[1])}
+    code = "from lextools.cli.main import main; main()"
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "export", "es-fise"], stdout=terminal, stderr=subprocess.PIPE, env=env
+        )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert done.returncode == 2
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and "-o ARCHIVO" in lines[0] and "lextools export es-fise | less" in lines[0], lines
+    piped = subprocess.run([sys.executable, "-c", code, "export", "es-fise"], capture_output=True, env=env, check=True)
+    words = json.loads((lexicon_home / "es-fise.json").read_text())["words"]
+    assert len(piped.stdout.decode().splitlines()) == words and piped.stderr == b""

@@ -47,7 +47,11 @@ def export(
     lang: LangOpt = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD."""
+    """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD.
+
+    Without --output, the text goes to standard output when it is piped or redirected; to a terminal,
+    it is refused (exit 2), saying how to write it instead: -o FILE, a pipe, or -o - to see it all.
+    """
     if gaddag and format not in ("kwg", "kwg-gaddag"):
         raise LexiconError("--gaddag goes with --format kwg")
     fmt = "kwg-gaddag" if gaddag else format
@@ -60,6 +64,9 @@ def export(
         raise LexiconError(f"{fmt} is binary: give --output FILE, or --output - to write it to stdout")
     lex = open_lexicon(edition, lexicons)
     told = language_of(lang, lex.edition)
+    if output is None and sys.stdout.isatty():  # a whole lexicon scrolling past helps no one
+        pipe = f"lextools export {edition} | less"
+        raise LexiconError(say(told, "export_to_terminal", words=number(len(lex), told), pipe=pipe))
     if output is None or to_stdout:
         _to_stdout(lex, fmt, written, home(lexicons))
     elif output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
