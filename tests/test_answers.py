@@ -101,6 +101,12 @@ def test_compare_counts_and_lists_what_it_could_not_match(lexicon_home: Path, tm
     assert report["extra"]["count"] == report["by_length"][-1]["built"] - 4 and len(report["extra"]["examples"]) == 3
     table = CliRunner().invoke(app, ["compare", "es-fise", str(ref), "--missing", "5", "-L", str(lexicon_home)])
     lines = table.stdout.splitlines()  # each note is one line, however long the temporary path
+    assert any(line.startswith("2 palabras de") and "no se pueden escribir en es-fise" in line for line in lines)
+    assert "faltan (1): ZAPATO" in lines  # in the edition's language, or --lang's:
+    english = CliRunner().invoke(
+        app, ["compare", "es-fise", str(ref), "--missing", "5", "--lang", "en", "-L", str(lexicon_home)]
+    )
+    lines = english.stdout.splitlines()
     assert any(line.startswith("2 words of") and "cannot be spelled in es-fise" in line for line in lines)
     assert "missing (1): ZAPATO" in lines
 
@@ -111,7 +117,7 @@ def test_diff_says_how_many_words_a_list_lost(lexicon_home: Path, tmp_path: Path
     d = cli_json(lexicon_home, "diff", "es-fise", str(listed))
     assert d["unspellable"] == {"es-fise": 0, str(listed): 1}
     table = " ".join(CliRunner().invoke(app, ["diff", "es-fise", str(listed), "-L", str(lexicon_home)]).stdout.split())
-    assert "1 word of" in table and "kilo" in table
+    assert "1 palabra de" in table and "no se puede escribir en es-fise" in table and "kilo" in table
 
 
 def test_hook_tiles_come_in_the_editions_alphabet(lexicon_home: Path) -> None:

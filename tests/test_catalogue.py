@@ -25,6 +25,7 @@ SAME_ON_PURPOSE = {
     ("what_char", "es"),  # "{char} ({name})": no words
     ("what_char", "fr"),
     ("bad_param", "es"),  # "{name} {text}: {reason}": no words
+    ("answer_no", "es"),  # "no" is Spanish too
     ("home_title", "es"),  # lextools, the name
     ("home_title", "fr"),
     ("error_generic", "es"),  # "Error: {message}" is Spanish too

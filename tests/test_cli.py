@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import subprocess
 import sys
@@ -251,3 +252,125 @@ def test_a_mistyped_command_is_matched_against_every_command(runner: CliRunner) 
     assert refused.exit_code == 2 and "No such command 'chek'. Did you mean 'check'?" in refused.output
     refused = runner.invoke(app, ["zzzz"])
     assert refused.exit_code == 2 and "No such command 'zzzz'." in refused.output
+
+
+# -- one language per edition: headers, markers and notes in the edition's language, or --lang's ------
+
+#: English words of the CLI's tables and markers ("no" is left out: it is Spanish too, and es-fise's own
+#: reason for KILO says "no tiene ficha K").
+ENGLISH = {"input", "word", "tiles", "valid", "score", "reason", "yes", "not", "front", "back", "blank"}
+
+
+def _words_of(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+
+
+def test_check_speaks_the_language_of_its_edition(runner: CliRunner, lexicon_home: Path) -> None:
+    L = ["--lexicons", str(lexicon_home)]
+    spanish = runner.invoke(app, ["check", "es-fise", "casa", "kilo", *L])
+    assert spanish.exit_code == 1
+    assert not _words_of(spanish.output) & ENGLISH, spanish.output
+    assert {"entrada", "palabra", "fichas", "válida", "puntos", "motivo", "sí", "no"} <= _words_of(spanish.output)
+    english = runner.invoke(app, ["check", "es-fise", "casa", "kilo", "--lang", "en", *L]).output
+    assert {"input", "word", "tiles", "valid", "score", "reason", "yes", "no"} <= _words_of(english)
+    french = runner.invoke(app, ["check", "fr", "casa", *L]).output
+    assert {"entrée", "mot", "jetons", "valide", "raison"} <= _words_of(french) and {"oui", "non"} & _words_of(french)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "es-fise", "casa", "kilo", "chiquillo"],
+        ["explain", "es-fise", "casa", "kilo"],
+        ["hooks", "es-fise", "arro", "ama"],
+        ["card", "es-fise", "casa"],
+        ["two-tile", "es-fise"],
+        ["anagram", "es-fise", "SAC?"],
+        ["anagram", "es-fise", "CHAPA??", "--sub", "--order", "probability", "--limit", "3"],
+        ["pattern", "es-fise", "CH*"],
+        ["stems", "es-fise"],
+        ["high-value", "es-fise", "ch"],
+        ["new-words", "es-fise", "es-na103"],
+        ["quiz", "es-fise", "--length", "4"],
+        ["score", "es-fise", "chiquillo", "--blank", "2"],
+        ["diff", "es-fise", "es-na103"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_every_command_prints_the_edition_s_language(runner: CliRunner, lexicon_home: Path, argv: list[str]) -> None:
+    """Walking the commands of docs/command-line.md on es-fise: no English header, marker or note."""
+    result = runner.invoke(app, [*argv, "--lexicons", str(lexicon_home)])
+    assert result.exit_code in (0, 1), result.output
+    assert not _words_of(result.output) & ENGLISH, result.output
+
+
+def test_hooks_marks_an_invalid_word_in_the_edition_s_language(runner: CliRunner, lexicon_home: Path) -> None:
+    L = ["--lexicons", str(lexicon_home)]
+    assert "ARRO (no válida)" in run(runner, "hooks", "es-fise", "arro", *L).stdout
+    assert "ARRO (not valid)" in run(runner, "hooks", "es-fise", "arro", "--lang", "en", *L).stdout
+    assert "ARRO (non valide)" in run(runner, "hooks", "fr", "arro", *L).stdout
+
+
+def test_list_quiz_says_why_a_line_is_left_out_as_explain_does(
+    runner: CliRunner, lexicon_home: Path, tmp_path: Path
+) -> None:
+    listed = tmp_path / "list.txt"
+    listed.write_text("casa\nkilo\n", "utf-8")
+    L = ["--lexicons", str(lexicon_home)]
+    quiz = run(runner, "list-quiz", "es-fise", str(listed), *L)
+    explained = run(runner, "explain", "es-fise", "kilo", *L).stdout.strip()  # KILO: es-fise no tiene ficha K…
+    assert f"kilo: {explained.split(': ', 1)[1]}" in quiz.stderr.splitlines()
+    assert json.loads(run(runner, "list-quiz", "es-fise", str(listed), "--json", *L).stdout)["refused"][0][
+        "reason"
+    ].endswith("es-fise no tiene ficha K, y un comodín no puede hacer de K")
+
+
+def test_lists_say_how_many_they_hold(runner: CliRunner, lexicon_home: Path) -> None:
+    """ "2 de 5 palabras con CH": on stderr, so that the words stay a list a program reads."""
+    L = ["--lexicons", str(lexicon_home)]
+    every = json.loads(run(runner, "high-value", "es-fise", "ch", "--json", "--count", "100", *L).stdout)
+    total = every["total"]
+    assert total > 2
+    page = run(runner, "high-value", "es-fise", "ch", "--count", "2", *L)
+    assert page.stdout.split() == [w["word"] for w in every["words"][:2]]
+    assert page.stderr == f"2 de {total} palabras con CH; --from 3 muestra las siguientes\n"
+    second = run(runner, "high-value", "es-fise", "ch", "--count", "2", "--from", "3", "--lang", "en", *L).stderr
+    assert second.startswith(f"3–{min(4, total)} of {total} words with CH")
+    stems = run(runner, "stems", "es-fise", *L)
+    counted = json.loads(run(runner, "stems", "es-fise", "--json", *L).stdout)
+    assert stems.stderr.startswith(f"{counted['count']} de {counted['total']} raíces de 6 fichas")
+    new = run(runner, "new-words", "es-fise", "es-na103", "--lang", "fr", *L).stderr
+    assert re.fullmatch(r"\d+ sur \d+ mots? de es-fise que es-na103 n'a pas(; .*)?\n", new), new
+
+
+def test_anagram_says_why_probability_order_shows_short_words(runner: CliRunner, lexicon_home: Path) -> None:
+    L = ["--lexicons", str(lexicon_home)]
+    cut = run(runner, "anagram", "es-fise", "CHAPA??", "--sub", "--order", "probability", "--limit", "3", *L)
+    shown = cut.stdout.splitlines()
+    assert len(shown) == 3 and "(comodín:" in " ".join(shown)
+    assert cut.stderr.startswith("el orden por probabilidad pone primero las palabras más cortas, como hace Zyzzyva")
+    assert "--min-length" in cut.stderr and "el atril tiene 6 fichas" in cut.stderr  # CH·A·P·A·?·?
+    whole = run(runner, "anagram", "es-fise", "CHAPA??", "--sub", "--order", "probability", *L)
+    assert whole.stderr == ""  # every word shown: nothing to explain
+    alpha = run(runner, "anagram", "es-fise", "CHAPA??", "--sub", "--limit", "3", *L)
+    assert alpha.stderr == ""  # longest first: the cut leaves out short words, which is no surprise
+
+
+def test_export_to_a_terminal_asks_for_a_file_or_a_pipe(lexicon_home: Path, tmp_path: Path) -> None:
+    """A terminal gets one line saying how (exit 2), not the lexicon; piped, the words as before."""
+    env = {**os.environ, "LEXTOOLS_HOME": str(lexicon_home), "PYTHONPATH": str(Path(lextools.__file__).parents[1])}
+    code = "from lextools.cli.main import main; main()"
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "export", "es-fise"], stdout=terminal, stderr=subprocess.PIPE, env=env
+        )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert done.returncode == 2
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and "-o ARCHIVO" in lines[0] and "lextools export es-fise | less" in lines[0], lines
+    piped = subprocess.run([sys.executable, "-c", code, "export", "es-fise"], capture_output=True, env=env, check=True)
+    words = json.loads((lexicon_home / "es-fise.json").read_text())["words"]
+    assert len(piped.stdout.decode().splitlines()) == words and piped.stderr == b""

@@ -23,6 +23,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from lextools.builder.compile import SPELLING_RULES
 from lextools.builder.filters import rules_named
 from lextools.builder.guard import BuildOptions
 from lextools.builder.recipes import Recipe, SharedSources, build_default, fise_recipe, load_recipe, read_recipe
@@ -30,6 +31,7 @@ from lextools.builder.user_lists import DEFAULT_RULES, build_from_lists
 from lextools.cli.common import LexiconsOpt, err, home
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError, path_text
+from lextools.core.messages import catalogue, message
 from lextools.core.wordlist import WordList, read_list
 
 app = typer.Typer()
@@ -215,18 +217,44 @@ def _report_encoding(wl: WordList) -> None:
 
 
 def _report_build(meta: dict[str, Any], to: Path) -> None:
+    """What a build made, in plain words: the words kept of those read, what each rule left out, and
+    (a default build) what each source gave."""
     counts = meta["counts"]
-    dropped = ", ".join(f"{k} {v}" for k, v in counts["dropped"].items() if v) or "none"
     err.print(
         f"[green]built[/] {meta['edition']}: {meta['words']:,} words from {counts['read']:,} read "
-        f"({counts['duplicates']:,} duplicates; dropped: {dropped}) → {to}"
+        f"({counts['duplicates']:,} of them read again, from another form or source) → {escape(str(to))}",
+        highlight=False,
     )
+    left_out = [(name, n) for name, n in counts["dropped"].items() if n]
+    if left_out:
+        err.print("  left out:", highlight=False)
+    for name, n in left_out:
+        err.print(f"    {n:>9,}  {escape(rule_text(name))}", highlight=False)
+    by_source = [s for s in meta["sources"] if "only_here" in s]  # a default build: what each source gave
+    if by_source:
+        err.print(
+            "  by source — its words in the lexicon, how many of them no other source gives, and how many "
+            "more of its words a rule left out (each left-out word counted for one source; words too long "
+            "for the board or with no tile to spell them are counted above only):",
+            highlight=False,
+        )
+    for s in by_source:
+        err.print(
+            f"    {escape(s['name'])}: {s['words']:,} in the lexicon, {s['only_here']:,} from it alone; "
+            f"{s['removed']:,} left out by a rule",
+            highlight=False,
+        )
     for s in meta["sources"]:
-        if "only_here" in s:  # a default build: what each source contributed and lost
-            alone, removed = s["only_here"], s["removed"]
-            err.print(f"  {s['name']}: {s['words']:,} words, {alone:,} from it alone, {removed:,} excluded")
         if "fise" in s:
             _report_fise(s["fise"])
+
+
+def rule_text(name: str) -> str:
+    """A rule of a build as a person reads it: the catalogue's ``rule_<name>`` (in English, as the rest
+    of a build's report), else the spelling rule's own description, else its name."""
+    if f"rule_{name}" in catalogue():
+        return message(f"rule_{name}").text("en")
+    return SPELLING_RULES.get(name, name)
 
 
 def _report_fise(fise: dict[str, Any]) -> None:

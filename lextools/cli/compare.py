@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from lextools.cli.common import JsonOpt, LexiconsOpt, home, out, print_json
+from lextools.cli.language import LangOpt, language_of, number, say
 from lextools.core.edition import load_edition
 from lextools.features.compare import WordSet, comparison, open_word_set
 from lextools.features.compare import diff as diff_sets
@@ -23,6 +24,7 @@ def compare(
     edition: Annotated[str | None, typer.Option(help="Edition that reads the lists.")] = None,
     missing: Annotated[int, typer.Option(help="List up to this many reference words the build lacks.")] = 0,
     extra: Annotated[int, typer.Option(help="List up to this many built words the reference lacks.")] = 0,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -34,42 +36,46 @@ def compare(
     if as_json:
         print_json(report)
         return
-    table = Table("tiles", "built", "reference", "common", "precision", "recall", title=f"{built.label} vs {ref.label}")
+    told = language_of(lang, built.edition)
+    columns = [say(told, f"column_{c}") for c in ("tiles", "built", "reference", "common", "precision", "recall")]
+    table = Table(*columns, title=say(told, "compare_title", built=built.label, reference=ref.label))
     for r in report["by_length"]:
         table.add_row(
-            str(r["length"]),
-            f"{r['built']:,}",
-            f"{r['reference']:,}",
-            f"{r['common']:,}",
-            _pct(r["precision"]),
-            _pct(r["recall"]),
+            say(told, "row_all") if r["length"] == "all" else str(r["length"]),
+            number(r["built"], told),
+            number(r["reference"], told),
+            number(r["common"], told),
+            _pct(r["precision"], told),
+            _pct(r["recall"], told),
         )
     out.print(table)
-    _print_unspellable(built, ref)
+    _print_unspellable(told, built, ref)
     for name in ("missing", "extra"):
         if name in report:
             shown = report[name]
-            line = f"{name} ({shown['count']:,}): " + " ".join(shown["examples"])
-            out.print(line, highlight=False, markup=False, soft_wrap=True)
+            said = say(told, f"compare_{name}", count=number(shown["count"], told), words=" ".join(shown["examples"]))
+            out.print(said, highlight=False, markup=False, soft_wrap=True)
 
 
-def _print_unspellable(*sets: WordSet) -> None:
+def _print_unspellable(lang: str, *sets: WordSet) -> None:
     for ws in sets:
         if ws.unspellable:
-            words = "word" if ws.unspellable == 1 else "words"
-            are = "is" if ws.unspellable == 1 else "are"
-            out.print(
-                f"{ws.unspellable:,} {words} of {ws.label} cannot be spelled in {ws.edition.name} "
-                f"and {are} not counted "
-                f"(e.g. {' '.join(ws.unspellable_examples)})",
-                highlight=False,
-                markup=False,
-                soft_wrap=True,  # one line, whatever the width: a script may grep it
+            said = say(
+                lang,
+                "unspellable_words",
+                count=number(ws.unspellable, lang),
+                label=ws.label,
+                edition=ws.edition.name,
+                examples=" ".join(ws.unspellable_examples),
             )
+            out.print(said, highlight=False, markup=False, soft_wrap=True)  # one line: a script may grep it
 
 
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:.1f}%"
+def _pct(x: float | None, lang: str) -> str:
+    """A share as a percentage with one decimal, in ``lang``'s writing (99.5%, 99,5 %)."""
+    if x is None:
+        return "—"
+    return f"{100 * x:.1f}%" if lang == "en" else f"{100 * x:.1f}".replace(".", ",") + "\u00a0%"
 
 
 @app.command()
@@ -78,6 +84,7 @@ def diff(
     b: Annotated[str, typer.Argument(help="Edition, lexicon metadata file (.json) or word list.")],
     edition: Annotated[str | None, typer.Option(help="Edition that reads word lists.")] = None,
     show: Annotated[int, typer.Option(help="List up to this many added/removed words.")] = 20,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -96,13 +103,14 @@ def diff(
             }
         )
         return
-    table = Table("tiles", "added", "removed", title=f"{sa.label} → {sb.label}")
+    told = language_of(lang, sa.edition)
+    table = Table(*(say(told, f"column_{c}") for c in ("tiles", "added", "removed")), title=f"{sa.label} → {sb.label}")
     for r in rows:
-        table.add_row(str(r.length), f"{r.added:,}", f"{r.removed:,}")
-    table.add_row("all", f"{len(added):,}", f"{len(removed):,}")
+        table.add_row(str(r.length), number(r.added, told), number(r.removed, told))
+    table.add_row(say(told, "row_all"), number(len(added), told), number(len(removed), told))
     out.print(table)
-    _print_unspellable(sa, sb)
+    _print_unspellable(told, sa, sb)
     if show:
         for name, words in (("added", added), ("removed", removed)):
-            line = f"{name}: " + " ".join(words[:show]) + (" …" if len(words) > show else "")
+            line = say(told, f"diff_{name}", words=" ".join(words[:show]) + (" …" if len(words) > show else ""))
             out.print(line, highlight=False, markup=False, soft_wrap=True)

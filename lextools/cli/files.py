@@ -13,6 +13,7 @@ import typer
 from rich.table import Table
 
 from lextools.cli.common import EditionArg, JsonOpt, LexiconsOpt, err, home, open_lexicon, out, print_json
+from lextools.cli.language import LangOpt, language_of, number, say
 from lextools.core.errors import LexiconError, path_text
 from lextools.core.lexicon import Lexicon
 from lextools.core.spelling import Notation
@@ -23,50 +24,63 @@ from lextools.features.verify import verify as verify_file
 
 app = typer.Typer()
 
+#: The parts a verdict names (its JSON's keys), and the message that names each in a person's language.
+PART_NAMES = {
+    "words": "part_words",
+    "words (DAWG)": "part_words_dawg",
+    "reversed words (GADDAG)": "part_reversed_gaddag",
+    "split points (GADDAG)": "part_split_points_gaddag",
+    "alphagrams": "part_alphagrams",
+}
 
-#: Printed when a DAWG-only KWG is exported: a move generator finds no play in it.
-DAWG_ONLY_WARNING = (
-    "warning: a DAWG-only KWG: move generators (MAGPIE, Macondo, wolges) need the GADDAG and find no play "
-    "without it; add --gaddag, or use --for ENGINE"
-)
+
+FormatOpt = Annotated[
+    str,
+    typer.Option(
+        "--format", help="txt, dawg (as built), kwg (wolges' word graph; DAWG only unless --gaddag) or kad (alphagrams)"
+    ),
+]
+GaddagOpt = Annotated[
+    bool, typer.Option("--gaddag", help="kwg: the combined GADDAG + DAWG file, which move generators need.")
+]
+NotationOpt = Annotated[str, typer.Option(help="plain, digits (1=CH 2=LL 3=RR) or brackets ([CH])")]
+EngineOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--for",
+        help=f"Write into the directory --output what the engine loads, named as it expects, with a README: "
+        f"{', '.join(ENGINES)}.",
+    ),
+]
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        help="File to write, with FILE.manifest.json beside it; - for stdout (with --for: the directory)",
+    ),
+]
 
 
 @app.command()
 def export(
     edition: EditionArg,
-    format: Annotated[
-        str,
-        typer.Option(
-            "--format",
-            help="txt, dawg (as built), kwg (wolges' word graph; DAWG only unless --gaddag) or kad (alphagrams)",
-        ),
-    ] = "txt",
-    gaddag: Annotated[
-        bool, typer.Option("--gaddag", help="kwg: the combined GADDAG + DAWG file, which move generators need.")
-    ] = False,
-    notation: Annotated[str, typer.Option(help="plain, digits (1=CH 2=LL 3=RR) or brackets ([CH])")] = "plain",
-    engine: Annotated[
-        str | None,
-        typer.Option(
-            "--for",
-            help=f"Write into the directory --output what the engine loads, named as it expects, with a README: "
-            f"{', '.join(ENGINES)}.",
-        ),
-    ] = None,
-    output: Annotated[
-        Path | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="File to write, with FILE.manifest.json beside it; - for stdout (with --for: the directory)",
-        ),
-    ] = None,
+    format: FormatOpt = "txt",
+    gaddag: GaddagOpt = False,
+    notation: NotationOpt = "plain",
+    engine: EngineOpt = None,
+    output: OutputOpt = None,
+    lang: LangOpt = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Export the word list: text (Zyzzyva, FISE digits, wolges brackets), the DAWG, a KWG or KAD, or
-    with --for the files a game engine loads (MAGPIE, Macondo, wolges, Quackle, Zyzzyva)."""
+    with --for the files a game engine loads (MAGPIE, Macondo, wolges, Quackle, Zyzzyva).
+
+    Without --output, the text goes to standard output when it is piped or redirected; to a terminal,
+    it is refused (exit 2), saying how to write it instead: -o FILE, a pipe, or -o - to see it all.
+    """
     if engine is not None:
-        _bundle(edition, engine, output, lexicons, plain=format == "txt" and not gaddag and notation == "plain")
+        _bundle(edition, engine, output, lang, lexicons, plain=format == "txt" and not gaddag and notation == "plain")
         return
     if gaddag and format not in ("kwg", "kwg-gaddag"):
         raise LexiconError("--gaddag goes with --format kwg")
@@ -78,28 +92,39 @@ def export(
         raise LexiconError(f"{path_text(output)}: is a directory; --output names the file to write")
     if output is None and fmt != "txt":
         raise LexiconError(f"{fmt} is binary: give --output FILE, or --output - to write it to stdout")
-    if fmt == "kwg":
-        err.print(f"[yellow]{DAWG_ONLY_WARNING}[/]")
     lex = open_lexicon(edition, lexicons)
+    told = language_of(lang, lex.edition)
+    if fmt == "kwg":
+        err.print(say(told, "export_dawg_only"), style="yellow", highlight=False, markup=False)
+    if output is None and sys.stdout.isatty():  # a whole lexicon scrolling past helps no one
+        pipe = f"lextools export {edition} | less"
+        raise LexiconError(say(told, "export_to_terminal", words=number(len(lex), told), pipe=pipe))
     if output is None or to_stdout:
         _to_stdout(lex, fmt, written, home(lexicons))
     elif output.exists() and not output.is_file():  # a device or a pipe is written to, never replaced
         _to_device(output, lambda: export_bytes(lex, fmt, written, home(lexicons)))
     else:
-        _to_file(lex, fmt, output, written, home(lexicons))
+        _to_file(lex, fmt, output, written, home(lexicons), told)
 
 
-def _to_file(lex: Lexicon, fmt: str, output: Path, notation: Notation, lexicon_dir: Path) -> None:
-    with err.status(f"exporting {lex.edition.name} as {fmt}…"):
+def _to_file(lex: Lexicon, fmt: str, output: Path, notation: Notation, lexicon_dir: Path, told: str) -> None:
+    with err.status(say(told, "export_working", edition=lex.edition.name, format=fmt)):
         info = write_export(lex, fmt, output, notation, lexicon_dir)
-    size = info["files"][0]["bytes"]
-    nodes = f", {info['layout']['nodes']:,} nodes" if fmt in KWG_FORMATS else ""
-    err.print(
-        f"[green]wrote[/] {path_text(output)}: {info['words']:,} words, {size:,} bytes{nodes}; manifest beside it"
+    nodes = say(told, "export_nodes", nodes=number(info["layout"]["nodes"], told)) if fmt in KWG_FORMATS else ""
+    wrote = say(
+        told,
+        "export_wrote",
+        file=path_text(output),
+        words=number(info["words"], told),
+        bytes=number(info["files"][0]["bytes"], told),
+        nodes=nodes,
     )
+    err.print(wrote, style="green", highlight=False, markup=False)
 
 
-def _bundle(edition: str, engine: str, output: Path | None, lexicons: Path | None, plain: bool) -> None:
+def _bundle(
+    edition: str, engine: str, output: Path | None, lang: str | None, lexicons: Path | None, plain: bool
+) -> None:
     """``export --for ENGINE -o DIR``: the engine's files in DIR, and what to run next."""
     if engine not in ENGINES:
         raise LexiconError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
@@ -110,12 +135,19 @@ def _bundle(edition: str, engine: str, output: Path | None, lexicons: Path | Non
     if output is None or str(output) == "-":
         raise LexiconError("--for writes several files: give --output DIR, a directory")
     lex = open_lexicon(edition, lexicons)
-    with err.status(f"exporting {edition} for {engine}…"):
+    told = language_of(lang, lex.edition)
+    with err.status(say(told, "export_bundle_working", edition=edition, engine=engine)):
         info = write_bundle(lex, engine, output, home(lexicons))
-    err.print(
-        f"[green]wrote[/] {path_text(output)}: {len(info['files'])} files for {engine} "
-        f"({info['words']:,} words); how to load them: {path_text(output / 'README.md')}"
+    wrote = say(
+        told,
+        "export_bundle_wrote",
+        dir=path_text(output),
+        files=len(info["files"]),
+        engine=engine,
+        words=number(info["words"], told),
+        readme=path_text(output / "README.md"),
     )
+    err.print(wrote, style="green", highlight=False, markup=False)
 
 
 def _to_stdout(lex: Lexicon, fmt: str, notation: Notation, lexicon_dir: Path) -> None:
@@ -148,6 +180,7 @@ def verify(
         str | None,
         typer.Option("--format", help="txt, dawg, kwg, kwg-gaddag or kad (default: as its manifest or suffix says)"),
     ] = None,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -158,15 +191,19 @@ def verify(
     """
     edition = edition_to_verify(file, edition)
     lex = open_lexicon(edition, lexicons)
-    with err.status(f"reading {file} and comparing it with the {edition} lexicon…"):
+    told = language_of(lang, lex.edition)
+    with err.status(say(told, "verify_reading", file=file, edition=edition)):
         verdict = verify_file(file, lex, format)
     if as_json:
         print_json(verdict.as_dict())
     else:
-        table = Table("part", "expected", "found", "missing", "extra", "examples", title=f"{file} ({verdict.format})")
+        columns = ("part", "expected", "found", "missing", "extra", "examples")
+        table = Table(*(say(told, f"column_{c}") for c in columns), title=f"{file} ({verdict.format})")
         for p in verdict.parts:
             examples = " ".join([*(f"-{w}" for w in p.missing_examples[:5]), *(f"+{w}" for w in p.extra_examples[:5])])
-            table.add_row(p.name, f"{p.expected:,}", f"{p.found:,}", f"{p.missing:,}", f"{p.extra:,}", examples)
+            counts = (number(n, told) for n in (p.expected, p.found, p.missing, p.extra))
+            table.add_row(say(told, PART_NAMES[p.name]) if p.name in PART_NAMES else p.name, *counts, examples)
         out.print(table)
-        out.print("identical" if verdict.identical else "[red]different[/]")
+        said = say(told, "verify_identical" if verdict.identical else "verify_different")
+        out.print(said, style=None if verdict.identical else "red", highlight=False, markup=False)
     raise typer.Exit(0 if verdict.identical else 1)

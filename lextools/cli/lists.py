@@ -22,6 +22,7 @@ from lextools.cli.common import (
     print_json,
     with_options,
 )
+from lextools.cli.language import LangOpt, language_of, number, say
 from lextools.core.lexicon import Lexicon
 from lextools.features import lists
 
@@ -31,6 +32,7 @@ app = typer.Typer()
 PAGE_OPTIONS = (
     option("start", Annotated[int, typer.Option("--from", help="First item, 1-based.")], 1),
     option("count", Annotated[int, typer.Option(help=f"Items (1-{lists.MAX_PAGE}).")], lists.DEFAULT_PAGE),
+    option("lang", LangOpt, None),
     *OUTPUT_OPTIONS,
 )
 #: The options of a list of words: a length, then a page.
@@ -43,6 +45,7 @@ AgainstArg = Annotated[str, typer.Argument(help="The other edition, built in the
 
 
 def _print_list(answer: dict[str, Any], as_json: bool) -> None:
+    """The items one a line, or the answer as JSON."""
     if as_json:
         print_json(answer)
         return
@@ -56,9 +59,31 @@ def _print_list(answer: dict[str, Any], as_json: bool) -> None:
 
 
 def _print_page(edition: str, page: dict[str, Any], answer: Callable[[Lexicon, int, int], dict[str, Any]]) -> None:
-    """A page of a list: ``answer(lexicon, start, count)`` for a command's :data:`PAGE_OPTIONS` (``page``)."""
+    """A page of a list: ``answer(lexicon, start, count)`` for a command's :data:`PAGE_OPTIONS` (``page``),
+    then how many items the list holds (on stderr: the items stay a list a program reads)."""
     lex = open_lexicon(edition, page["lexicons"])
-    _print_list(answer(lex, page["start"], page["count"]), page["as_json"])
+    told = answer(lex, page["start"], page["count"])
+    _print_list(told, page["as_json"])
+    if not page["as_json"]:
+        sys.stderr.write(_shown_of(told, language_of(page["lang"], lex.edition)) + "\n")
+
+
+def _shown_of(answer: dict[str, Any], lang: str) -> str:
+    """How many items a page shows of how many, in ``lang`` ("20 of 52,618 stems of 6 tiles"; "21–40
+    of …" from the second page on), and where the next page starts when there is one."""
+    start, count, total = answer["from"], answer["count"], answer["total"]
+    shown = (
+        number(count, lang) if start == 1 or not count else f"{number(start, lang)}–{number(start + count - 1, lang)}"
+    )
+    values = {"shown": shown, "total": number(total, lang)}
+    if answer["list"] == "stems":
+        line = say(lang, "list_shown_stems", length=answer["length"], **values)
+    elif answer["list"] == "high-value":
+        line = say(lang, "list_shown_high_value", tile=answer["tile"], **values)
+    else:
+        line = say(lang, "list_shown_new", edition=answer["edition"], against=answer["against"], **values)
+    following = start + count
+    return line if count == 0 or following > total else line + "; " + say(lang, "list_next", next=following)
 
 
 @app.command()
@@ -91,17 +116,18 @@ def new_words(edition: EditionArg, against: AgainstArg, **page: Any) -> None:
 def list_quiz(
     edition: EditionArg,
     path: Annotated[Path, typer.Argument(help="A word list: a word per line, any notation (Zyzzyva's exports too).")],
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Anagram questions on a player's word list; lines the edition cannot use are reported."""
     lex = open_lexicon(edition, lexicons)
     words = lists.list_lines(path.read_text(encoding="utf-8-sig"))[: lists.MAX_QUIZ_ITEMS]
-    answer = lists.list_quiz(lex, words)
+    answer = lists.list_quiz(lex, words, lang=language_of(lang, lex.edition))  # the reasons, as the service's
     if as_json:
         print_json(answer)
         return
     for q in answer["questions"]:
         sys.stdout.write(f"{q['id']:<12} {' '.join(a['word'] for a in q['answers'])}\n")
-    for item in answer["refused"]:
-        sys.stderr.write(f"{item['text']}: {item['reason']}\n")
+    for item in answer["refused"]:  # a spelling error's reason names the text already ('kilo': …)
+        sys.stderr.write(f"{item['text']}: {item['reason'].removeprefix(repr(item['text']) + ': ')}\n")

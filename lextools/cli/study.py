@@ -20,6 +20,7 @@ from lextools.cli.common import (
     print_json,
 )
 from lextools.cli.conditions import with_conditions
+from lextools.cli.language import LangOpt, language_of, say
 from lextools.core import background, search
 from lextools.core.budget import Budget
 from lextools.core.conditions import ANAGRAM, PATTERN, conditions
@@ -34,6 +35,8 @@ WALK_OPTIONS = (
     option("limit", Annotated[int, typer.Option(help="At most this many words (0: all).")], 0),
     *OUTPUT_OPTIONS,
 )
+#: ``anagram``'s own: the language of its blanks' marks and of its note on probability order.
+LANG_OPTION = (option("lang", LangOpt, None),)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class Walk:
 
     order: str
     limit: int
+    lang: str | None
     as_json: bool
     lexicons: Path | None
     given: dict[str, Any]
@@ -51,26 +55,29 @@ class Walk:
     def of(cls, options: dict[str, Any]) -> Walk:
         """The options a command took in its ``**options``."""
         given = dict(options)
-        return cls(given.pop("order"), given.pop("limit"), given.pop("as_json"), given.pop("lexicons"), given)
+        order, limit, lang = given.pop("order"), given.pop("limit"), given.pop("lang", None)
+        return cls(order, limit, lang, given.pop("as_json"), given.pop("lexicons"), given)
 
 
-def _print_words(answer: dict[str, Any], as_json: bool) -> None:
+def _print_words(answer: dict[str, Any], as_json: bool, lang: str) -> None:
+    """The words one a line, a word's blanks beside it (in ``lang``), or the answer as JSON."""
     if as_json:
         print_json(answer)
         return
     for entry in answer["words"]:
-        note = f"  (blank: {' '.join(entry['blanks'])})" if entry.get("blanks") else ""
+        note = "  " + say(lang, "blank_tiles", tiles=" ".join(entry["blanks"])) if entry.get("blanks") else ""
         sys.stdout.write(entry["word"] + note + "\n")
 
 
 @app.command("two-tile")
 def two_tile(edition: EditionArg, as_json: JsonOpt = False, lexicons: LexiconsOpt = None) -> None:
     """Words of two tiles (in es-fise this includes CHA, CHE, CHO, LLE)."""
-    _print_words(answers.two_tile(open_lexicon(edition, lexicons)), as_json)
+    lex = open_lexicon(edition, lexicons)
+    _print_words(answers.two_tile(lex), as_json, lex.edition.language)
 
 
 @app.command()
-@with_conditions(ANAGRAM, WALK_OPTIONS)
+@with_conditions(ANAGRAM, WALK_OPTIONS, LANG_OPTION)
 def anagram(
     edition: EditionArg,
     rack: Annotated[str, typer.Argument(help="Tiles, ? for a blank: ARBOL??")],
@@ -95,7 +102,20 @@ def anagram(
     answer = answers.anagrams(lex, rack, blanks, sub, min_length, matches, page)
     if walk.order != "alpha":  # as the service says it: only when asked for
         answer["order"] = walk.order
-    _print_words(answer, walk.as_json)
+    told = language_of(walk.lang, lex.edition)
+    _print_words(answer, walk.as_json, told)
+    if not walk.as_json and walk.order == "probability" and budget.truncated:
+        _shorter_first(answer["words"], len(key) + blanks, told)
+
+
+def _shorter_first(shown: list[dict[str, Any]], rack: int, lang: str) -> None:
+    """Why a page cut short in probability order holds only short words, when it does (on stderr:
+    the words stay a list a program reads)."""
+    lengths = sorted({len(entry["tiles"]) for entry in shown})
+    if not lengths or lengths[-1] >= rack:
+        return
+    tiles = str(lengths[0]) if len(lengths) == 1 else f"{lengths[0]}–{lengths[-1]}"
+    sys.stderr.write(say(lang, "probability_shorter_first", count=len(shown), tiles=tiles, rack=rack) + "\n")
 
 
 @app.command()
@@ -113,4 +133,5 @@ def pattern(
     with background.in_caller():  # the sorted lists a search asks the background for: here, not in a thread
         cond = conditions(lex, **walk.given)
         keys = list(search.find(lex, pattern=pattern, order=walk.order, budget=budget, conditions=cond))
-    _print_words(answers.search_page(lex, walk.order, keys, answers.page(len(keys), budget.truncated)), walk.as_json)
+    answer = answers.search_page(lex, walk.order, keys, answers.page(len(keys), budget.truncated))
+    _print_words(answer, walk.as_json, language_of(walk.lang, lex.edition))

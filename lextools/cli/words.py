@@ -19,11 +19,12 @@ from lextools.cli.common import (
     print_json,
     print_table,
 )
+from lextools.cli.language import LangOpt, language_of, say
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.inputs import read_stream
 from lextools.core.lexicon import Lexicon
-from lextools.core.messages import LANGUAGES, choose_language, message
+from lextools.core.messages import message
 from lextools.features import answers
 from lextools.features import explain as explaining
 from lextools.features.card import word_card
@@ -40,9 +41,7 @@ def check(
         typer.Argument(help="Words in any notation (CHIQUILLO, 1IQUI2O, [CH]IQUI[LL]O); - reads them from stdin."),
     ] = None,
     file: Annotated[Path | None, typer.Option("--file", "-f", help="Check the words of a list, one per line.")] = None,
-    lang: Annotated[
-        str | None, typer.Option(help="Language of the reasons: es, fr or en [default: the edition's]")
-    ] = None,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -51,22 +50,25 @@ def check(
     if not words:
         raise LexiconError("no words to check: name them, give - to read standard input, or --file LIST")
     lex = open_lexicon(edition, lexicons)
-    answer = answers.check(lex, words, _language(lang, lex), home(lexicons))  # a reason names its rule
+    told = language_of(lang, lex.edition)
+    answer = answers.check(lex, words, told, home(lexicons))  # a reason names its rule
     if as_json:
         print_json(answer)
     else:
+        yes, no = (say(told, "answer_yes"), "green"), (say(told, "answer_no"), "red")
         rows: list[list[Cell]] = [
             [
                 r["input"],
                 r["word"] or "",
                 "·".join(r["tiles"]),
-                ("yes", "green") if r["valid"] else ("no", "red"),
+                yes if r["valid"] else no,
                 "" if r["score"] is None else str(r["score"]),
                 r["reason"] or "",
             ]
             for r in answer["results"]
         ]
-        print_table(("input", "word", "tiles", "valid", "score", "reason"), rows)
+        columns = ("input", "word", "tiles", "valid", "score", "reason")
+        print_table([say(told, f"column_{c}") for c in columns], rows)
     raise typer.Exit(0 if all(r["valid"] for r in answer["results"]) else 1)
 
 
@@ -84,23 +86,17 @@ def _words(words: list[str], file: Path | None) -> list[str]:
     return words
 
 
-def _language(lang: str | None, of: Lexicon | Edition) -> str:
-    if lang is not None and lang not in LANGUAGES:
-        raise LexiconError(f"--lang {lang!r}: use one of {', '.join(LANGUAGES)}")
-    return choose_language(lang, None, (of.edition if isinstance(of, Lexicon) else of).language)
-
-
 @app.command()
 def explain(
     edition: EditionArg,
     words: Annotated[list[str], typer.Argument(help="Words in any notation.")],
-    lang: Annotated[str | None, typer.Option(help="Language: es, fr or en [default: the edition's]")] = None,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Why a word is not valid (the rule and the source form), or which sources give a valid one."""
     lex = open_lexicon(edition, lexicons)
-    language = _language(lang, lex)
+    language = language_of(lang, lex.edition)
     told = []
     for r in explaining.explain_words(lex, words, home(lexicons)):
         if r.message is not None:
@@ -127,6 +123,7 @@ def explain(
 def hooks(
     edition: EditionArg,
     words: Annotated[list[str], typer.Argument(help="Words (need not be valid themselves).")],
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
@@ -136,27 +133,27 @@ def hooks(
     if as_json:
         print_json(rows[0] if len(rows) == 1 else rows)
         return
+    told = language_of(lang, lex.edition)
     table: list[Sequence[Cell]] = []
     for r in rows:
         word = ("·" if r["front_inner"] else "") + r["word"] + ("·" if r["back_inner"] else "")
-        table.append((" ".join(r["front"]), word if r["valid"] else f"{word} (not valid)", " ".join(r["back"])))
-    print_table(("front", "word", "back"), table)
+        shown = word if r["valid"] else say(told, "hooks_not_valid", word=word)
+        table.append((" ".join(r["front"]), shown, " ".join(r["back"])))
+    print_table([say(told, f"column_{c}") for c in ("front", "word", "back")], table)
 
 
 @app.command()
 def card(
     edition: EditionArg,
     word: Annotated[str, typer.Argument(help="A word in any notation (need not be valid).")],
-    lang: Annotated[
-        str | None, typer.Option(help="Language of the reason: es, fr or en [default: the edition's]")
-    ] = None,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """The word card: tiles and score, alphagram, probability rank, anagrams, hooks with inner-hook
     dots, and the sources (or the reason it is not valid). --json: the API's card."""
     lex = open_lexicon(edition, lexicons)
-    language = _language(lang, lex)
+    language = language_of(lang, lex.edition)
     answer = word_card(lex, word, language, load_sidecar(lex, home(lexicons)))
     if as_json:
         print_json(answer)
@@ -192,14 +189,14 @@ def score(
     blank: Annotated[
         list[int] | None, typer.Option("--blank", "-b", help="1-based position of a tile played with a blank.")
     ] = None,
-    lang: Annotated[str | None, typer.Option(help="Language: es, fr or en [default: the edition's]")] = None,
+    lang: LangOpt = None,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """Score of a word, tile by tile (blanks score 0); no board premiums. Warns when the word is not
     valid (if its lexicon is built) or needs more of a tile than the bag holds."""
     ed = load_edition(edition)
-    language = _language(lang, ed)
+    language = language_of(lang, ed)
     try:
         lex: Lexicon | None = open_lexicon(edition, lexicons)
     except (LexiconNotFoundError, CorruptLexiconError):  # a score needs only the edition's tile table
