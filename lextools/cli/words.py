@@ -21,12 +21,10 @@ from lextools.cli.common import (
 )
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
-from lextools.core.inputs import read_stream
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, choose_language, message
 from lextools.features import answers
 from lextools.features import explain as explaining
-from lextools.features.card import word_card
 from lextools.features.explain import load_sidecar
 
 app = typer.Typer()
@@ -76,6 +74,7 @@ def _words(words: list[str], file: Path | None) -> list[str]:
         raise LexiconError("- (read the words from standard input) stands alone")
     if words == ["-"] or file is not None:
         from lextools.core import wordlist  # noqa: PLC0415  (the list reader, only for words not named)
+        from lextools.core.inputs import read_stream  # noqa: PLC0415  (gzip and all, likewise)
 
         if words == ["-"]:
             words = wordlist.words_of(wordlist.decode(read_stream(), "standard input")[0])
@@ -157,6 +156,8 @@ def card(
     dots, and the sources (or the reason it is not valid). --json: the API's card."""
     lex = open_lexicon(edition, lexicons)
     language = _language(lang, lex)
+    from lextools.features.card import word_card  # noqa: PLC0415  (the ranking and card: this command's only)
+
     answer = word_card(lex, word, language, load_sidecar(lex, home(lexicons)))
     if as_json:
         print_json(answer)
