@@ -243,7 +243,7 @@ def _needs(
     try:
         text = b"\n".join(alphagrams).decode().encode("latin-1")
         spent = rack.encode("latin-1")
-        others = "".join(c for c in lex.alphagram_order if c not in rack).encode("latin-1")
+        others = lex.alphagram_order.encode("latin-1").translate(None, spent)  # the tiles not in the rack
     except UnicodeEncodeError:
         return None
     label, rank = lex.edition.by_code, lex.edition.collation_key
