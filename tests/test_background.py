@@ -68,7 +68,7 @@ def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(anagram_search, "_matches", counted)
     monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
-    rack, blanks = search.parse_rack("CALLES??", es)
+    rack, blanks = search.parse_rack("CALLESO??", es)  # past a rack players have: walked in the background
     whole = search.anagrams(es, rack, blanks, sub=True, min_length=2)
     pages, after = [], None
     while True:
@@ -81,6 +81,25 @@ def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.Monke
     assert len(walks) == 1  # the first call walked; every page after it read the kept answers
 
 
+def test_a_rack_players_have_is_answered_in_the_caller(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seven tiles with a blank (two: with dawg2's reader): walked where it is asked, every page, no
+    job kept or thread started."""
+    monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
+    threads = threading.active_count()
+    rack, blanks = search.parse_rack("CALLES??" if es.reader == "dawg2" else "CALLES?", es)
+    whole = search.anagrams(es, rack, blanks, sub=True, min_length=2)
+    pages, after = [], None
+    while True:
+        budget = Budget(results=3)
+        pages += search.anagrams(es, rack, blanks, sub=True, min_length=2, budget=budget, after=after)
+        if budget.resume is None:
+            break
+        after = budget.resume
+    assert pages == whole and len(whole) > 6
+    assert [m.key for m in whole] == search.sorted_anagrams(es, rack, blanks, True, 2).keys
+    assert not background._jobs[es] and threading.active_count() == threads
+
+
 def test_a_page_not_ready_within_its_budget_answers_nothing_yet(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     real = anagram_search._matches
@@ -91,7 +110,7 @@ def test_a_page_not_ready_within_its_budget_answers_nothing_yet(es: Lexicon, mon
 
     monkeypatch.setattr(anagram_search, "_matches", slow)
     monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
-    rack, blanks = search.parse_rack("AMOR?", es)
+    rack, blanks = search.parse_rack("AMORESA?", es)  # past a rack players have: walked in the background
     budget = Budget(seconds=0.01, results=100)
     assert search.anagrams(es, rack, blanks, sub=True, budget=budget) == []
     assert budget.truncated and budget.resume == ""  # ask again from the start

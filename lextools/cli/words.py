@@ -22,12 +22,10 @@ from lextools.cli.common import (
 from lextools.cli.language import LangOpt, language_of, say
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
-from lextools.core.inputs import read_stream
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.features import answers
 from lextools.features import explain as explaining
-from lextools.features.card import word_card
 from lextools.features.explain import load_sidecar
 
 app = typer.Typer()
@@ -78,6 +76,7 @@ def _words(words: list[str], file: Path | None) -> list[str]:
         raise LexiconError("- (read the words from standard input) stands alone")
     if words == ["-"] or file is not None:
         from lextools.core import wordlist  # noqa: PLC0415  (the list reader, only for words not named)
+        from lextools.core.inputs import read_stream  # noqa: PLC0415  (gzip and all, likewise)
 
         if words == ["-"]:
             words = wordlist.words_of(wordlist.decode(read_stream(), "standard input")[0])
@@ -154,6 +153,8 @@ def card(
     dots, and the sources (or the reason it is not valid). --json: the API's card."""
     lex = open_lexicon(edition, lexicons)
     language = language_of(lang, lex.edition)
+    from lextools.features.card import word_card  # noqa: PLC0415  (the ranking and card: this command's only)
+
     answer = word_card(lex, word, language, load_sidecar(lex, home(lexicons)))
     if as_json:
         print_json(answer)

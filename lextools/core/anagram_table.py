@@ -174,6 +174,12 @@ class AnagramTable:
         """The words of these alphagrams (each one the index knows, as its key in the index), as
         :meth:`~lextools.core.edition.Edition.rank_bytes`: each alphagram's in the alphabet's order,
         the alphagrams' one after the other."""
+        return words_of(self.records(alphagrams))
+
+    def records(self, alphagrams: Iterable[bytes]) -> list[bytes]:
+        """The record of each of these alphagrams (each one the index knows, as its key in the index):
+        its words, each a :meth:`~lextools.core.edition.Edition.rank_bytes` and a newline. Found by a
+        chain of ``map`` over C functions, no Python code per alphagram."""
         names = alphagrams if isinstance(alphagrams, list) else list(alphagrams)
         if not names:
             return []
@@ -182,10 +188,7 @@ class AnagramTable:
         at = list(map(mod, map(add, first, map(mul, seeds, map(adler32, names))), repeat(self.slots)))
         ends = map(self.starts.__getitem__, map(add, at, repeat(1)))
         spans = map(slice, map(self.starts.__getitem__, at), ends)
-        text = b"".join(map(self.data.__getitem__, spans))
-        words = text.split(b"\n")
-        words.pop()  # the text ends with a newline
-        return words
+        return list(map(self.data.__getitem__, spans))
 
     def ranked_words_of(self, alphagram: bytes) -> list[bytes]:
         """:meth:`ranked_words` of one alphagram (a rack without blanks): in the alphabet's order."""
@@ -194,6 +197,13 @@ class AnagramTable:
         words = self.data[self.starts[at] : self.starts[at + 1]].split(b"\n")
         words.pop()
         return words
+
+
+def words_of(records: list[bytes]) -> list[bytes]:
+    """The words of these records (:meth:`AnagramTable.records`), one after the other: one join, one split."""
+    words = b"".join(records).split(b"\n")
+    words.pop()  # the text ends with a newline
+    return words
 
 
 def table_of(lex: Lexicon) -> AnagramTable:

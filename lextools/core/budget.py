@@ -40,7 +40,7 @@ class Exhausted(Exception):
     """Raised inside a walk when its budget is spent; the walk has set ``Budget.resume`` first."""
 
 
-@dataclass
+@dataclass(slots=True)  # slots: one is made per request and per page, in microseconds
 class Budget:
     """Work allowed to one query. ``None`` means no limit; ``clock`` is injectable for tests."""
 
@@ -56,11 +56,23 @@ class Budget:
     _steps: int = field(default=0, init=False, repr=False)
     _paced_at: float = field(default=0.0, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        now = self.clock()
-        self._deadline = None if self.seconds is None else now + self.seconds
+    def __init__(
+        self,
+        seconds: float | None = None,
+        results: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        found: int = 0,
+        resume: str | None = None,
+    ) -> None:
+        """The fields, and the deadline and the next pause from the clock: written out rather than
+        dataclass-made with a ``__post_init__``, since a request makes one for a query of microseconds."""
+        now = clock()
+        self.seconds, self.results, self.clock, self.found, self.resume = seconds, results, clock, found, resume
+        self._deadline = None if seconds is None else now + seconds
         self._pause_at = now + PAUSE_SECONDS
-        self._paced_at = time.monotonic() + PAUSE_SECONDS  # work shorter than a pause never pauses
+        self._steps = 0
+        real = now if clock is time.monotonic else time.monotonic()
+        self._paced_at = real + PAUSE_SECONDS  # work shorter than a pause never pauses
 
     def remaining(self) -> float | None:
         """Seconds of work left (None: no time limit)."""

@@ -6,10 +6,10 @@ in the other are the same word, and lengths are counted in tiles (CHA is a two-t
 
 from __future__ import annotations
 
-import operator
+import functools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,22 @@ EXAMPLES = 5
 class WordSet:
     label: str
     edition: Edition
-    keys: frozenset[str]
+    #: The keys: a set, or a lexicon's keys in the order read (key order) as a tuple — sorting them for
+    #: :func:`diff` then costs a merge of runs, not a sort of a set's arbitrary order, and a diff,
+    #: which reads them in order, never makes their set (:attr:`keys` makes it when first asked).
+    given: frozenset[str] | tuple[str, ...]
     unspellable: int = 0  # list words the edition cannot spell (not counted on either side)
     unspellable_examples: tuple[str, ...] = ()
-    #: The keys in the order read (a lexicon's: key order), when kept: sorting them for :func:`diff`
-    #: then costs a merge of runs, not a sort of a set's arbitrary order.
-    read_order: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def keys(self) -> frozenset[str]:
+        """The keys as a set (made from :attr:`given` the first time, when it holds them in order)."""
+        return self.given if isinstance(self.given, frozenset) else frozenset(self.given)
+
+    @property
+    def read_order(self) -> tuple[str, ...]:
+        """The keys in the order read, when they were given so; else empty."""
+        return self.given if isinstance(self.given, tuple) else ()
 
 
 def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordSet:
@@ -40,12 +50,10 @@ def open_word_set(arg: str, edition: Edition | None, home: Path | None) -> WordS
     path = Path(arg)
     if arg in edition_names() and not path.exists():
         lex = load_lexicon(arg, home)
-        in_order = tuple(lex.keys())
-        return WordSet(arg, lex.edition, frozenset(in_order), read_order=in_order)
+        return WordSet(arg, lex.edition, tuple(lex.keys()))
     if path.suffix == ".json" and path.exists():
         lex = load_lexicon(path.stem, path.parent)
-        in_order = tuple(lex.keys())
-        return WordSet(str(path), lex.edition, frozenset(in_order), read_order=in_order)
+        return WordSet(str(path), lex.edition, tuple(lex.keys()))
     if edition is None:
         raise QueryError(f"{arg} is a word list: say which edition reads it (--edition)")
     keys: set[str] = set()
@@ -128,12 +136,15 @@ class DiffRow:
     removed: int
 
 
-def _spellings(ws: WordSet) -> tuple[list[str], tuple[str, ...]]:
+def _spellings(ws: WordSet) -> tuple[Sequence[str], tuple[str, ...]]:
     """The plain spelling of every word of a set, and its keys in the same order (a lexicon's: key
     order). The keys are joined into one text (no key holds a line end), each tile whose key is not
-    its label (CH = 1 in es-fise) replaced in it at once, and the text split again."""
+    its label (CH = 1 in es-fise) replaced in it at once, and the text split again; an edition whose
+    every tile's key is its label spells each word as its key."""
     keys = ws.read_order or tuple(ws.keys)
     changes = [(t.code, t.label) for t in ws.edition.tiles if t.code != t.label]
+    if not changes:
+        return keys, keys
     if any(code in label for code, _ in changes for _, label in changes):  # replacements would interfere
         return [ws.edition.spelling(k) for k in keys], keys
     text = "\n".join(keys)
@@ -146,14 +157,16 @@ def diff(a: WordSet, b: WordSet) -> tuple[list[DiffRow], list[str], list[str]]:
     """Words in B not in A (added) and in A not in B (removed), compared by plain spelling.
 
     Each list is in the alphabetical order of the edition it comes from. Each side's spellings are
-    made once and filtered by the other's set in C-level passes; only the words that differ are put
-    in alphabetical order.
+    made once, and the words in one side only found by one symmetric difference of their sets (C
+    passes); only those words are told apart, spelled back into their edition's keys (a word's tiles
+    are its spelling's: spelling is deterministic) and put in alphabetical order.
     """
-    spelled_a, keys_a = _spellings(a)
-    spelled_b, keys_b = _spellings(b)
-    in_a, in_b = set(spelled_a), set(spelled_b)
-    new = b.edition.sort_keys(compress(keys_b, map(operator.not_, map(in_a.__contains__, spelled_b))))
-    gone = a.edition.sort_keys(compress(keys_a, map(operator.not_, map(in_b.__contains__, spelled_a))))
+    spelled_a, _ = _spellings(a)
+    spelled_b, _ = _spellings(b)
+    in_a = set(spelled_a)
+    differ = in_a.symmetric_difference(spelled_b)
+    new = b.edition.sort_keys(spell(w, b.edition).key for w in differ if w not in in_a)
+    gone = a.edition.sort_keys(spell(w, a.edition).key for w in differ if w in in_a)
     added, removed = list(map(b.edition.spelling, new)), list(map(a.edition.spelling, gone))
     ca, cr = Counter(map(len, new)), Counter(map(len, gone))
     rows = [DiffRow(n, ca[n], cr[n]) for n in sorted(set(ca) | set(cr))]

@@ -44,6 +44,21 @@ def table_alphagrams(
     return list(map(str.encode, filter(known, _parts(lex, rack, shortest))))
 
 
+def at_once(lex: Lexicon, rack: str, blanks: int, sub: bool) -> bool:
+    """Whether a rack's answers are short work, bounded, to find in the caller rather than in the
+    background (:mod:`lextools.core.search.anagram_pages`): exact anagrams with at most two blanks
+    (one look-up, or at most :data:`_BLANK_PATTERNS` patterns), subanagrams of at most
+    :data:`_AT_ONCE_TILES` tiles the table answers. Microseconds to a few milliseconds, paced for a
+    gevent worker by the walk itself, where a job and its thread cost milliseconds."""
+    if blanks > _TABLE_BLANKS:
+        return False
+    return not sub or (len(rack) + blanks <= _AT_ONCE_TILES and (blanks < 2 or lex.reader == "dawg2"))
+
+
+#: Subanagram racks (tiles and blanks) answered at once (:func:`at_once`): the racks players have.
+_AT_ONCE_TILES = 7
+
+
 def _parts(lex: Lexicon, rack: str, shortest: int) -> set[str]:
     """The parts of the rack's alphagram of at least ``shortest`` tiles ("" too from 0). Taken in
     order, they are alphagrams themselves: made and deduplicated by C functions, no Python call per

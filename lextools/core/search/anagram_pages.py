@@ -1,6 +1,9 @@
 """Anagrams and subanagrams of a rack, longest first in tiles, then in the edition's alphabet
-(:func:`anagram_order`), read in pages from the whole sorted answer, which is found once per query
-in the background (:mod:`lextools.core.background`).
+(:func:`anagram_order`), read in pages from the whole sorted answer. A rack players have (exact
+anagrams with at most two blanks, subanagrams of seven tiles:
+:func:`~lextools.core.search.alphagram_walks.at_once`) is answered in the caller, in microseconds to
+a few milliseconds, every page walked again: a job would cost more than the walk. Any other query's
+answer is found once in the background (:mod:`lextools.core.background`) and kept for its pages.
 
 Anagrams of a rack with at most two blanks, and subanagrams of a rack of at most eight tiles and
 at most two blanks, look their multisets up in the lexicon's table of each alphagram's words
@@ -16,20 +19,21 @@ DAWGs (:mod:`~lextools.core.search.rack_walks`).
 from __future__ import annotations
 
 import contextlib
+import functools
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterable
+from itertools import chain, repeat
 from typing import NamedTuple
 
 from lextools.core import background
-from lextools.core.anagram_table import table_of
+from lextools.core.anagram_table import table_of, words_of
 from lextools.core.budget import Budget, Exhausted
 from lextools.core.conditions import Conditions, matcher
 from lextools.core.edition import Edition
 from lextools.core.errors import PositionError, QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
-from lextools.core.search.alphagram_walks import table_alphagrams
+from lextools.core.search.alphagram_walks import at_once, table_alphagrams
 from lextools.core.search.parts import BLANK, MAX_QUERY_TILES, Match, in_chunks
 from lextools.core.search.rack_walks import walked
 from lextools.core.spelling import spell
@@ -77,20 +81,29 @@ def anagrams(
     Longest first in tiles, then in the edition's alphabet (:func:`anagram_order`); see the module
     docstring for ``after``.
     """
-    budget = budget if budget is not None else Budget()
     ed = lex.edition
+    quick = (not sub and not blanks) or at_once(lex, rack, blanks, sub)  # no job, no thread, nothing kept
+    timed = budget is not None and budget.seconds is not None  # a page that stops when time is up
+    if quick and not after and conditions is None and not timed:  # the first page, as a rack players have asks it
+        whole = sorted_anagrams(lex, rack, blanks, sub, min_length)
+        return _page(whole, 0, rack, blanks, ed, budget) if whole.keys else []
     start = _anagram_position(after, ed) if after else None
-
-    query = ("anagrams", rack, blanks, sub, min_length)
-    every = background.result(
-        lex, query, lambda: sorted_anagrams(lex, rack, blanks, sub, min_length), wait=budget.remaining()
-    )
+    budget = budget if budget is not None else Budget()
+    if quick:
+        every: Anagrams | None = sorted_anagrams(lex, rack, blanks, sub, min_length)
+    else:
+        query = ("anagrams", rack, blanks, sub, min_length)
+        every = background.result(
+            lex, query, lambda: sorted_anagrams(lex, rack, blanks, sub, min_length), wait=budget.remaining()
+        )
     if every is None:  # still being walked: nothing yet, ask again from the same position
         budget.resume = after or ""
         return []
     first = 0 if start is None else bisect_right(every.order, _longest_first(_place(ed, start)), key=_longest_first)
-    label, have, rank = ed.by_code, Counter(rack), ed.collation_key
-    keep = matcher(lex, conditions)
+    keep = matcher(lex, conditions) if conditions is not None else None
+    if keep is None and not timed:
+        return _page(every, first, rack, blanks, ed, budget) if every.keys else []
+    lacking = every.needs.__getitem__ if every.needs is not None else _lacking(rack, blanks, ed)
     found: list[Match] = []
     with contextlib.suppress(Exhausted):  # budget.resume says where
         for i in range(first, len(every.keys)):
@@ -98,12 +111,57 @@ def anagrams(
             if keep is not None and not keep(key):
                 budget.step(key)
                 continue
-            # A rack tile is always spent before a blank: the blanks stand for the tiles the rack lacks.
-            lacking = sorted((Counter(key) - have).elements(), key=rank)
-            found.append(Match(key, tuple(label[c].label for c in lacking)))
+            found.append(Match(key, lacking(every.order[i])))
             budget.count(key)
             budget.step(key)
     return found
+
+
+def _page(every: Anagrams, first: int, rack: str, blanks: int, edition: Edition, budget: Budget | None) -> list[Match]:
+    """The answers from ``first`` that the budget's results allow, with no condition to test and no
+    time limit (a page that may stop when time is up goes one answer at a time): sliced and made into
+    matches with no Python call each, the blanks worked out once per alphagram."""
+    keys = every.keys[first:] if first else every.keys
+    if not keys:
+        return []
+    if budget is not None and budget.results is not None:
+        room = max(1, budget.results - budget.found)  # the last one allowed stops the walk there
+        if len(keys) >= room:
+            keys = keys[:room]
+            budget.resume = keys[-1]
+        budget.found += len(keys)
+    if not blanks:
+        return [_new(Match, (key, ())) for key in keys]
+    places = every.order[first : first + len(keys)]
+    needs = map(every.needs.__getitem__ if every.needs is not None else _lacking(rack, blanks, edition), places)
+    return [_new(Match, pair) for pair in zip(keys, needs, strict=True)]
+
+
+#: ``Match._make`` without its Python frame (thousands of matches a query): the tuple made in C.
+_new = tuple.__new__
+
+
+def _lacking(rack: str, blanks: int, edition: Edition) -> Callable[[bytes], tuple[str, ...]]:
+    """A function of an answer's place (:func:`_place`) → the tiles a blank stands for in it, in the
+    edition's alphabet: its tiles the rack lacks (a rack tile is always spent before a blank).
+    Worked out once per alphagram: the words of one share them."""
+    if not blanks:
+        return lambda place: ()
+    spent = [bytes((tile,)) for tile in _place(edition, rack)]  # the rack's tiles, one place each
+    label = edition.by_code
+    known: dict[bytes, tuple[str, ...]] = {}
+
+    def lacking(place: bytes) -> tuple[str, ...]:
+        alphagram = bytes(sorted(place))
+        found = known.get(alphagram)
+        if found is None:
+            rest = alphagram
+            for tile in spent:
+                rest = rest.replace(tile, b"", 1)
+            found = known[alphagram] = tuple(label[c].label for c in edition.keys_of_ranks([rest])[0]) if rest else ()
+        return found
+
+    return lacking
 
 
 class Anagrams(NamedTuple):
@@ -111,6 +169,8 @@ class Anagrams(NamedTuple):
 
     order: list[bytes]  # each answer's place in the order (see _place)
     keys: list[str]
+    #: each answer's place → the tiles its blanks stand for, where the walk knew its alphagrams
+    needs: dict[bytes, tuple[str, ...]] | None = None
 
 
 def _place(edition: Edition, key: str) -> bytes:
@@ -164,8 +224,54 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     shortest = max(min_length, 1)
     alphagrams = table_alphagrams(lex, rack, blanks, sub, shortest, pace)
     if alphagrams is not None:
-        return _in_order(lex.edition, in_chunks(table_of(lex).ranked_words, alphagrams, _LOOKUPS_AT_ONCE))
+        records = in_chunks(table_of(lex).records, alphagrams, _LOOKUPS_AT_ONCE)
+        places = words_of(records)
+        needs = _needs(lex, rack, alphagrams, records, places) if blanks else None
+        return _in_order(lex.edition, places)._replace(needs=needs)
     return _in_order(lex.edition, list(lex.edition.rank_bytes(walked(lex, rack, blanks, sub, shortest, pace))))
+
+
+def _needs(
+    lex: Lexicon, rack: str, alphagrams: list[bytes], records: list[bytes], places: list[bytes]
+) -> dict[bytes, tuple[str, ...]] | None:
+    """Each answer's place → the tiles its blanks stand for (its alphagram's tiles the rack lacks, in
+    the edition's alphabet), worked out once per alphagram and given to the words of its record,
+    which are one after the other in ``places``. Every alphagram is split at once, one byte per tile
+    (two ``bytes.translate``), into its tiles the rack has and those it has none of; the rack is taken
+    out of the first part once per different part. None where a tile code is not latin-1 (no edition
+    we ship): each answer is then worked out on its own."""
+    try:
+        text = b"\n".join(alphagrams).decode().encode("latin-1")
+        spent = rack.encode("latin-1")
+        others = lex.alphagram_order.encode("latin-1").translate(None, spent)  # the tiles not in the rack
+    except UnicodeEncodeError:
+        return None
+    label, rank = lex.edition.by_code, lex.edition.collation_key
+    tiles = [bytes((tile,)) for tile in spent]
+    over_of: dict[bytes, bytes] = {}  # the rack's tiles of an alphagram → those the rack has too few of
+    labels_of = dict(_one_tile(lex.edition))
+    each = []
+    present, absent = text.translate(None, others).split(b"\n"), text.translate(None, spent).split(b"\n")
+    for kept, rest in zip(present, absent, strict=True):
+        over = over_of.get(kept)
+        if over is None:
+            over = kept
+            for tile in tiles:  # a rack tile is always spent before a blank
+                over = over.replace(tile, b"", 1)
+            over_of[kept] = over
+        lacking = over + rest
+        found = labels_of.get(lacking)
+        if found is None:
+            found = labels_of[lacking] = tuple(label[c].label for c in sorted(lacking.decode("latin-1"), key=rank))
+        each.append(found)
+    counts = map(bytes.count, records, repeat(b"\n"))
+    return dict(zip(places, chain.from_iterable(map(repeat, each, counts)), strict=True))
+
+
+@functools.cache
+def _one_tile(edition: Edition) -> dict[bytes, tuple[str, ...]]:
+    """Each tile's code as latin-1 bytes → its label alone: what one blank stands for, in :func:`_needs`."""
+    return {code.encode("latin-1"): (tile.label,) for code, tile in edition.by_code.items() if ord(code) < 0x100}
 
 
 def _anagram_position(after: str, edition: Edition) -> str:
