@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any, Literal
 
 from lextools.core.errors import QueryError, SpellingError
@@ -127,16 +127,11 @@ def _condition(row: dict[str, Any]) -> Condition:
     return Condition(label=label, help=help, query_defaults=tuple(defaults.items()), **row)
 
 
-def _table() -> list[dict[str, Any]]:
-    """The rows of ``conditions.json``, read beside this module (as the message catalogue is)."""
-    with open(os.path.join(os.path.dirname(__file__), "conditions.json"), "rb") as f:
-        rows: list[dict[str, Any]] = json.load(f)
-    return rows
-
-
 #: Every condition, in the order the API, the CLI and the form list them: the rows of
-#: ``conditions.json`` (a table of data, as the message catalogue is).
-CONDITIONS: tuple[Condition, ...] = tuple(_condition(row) for row in _table())
+#: ``conditions.json`` beside this module (a table of data, as the message catalogue is).
+CONDITIONS: tuple[Condition, ...] = tuple(
+    _condition(row) for row in json.loads((resources.files("lextools.core") / "conditions.json").read_bytes())
+)
 #: Each condition by its name.
 BY_NAME: Mapping[str, Condition] = {c.name: c for c in CONDITIONS}
 #: Every condition's name, in the order the API and the CLI list them.

@@ -1,8 +1,6 @@
 """Editions: a tile set plus the rules that turn spelling into tiles.
 
-Each edition is one JSON file in ``lextools/core/editions/``, read beside this module (the package
-is installed as files: importing :mod:`importlib.resources` would cost a one-word command more
-than reading them).
+Each edition is one JSON file in ``lextools/core/editions/`` (read with :mod:`importlib.resources`).
 The facts come from the public rule texts (FISE/FILE tournament rules, Mattel's instructions, the
 Hasbro rules, the FISF rules) named in each file's ``sources``; a fact they do not give
 (every count and most values of es-mattel2021) is ``null`` in the file, never guessed, and features
@@ -35,11 +33,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from math import comb
 from typing import Any
 
@@ -50,8 +48,6 @@ from lextools.core.messages import Message, message
 #: as the newline that separates keys, are never a tile's), and the most tiles an edition may have,
 #: so that the last one's byte is still one byte.
 RANK_BYTE, MAX_TILE_KINDS = 0x41, 150
-#: The folder of the shipped editions' files, beside this module.
-EDITIONS = os.path.join(os.path.dirname(__file__), "editions")
 
 
 @dataclass(frozen=True)
@@ -241,7 +237,8 @@ def edition_names() -> list[str]:
 
 @cache
 def _shipped_names() -> tuple[str, ...]:
-    return tuple(sorted(name.removesuffix(".json") for name in os.listdir(EDITIONS) if name.endswith(".json")))
+    folder = resources.files("lextools.core") / "editions"
+    return tuple(sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")))
 
 
 def canonical_edition_name(name: object) -> str:
@@ -290,8 +287,8 @@ def load_edition(name: str) -> Edition:
 
 @cache
 def _load_shipped(name: str) -> Edition:
-    with open(os.path.join(EDITIONS, f"{name}.json"), encoding="utf-8") as f:
-        return parse_edition(json.load(f))
+    text = (resources.files("lextools.core") / "editions" / f"{name}.json").read_text(encoding="utf-8")
+    return parse_edition(json.loads(text))
 
 
 def parse_edition(data: dict[str, Any]) -> Edition:

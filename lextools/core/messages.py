@@ -17,10 +17,10 @@ rule of the language (French counts 0 and 1 as singular; English and Spanish onl
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any
 
 #: The languages every message is written in; the first is the fallback.
@@ -46,8 +46,7 @@ def plural_forms(template: str, values: dict[str, Any], lang: str) -> str:
 
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
-    with open(os.path.join(os.path.dirname(__file__), "messages.json"), encoding="utf-8") as f:  # beside this module
-        text = f.read()
+    text = (resources.files("lextools.core") / "messages.json").read_text(encoding="utf-8")
     table: dict[str, dict[str, str]] = json.loads(text)
     return table
 
