@@ -559,7 +559,17 @@ def post_challenge(url: str, words: list[str]) -> dict[str, Any]:
 
 
 def row_ids(driver: WebDriver) -> list[str]:
-    return [str(tr.get_attribute("data-id")) for tr in driver.find_elements(By.CSS_SELECTOR, "#challenges tbody tr")]
+    """The ids of the rows, top to bottom, read in one go (the page may redraw a row at any time)."""
+    return list(
+        driver.execute_script(
+            "return [...document.querySelectorAll('#challenges tbody tr')].map((tr) => tr.dataset.id)"
+        )
+    )
+
+
+def text_of(driver: WebDriver, selector: str) -> str:
+    """An element's text, read in one go (a row the page redraws meanwhile is no stale reference)."""
+    return str(driver.execute_script("return document.querySelector(arguments[0])?.innerText ?? ''", selector))
 
 
 #: The text selected on the page (the director's selection must survive a refresh).
@@ -617,10 +627,11 @@ def test_the_director_page_on_a_phone_refreshes_itself(
         with sqlite3.connect(record.path) as db:
             db.execute("UPDATE challenges SET acceptable = 1 WHERE id = ?", (made[1]["receipt"]["id"],))
         db.close()
-        edited = f'#challenges tr[data-id="{made[1]["receipt"]["id"]}"] .sig'
-        wait_for(browser, lambda d: "ALTERADA" in d.find_element(By.CSS_SELECTOR, edited).text, "the altered row", 10)
-        edited_row = browser.find_element(By.CSS_SELECTOR, f'#challenges tr[data-id="{made[1]["receipt"]["id"]}"]')
-        assert "✓ ACEPTABLE" in edited_row.text  # what the record holds now, and that it is not what was signed
+        edited = f'#challenges tr[data-id="{made[1]["receipt"]["id"]}"]'
+        wait_for(browser, lambda d: "ALTERADA" in text_of(d, f"{edited} .sig"), "the altered row", 10)
+        assert "✓ ACEPTABLE" in text_of(
+            browser, edited
+        )  # what the record holds now, and that it is not what was signed
         assert row_ids(browser) == [new["receipt"]["id"], made[1]["receipt"]["id"], made[0]["receipt"]["id"]]
         browser.save_screenshot(str(tmp_path / "director-phone-refreshed.png"))
     assert console_errors(browser) == []
