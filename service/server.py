@@ -3,8 +3,9 @@
 :class:`Server` is a ``gunicorn.app.base.BaseApplication`` that takes a WSGI app factory instead of
 a module path, so the same arbiter, workers and settings serve the Flask app or, in the benchmark,
 a bare WSGI app. The factory runs once, in the arbiter, before it forks the workers
-(``preload_app``): ``lextools serve`` loads every lexicon there, so the workers share one copy of
-everything built at start-up instead of each building its own (see ``service/http/lexicons.py``).
+(``preload_app``): ``lextools serve`` loads every lexicon there (a kiosk only its edition's), so the
+workers share one copy of everything built at start-up instead of each building its own (see
+``service/http/lexicons.py``).
 """
 
 from __future__ import annotations
@@ -226,7 +227,7 @@ def serve(
 
     def preloaded() -> WSGIApp:
         """The app built above, its lexicons loaded: gunicorn calls this in the arbiter (``preload_app``)."""
-        loaded = app.extensions[EXTENSION].preload()
+        loaded = app.extensions[EXTENSION].preload(only=app.config.get("KIOSK"))  # a kiosk judges with one
         logging.getLogger("gunicorn.error").info(
             "lexicons loaded before the workers start: %s", ", ".join(loaded) or "none"
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 import time
 import urllib.request
@@ -19,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from lextools.cli.main import app as cli
 from lextools.features.receipts import load_secret
 from lextools.features.record import ChallengeRecord
 from service import create_app
@@ -509,6 +512,182 @@ def test_the_judge_says_to_wait_when_challenges_come_too_fast(
         type_keys(browser, "casa" + Keys.ENTER)
         wait_for(browser, lambda d: "espera un momento" in by_id(d, "message").text, "the wait message")
         assert verdict_of(browser) == ""
+
+
+# -- the tournament hall: a touch kiosk and the director's page on a phone ----------------------------
+
+#: A phone held upright (the issue's 390 × 844).
+PHONE = (390, 844)
+#: The director token of the hall's server.
+HALL_TOKEN = "hall-director-t0ken-5e1f"
+
+
+@contextmanager
+def phone(driver: WebDriver) -> Iterator[None]:
+    driver.set_window_size(*PHONE)
+    try:
+        yield
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def overflow(driver: WebDriver) -> int:
+    """How far the page scrolls sideways (0 or less: not at all)."""
+    return int(driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth"))
+
+
+@pytest.fixture()
+def hall(lexicon_home: Path, tmp_path: Path) -> Iterator[tuple[str, ChallengeRecord]]:
+    """``LEXTOOLS_DIRECTOR_TOKEN=… lextools serve --kiosk es-fise``, with a verdict that never clears
+    by itself while a test looks at it; its own record."""
+    record = ChallengeRecord(tmp_path / "challenges.sqlite3")
+    config = {"LEXICONS": lexicon_home, "RECORD": record.path, "KIOSK": "es-fise", "DIRECTOR_TOKEN": HALL_TOKEN,
+              "JUDGE_CLEAR_SECONDS": 600}  # fmt: skip
+    with serving(config) as url:
+        yield url, record
+
+
+def post_challenge(url: str, words: list[str]) -> dict[str, Any]:
+    """A challenge from another table's judge, as its page sends it."""
+    request = urllib.request.Request(
+        f"{url}/v1/es-fise/challenge", data=json.dumps({"words": words}).encode(),
+        headers={"Content-Type": "application/json"},
+    )  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+    return answer
+
+
+def row_ids(driver: WebDriver) -> list[str]:
+    """The ids of the rows, top to bottom, read in one go (the page may redraw a row at any time)."""
+    return list(
+        driver.execute_script(
+            "return [...document.querySelectorAll('#challenges tbody tr')].map((tr) => tr.dataset.id)"
+        )
+    )
+
+
+def text_of(driver: WebDriver, selector: str) -> str:
+    """An element's text, read in one go (a row the page redraws meanwhile is no stale reference)."""
+    return str(driver.execute_script("return document.querySelector(arguments[0])?.innerText ?? ''", selector))
+
+
+#: The text selected on the page (the director's selection must survive a refresh).
+SELECTED = "return String(window.getSelection())"
+SELECT_WORDS = """
+const cell = document.querySelector(`#challenges tr[data-id="${arguments[0]}"] td.words`);
+const range = document.createRange();
+range.selectNodeContents(cell);
+window.getSelection().removeAllRanges();
+window.getSelection().addRange(range);
+"""
+
+
+def test_the_director_page_on_a_phone_refreshes_itself(
+    browser: WebDriver, hall: tuple[str, ChallengeRecord], tmp_path: Path
+) -> None:
+    url, record = hall
+    made = [post_challenge(url, ["casa"]), post_challenge(url, ["casa", "dame"])]
+    console_errors(browser)
+    with phone(browser):
+        # The browser asks for the token; as a director types it in, it sends it with every request.
+        open_page(browser, url.replace("http://", f"http://director:{HALL_TOKEN}@") + "/director")
+        assert browser.find_element(By.TAG_NAME, "h1").text == "Registro de impugnaciones"
+        assert row_ids(browser) == [made[1]["receipt"]["id"], made[0]["receipt"]["id"]]  # newest first
+        assert overflow(browser) <= 0, f"/director scrolls sideways on a phone by {overflow(browser)}px"
+        # A verdict by colour, and by mark and words for whoever cannot tell the colours apart.
+        bad, ok = browser.find_elements(By.CSS_SELECTOR, "#challenges tbody tr")
+        assert bad.find_element(By.CLASS_NAME, "verdict-cell").text == "✗ NO ACEPTABLE"
+        assert ok.find_element(By.CLASS_NAME, "verdict-cell").text == "✓ ACEPTABLE"
+        colours = [tr.value_of_css_property("background-color") for tr in (bad, ok)]
+        assert colours[0] != colours[1]
+        # Stacked: each value on its line, after its column's name in the page's language.
+        labels = browser.execute_script(
+            "return [...arguments[0].cells].map((td) => [getComputedStyle(td).display,"
+            " getComputedStyle(td, '::before').content, td.textContent.trim()])",
+            bad,
+        )
+        assert labels[2:5] == [["block", '"Palabras"', "casa dame"], ["block", '"Veredicto"', "✗ NO ACEPTABLE"],
+                               ["block", '"Firma"', "✓ comprobada"]]  # fmt: skip
+        browser.save_screenshot(str(tmp_path / "director-phone.png"))
+
+        # The director selects a row's words; another table's challenge arrives: no reload, at the top.
+        browser.execute_script("window.__same_page = true")
+        browser.execute_script(SELECT_WORDS, made[0]["receipt"]["id"])
+        new = post_challenge(url, ["chiquillo"])
+        wait_for(browser, lambda d: row_ids(d)[:1] == [new["receipt"]["id"]], "the new challenge on the page", 10)
+        assert browser.execute_script("return window.__same_page") is True
+        assert browser.execute_script(SELECTED) == "casa"
+        assert row_ids(browser)[1:] == [made[1]["receipt"]["id"], made[0]["receipt"]["id"]]
+        top = browser.find_element(By.CSS_SELECTOR, "#challenges tbody tr")
+        assert "chiquillo" in top.text and "✓ ACEPTABLE" in top.text and new["receipt"]["id"][:8] in top.text
+        assert overflow(browser) <= 0
+
+        # A row edited in the record after the game: its signature check says so without a reload.
+        with sqlite3.connect(record.path) as db:
+            db.execute("UPDATE challenges SET acceptable = 1 WHERE id = ?", (made[1]["receipt"]["id"],))
+        db.close()
+        edited = f'#challenges tr[data-id="{made[1]["receipt"]["id"]}"]'
+        wait_for(browser, lambda d: "ALTERADA" in text_of(d, f"{edited} .sig"), "the altered row", 10)
+        assert "✓ ACEPTABLE" in text_of(
+            browser, edited
+        )  # what the record holds now, and that it is not what was signed
+        assert row_ids(browser) == [new["receipt"]["id"], made[1]["receipt"]["id"], made[0]["receipt"]["id"]]
+        browser.save_screenshot(str(tmp_path / "director-phone-refreshed.png"))
+    assert console_errors(browser) == []
+
+
+def test_a_touch_kiosk_dismisses_the_verdict_and_prints_the_receipt(
+    browser: WebDriver, hall: tuple[str, ChallengeRecord], tmp_path: Path
+) -> None:
+    url, record = hall
+    console_errors(browser)
+    with phone(browser):
+        open_judge(browser, url, "es-fise")
+        assert overflow(browser) <= 0
+        # A tablet has no Esc: the verdict's own button clears it, as Esc does.
+        assert judge_play(browser, "2", "casa dame") == "not-acceptable"
+        browser.save_screenshot(str(tmp_path / "kiosk-phone-verdict.png"))
+        by_id(browser, "verdict-next").click()
+        wait_for(browser, lambda d: verdict_of(d) == "" and focused_id(d) == "count", "the button to clear the verdict")
+        assert not by_id(browser, "verdict").is_displayed()
+        assert by_id(browser, "count").get_property("value") == "" and by_id(browser, "message").text == ""
+
+        # The next verdict's receipt, whole, for the players: what receipt verify reads, and no word.
+        assert judge_play(browser, "1", "chiquillo") == "acceptable"
+        answer = json.loads(calls(browser)[-1]["reply"])
+        shown = by_id(browser, "verdict").find_element(By.CLASS_NAME, "verdict-receipt").text
+        assert shown == f"Recibo {answer['receipt']['id'][:8]}"
+        by_id(browser, "show-receipt").click()
+        sheet = by_id(browser, "receipt")
+        wait_for(browser, lambda d: sheet.is_displayed(), "the receipt")
+        assert json.loads(by_id(browser, "receipt-json").text) == answer["receipt"]
+        assert answer["receipt"]["signature"] in sheet.text and "ACEPTABLE" in sheet.text
+        assert "CHIQUILLO" not in sheet.text.upper()
+        assert overflow(browser) <= 0
+        browser.save_screenshot(str(tmp_path / "kiosk-phone-receipt.png"))
+        # Printed, the receipt is alone on the page: the verdict and the form are not printed, nor its buttons.
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        try:
+            visibility = "return getComputedStyle(document.querySelector(arguments[0])).visibility"
+            assert browser.execute_script(visibility, "#receipt-json") == "visible"
+            assert browser.execute_script(visibility, "#judge") == "hidden"
+            assert browser.execute_script(visibility, ".verdict-main") == "hidden"
+            assert not by_id(browser, "receipt-print").is_displayed()
+            browser.save_screenshot(str(tmp_path / "kiosk-receipt-printed.png"))
+        finally:
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        by_id(browser, "receipt-close").click()
+        wait_for(browser, lambda d: verdict_of(d) == "" and focused_id(d) == "count", "closing the receipt")
+        assert not sheet.is_displayed() and by_id(browser, "receipt-json").text == ""
+    assert console_errors(browser) == []
+
+    # The director settles a dispute from the 8 characters the kiosk showed, and the record alone.
+    verified = CliRunner().invoke(cli, ["receipt", "verify", "--record", str(record.path), "--id", shown.split()[-1]])
+    assert verified.exit_code == 0, verified.output
+    assert verified.stdout.splitlines()[1:] == [
+        "signed verdict: ACCEPTABLE", 'words as typed (control characters escaped): "chiquillo"'
+    ]  # fmt: skip
 
 
 # -- other sites --------------------------------------------------------------------------------------

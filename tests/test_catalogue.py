@@ -32,6 +32,8 @@ SAME_ON_PURPOSE = {
     ("nav_label", "fr"),  # "Pages" is French too
     ("quiz_count_label", "fr"),  # "Questions" is French too
     ("director_verdict", "fr"),  # "Verdict" is French too
+    ("director_signature", "fr"),  # "Signature" is French too
+    ("director_no", "es"),  # "no" is Spanish too
 }
 
 #: English words that have no business in a Spanish or French text (whole words, any case).

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from lextools.cli.main import app as cli
 from lextools.core.errors import RecordError
 from lextools.features import receipts
+from lextools.features import record as record_module
 from lextools.features.record import ChallengeRecord
 from service import create_app
 from service.http.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
@@ -177,11 +178,65 @@ def test_lextools_receipt_verify_and_record(app: Flask, client: FlaskClient) -> 
     r = answer["receipt"]
     assert f"challenge record: {path}" in csv.stderr  # the file read, named apart from the CSV
     assert csv.stdout.splitlines() == [
-        "id,time,edition,checksum,words,acceptable",
-        f"{r['id']},{r['time']},es-fise,{r['checksum']},casa dame,False",
+        "id,time,edition,checksum,words,acceptable,signature",
+        f"{r['id']},{r['time']},es-fise,{r['checksum']},casa dame,False,{r['signature']}",
     ]
+    assert json.loads(shown.stdout)["challenges"][0]["signature"] == r["signature"]
     later = runner.invoke(cli, ["record", "--record", path, "--csv", "--since", "2999-01-01"])
-    assert later.stdout.splitlines() == ["id,time,edition,checksum,words,acceptable"]
+    assert later.stdout.splitlines() == ["id,time,edition,checksum,words,acceptable,signature"]
+
+
+def test_receipt_verify_by_id_reads_the_record_alone(app: Flask, client: FlaskClient) -> None:
+    """``receipt verify --id`` and the 8 characters the judge shows: the record's row against the
+    signature kept beside it; 1 once the row is edited, 3 for an id the record has not, 2 for what
+    is no id or names several challenges."""
+    answers = [challenge(client, words)[1]["receipt"] for words in (["casa", "dame"], ["casa"], ["cosa"])]
+    path = str(record_of(app).path)
+    runner = CliRunner()
+
+    def verify(*args: str) -> Result:
+        return runner.invoke(cli, ["receipt", "verify", "--record", path, *args])
+
+    first = answers[0]
+    for given in (first["id"][:8], first["id"], first["id"][:8].upper(), f" {first['id'][:8]} "):
+        ok = verify("--id", given)
+        assert ok.exit_code == 0, ok.output
+        assert ok.stdout.splitlines() == [
+            f"valid: challenge {first['id']} at {first['time']}, es-fise (lexicon {first['checksum'][:12]})",
+            "signed verdict: NOT ACCEPTABLE",
+            'words as typed (control characters escaped): "casa" "dame"',
+        ]
+    absent = verify("--id", "0" * 32 if not first["id"].startswith("0" * 8) else "f" * 32)
+    assert absent.exit_code == 3 and "not found: no challenge of id" in absent.stderr
+    for not_an_id in ("b7b6-202a", "xyz", "", "0" * 33):
+        refused = verify("--id", not_an_id)
+        assert refused.exit_code == 2 and "is not the start of a receipt id" in refused.stderr, not_an_id
+    both = verify("--id", first["id"][:8], json.dumps(first))
+    assert both.exit_code == 2 and "give a receipt or --id, not both" in both.output
+    # The record edited after the game: the verdict flipped in the row, its signature kept.
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE challenges SET acceptable = 1 WHERE id = ?", (first["id"],))
+    altered = verify("--id", first["id"][:8])
+    assert altered.exit_code == 1
+    assert "does not match the signature kept with it: the record was altered" in altered.stderr
+    assert verify("--id", answers[1]["id"][:8]).exit_code == 0  # the other rows still verify
+
+
+def test_an_id_prefix_of_several_challenges_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = ChallengeRecord(tmp_path / "challenges.sqlite3")
+    secret = receipts.load_secret(record.path)
+    ids = iter(["ab12cd34" + "0" * 24, "ab12cd35" + "0" * 24, "ab12ff00" + "1" * 24])
+    monkeypatch.setattr(record_module.secrets, "token_hex", lambda n: next(ids))  # the ids the record draws
+    for words in (["casa"], ["cosa"], ["dame"]):
+        record.add("es-fise", "0" * 64, words, True, client="t", rate=10, secret=secret)
+    runner = CliRunner()
+    several = runner.invoke(cli, ["receipt", "verify", "--record", str(record.path), "--id", "ab12"])
+    assert several.exit_code == 2
+    (line,) = several.stderr.splitlines()[1:]  # after the record's name
+    assert line.startswith("not valid: ab12 starts the ids of several challenges: ab12cd34" + "0" * 24 + " (20")
+    assert line.endswith("; give more of the id") and line.count(" (20") == 3
+    assert record.verify_id("ab12cd", secret).status == "ambiguous"
+    assert record.verify_id("ab12cd35", secret).ok and record.verify_id("AB12F", secret).ok
 
 
 # -- the route's limits -----------------------------------------------------------------------------
@@ -338,3 +393,70 @@ def test_a_kiosk_answer_is_blind_whatever_the_request_asks(lexicon_home: Path, t
     assert not any(said in text.lower() for said in ("results", "valid", "reason", "index", "dame", "casa"))
     assert client.post(CHALLENGE, json={"words": ["casa"], "reveal": "yes"}).status_code == 400  # still checked
     assert [e["words"] for e in recorded(app)] == [["casa", "dame"]]  # the record keeps the words
+
+
+# -- a record written before the record kept signatures -------------------------------------------
+
+#: The record's tables as lextools wrote them before version 2 (user_version 0, no signature column).
+VERSION_0 = """
+CREATE TABLE IF NOT EXISTS challenges (
+    id TEXT PRIMARY KEY, time TEXT NOT NULL, edition TEXT NOT NULL, checksum TEXT NOT NULL,
+    words TEXT NOT NULL, acceptable INTEGER NOT NULL, client TEXT NOT NULL, at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS challenges_client_at ON challenges (client, at);
+CREATE INDEX IF NOT EXISTS challenges_time ON challenges (time);
+"""
+
+
+def test_an_old_record_is_migrated_in_place(tmp_path: Path) -> None:
+    """Its rows stay, readable, with "no signature kept"; the receipts the players kept still verify;
+    the challenges judged from then on keep their signature."""
+    path = tmp_path / "challenges.sqlite3"
+    secret = receipts.load_secret(path)
+    old_id = "c0ffee00" + "1" * 24
+    old = receipts.issue(secret, old_id, "2026-11-30T09:15:00.000Z", "es-fise", "0" * 64, ["casa", "dame"], False)
+    with sqlite3.connect(path) as db:
+        db.executescript(VERSION_0)
+        db.execute(
+            "INSERT INTO challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (old.id, old.time, "es-fise", "0" * 64, '["casa", "dame"]', 0, "10.0.0.7", 1.0),
+        )
+    db.close()
+    path.chmod(0o600)
+
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["record", "--record", str(path), "--json"])
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["challenges"] == [
+        {"id": old.id, "time": old.time, "edition": "es-fise", "checksum": "0" * 64, "words": ["casa", "dame"],
+         "acceptable": False, "signature": None}
+    ]  # fmt: skip
+    with sqlite3.connect(path) as db:  # migrated in place by that first reading, its row kept
+        assert db.execute("PRAGMA user_version").fetchone() == (2,)
+        assert [c[1] for c in db.execute("PRAGMA table_info(challenges)")][-1] == "signature"
+        assert db.execute("SELECT client, signature FROM challenges").fetchall() == [("10.0.0.7", None)]
+    db.close()
+
+    unsigned = runner.invoke(cli, ["receipt", "verify", "--record", str(path), "--id", "c0ffee00"])
+    assert unsigned.exit_code == 2
+    assert "no signature kept for challenge " + old.id in unsigned.stderr
+    kept = runner.invoke(cli, ["receipt", "verify", "--record", str(path), old.text()])  # the players' receipt
+    assert kept.exit_code == 0 and "signed verdict: NOT ACCEPTABLE" in kept.stdout
+    assert runner.invoke(cli, ["record", "--record", str(path), "--csv"]).stdout.splitlines()[1].endswith(",False,")
+
+    record = ChallengeRecord(path)
+    new = record.add("es-fise", "0" * 64, ["cosa"], True, client="t", rate=10, secret=secret)
+    assert record.get(new.id)["signature"] == new.signature
+    assert record.verify_id(new.id[:8], secret).ok
+    assert [e["signature"] for e in record.entries()] == [None, new.signature]
+
+
+def test_a_record_of_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "challenges.sqlite3"
+    ChallengeRecord(path).create()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 3")
+    db.close()
+    shown = CliRunner().invoke(cli, ["record", "--record", str(path)])
+    assert isinstance(shown.exception, RecordError)
+    assert "is of version 3, newer than this lextools reads (2)" in str(shown.exception)

@@ -38,6 +38,8 @@ TOKEN = "d1rector-t0ken-4-tests"
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
 BASIC = {"Authorization": "Basic " + base64.b64encode(f"director:{TOKEN}".encode()).decode()}
 DIRECTOR_ROUTES = ("/director", "/director/record.csv", "/v1/record", "/healthz")
+#: The director's page's own feed and script: behind the token in a kiosk too.
+PAGE_ROUTES = ("/director/challenges.json", "/director/static/director.js")
 
 
 def kiosk_app(lexicon_home: Path, tmp_path: Path, token: str | None = TOKEN) -> Flask:
@@ -89,40 +91,71 @@ def test_the_director_routes_of_a_kiosk_need_the_token(lexicon_home: Path, tmp_p
     assert client.get("/study", headers=BEARER).status_code == 404
 
 
+def test_the_director_pages_feed_and_script_are_the_directors_too(lexicon_home: Path, tmp_path: Path) -> None:
+    off = kiosk_app(lexicon_home, tmp_path, token=None).test_client()
+    client = kiosk_app(lexicon_home, tmp_path).test_client()
+    for path in PAGE_ROUTES:
+        assert off.get(path, headers=BEARER).status_code == 404, path
+        assert client.get(path).status_code == 401, path
+        assert client.get(path, headers=BASIC).status_code == 200, path
+    assert client.get("/static/director.js", headers=BEARER).status_code == 404  # not one of the judge's files
+
+
 def test_the_director_page_lists_todays_challenges_in_the_kiosk_language(lexicon_home: Path, tmp_path: Path) -> None:
     app = kiosk_app(lexicon_home, tmp_path)
     client = app.test_client()
     empty = client.get("/director", headers=BEARER)
     assert empty.status_code == 200 and empty.mimetype == "text/html"
     html = empty.get_data(as_text=True)
-    assert '<html lang="es">' in html and "Registro de impugnaciones" in html and 'id="none"' in html
+    assert '<html lang="es">' in html and "Registro de impugnaciones" in html
+    assert '<p id="none">' in html and '<table id="challenges" class="challenges" hidden>' in html
 
     made = [challenge(client, ["casa"]), challenge(client, ["casa", "dame"])]
     r = client.get("/director", headers=BEARER)
     html = r.get_data(as_text=True)
-    assert r.status_code == 200 and 'id="none"' not in html
+    assert r.status_code == 200 and '<p id="none" hidden>' in html
     assert r.headers["Cache-Control"] == "no-store" and "default-src 'self'" in r.headers["Content-Security-Policy"]
     for answer in made:
         assert answer["receipt"]["id"] in html
-    rows = html.split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[1:]
+    rows = html.split("<tbody>")[1].split("</tbody>")[0].split("<tr ")[1:]
     assert len(rows) == 2
-    assert "casa" in rows[0] and "ACEPTABLE" in rows[0] and "NO ACEPTABLE" not in rows[0]
-    assert "casa dame" in rows[1] and "NO ACEPTABLE" in rows[1]
-    assert made[0]["receipt"]["id"] in rows[0] and made[1]["receipt"]["id"] in rows[1]
-    assert "<script" not in html and "http://" not in html and "https://" not in html  # nothing from elsewhere
+    # Newest first; each verdict by colour (its class) and by mark and words, which need no colour.
+    newest, oldest = rows
+    assert "casa dame" in newest and 'class="bad"' in newest and "✗</span> NO ACEPTABLE" in newest
+    assert "casa" in oldest and 'class="ok"' in oldest and "✓</span> ACEPTABLE" in oldest
+    assert "NO ACEPTABLE" not in oldest
+    assert made[1]["receipt"]["id"] in newest and made[0]["receipt"]["id"] in oldest
+    # The 8 characters the judge showed the players stand out; each row's signature is checked.
+    assert f"<b>{made[1]['receipt']['id'][:8]}</b>{made[1]['receipt']['id'][8:]}" in newest
+    assert all('class="sig sig-valid">✓ comprobada<' in row for row in rows)
+    # Its one script comes from this server, and nothing else from anywhere.
+    assert '<script type="module" src="/director/static/director.js">' in html
+    assert "http://" not in html and "https://" not in html
 
-    # The CSV: the same rows, with the record's columns.
+    # The feed the page refreshes from: the same rows, newest first, in the page's language.
+    feed = client.get("/director/challenges.json", headers=BEARER)
+    assert feed.status_code == 200 and feed.headers["Cache-Control"] == "no-store"
+    assert [(c["id"], c["words"], c["verdict"], c["signature"]) for c in feed.json["challenges"]] == [
+        (made[1]["receipt"]["id"], "casa dame", "NO ACEPTABLE", "valid"),
+        (made[0]["receipt"]["id"], "casa", "ACEPTABLE", "valid"),
+    ]
+    assert client.get("/director/static/director.js", headers=BEARER).status_code == 200
+
+    # The CSV: the same rows, headers and verdicts in the kiosk's language, the signatures kept.
     got = client.get("/director/record.csv", headers=BEARER)
     assert got.status_code == 200 and got.mimetype == "text/csv"
     assert got.headers["Content-Disposition"].startswith('attachment; filename="challenges-')
     table = list(csv.DictReader(io.StringIO(got.get_data(as_text=True))))
-    assert [(e["id"], e["words"], e["acceptable"]) for e in table] == [
-        (made[0]["receipt"]["id"], "casa", "True"),
-        (made[1]["receipt"]["id"], "casa dame", "False"),
+    assert list(table[0]) == [
+        "Recibo", "Hora (UTC)", "Edición", "Suma de control del léxico", "Palabras", "Aceptable", "Firma"
+    ]  # fmt: skip
+    assert [(e["Recibo"], e["Palabras"], e["Aceptable"], e["Firma"]) for e in table] == [
+        (made[0]["receipt"]["id"], "casa", "sí", made[0]["receipt"]["signature"]),
+        (made[1]["receipt"]["id"], "casa dame", "no", made[1]["receipt"]["signature"]),
     ]
-    # /v1/record, reachable in kiosk mode with the token, holds the same challenges
+    # /v1/record, reachable in kiosk mode with the token, holds the same challenges and signatures
     record = client.get("/v1/record", headers=BEARER).json["challenges"]
-    assert [e["id"] for e in record] == [e["id"] for e in table]
+    assert [(e["id"], e["signature"]) for e in record] == [(e["Recibo"], e["Firma"]) for e in table]
 
 
 def test_the_words_on_the_page_are_escaped(lexicon_home: Path, tmp_path: Path) -> None:
@@ -131,7 +164,7 @@ def test_the_words_on_the_page_are_escaped(lexicon_home: Path, tmp_path: Path) -
     hostile = '<script>alert("x")</script>&<b>'
     rec.add("es-fise", "0" * 64, [hostile], False, client="test", rate=10, secret=b"s" * 32)
     html = app.test_client().get("/director", headers=BEARER).get_data(as_text=True)
-    assert hostile not in html and "<script" not in html and "<b>" not in html
+    assert hostile not in html and "<script>" not in html and "<b>&" not in html  # (the page's own script: src=)
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&amp;&lt;b&gt;" in html
 
 

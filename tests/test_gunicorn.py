@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -279,6 +280,42 @@ def test_the_director_reads_a_real_kiosks_record_with_the_token(
         assert status == 200 and answer["receipt"]["id"] in text.decode()
     finally:
         assert server.stop() == 0, server.log
+
+
+def test_a_dispute_is_settled_from_the_8_characters_a_real_kiosk_shows(
+    lexicon_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kiosk loads only its edition; a challenge made at it is verified by the start of its id from
+    the record alone (exit 0 and the signed verdict), 1 once the row is edited, 3 for an id it has not."""
+    monkeypatch.setenv("LEXTOOLS_DIRECTOR_TOKEN", "hall-t0ken-for-the-dispute")
+    record = tmp_path / "challenges.sqlite3"
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--kiosk", "es-fise", "--record", str(record),
+                      ready="/judge")  # fmt: skip
+    try:
+        assert server.wait_for(r"lexicons loaded before the workers start: (.*)$").group(1) == "es-fise"
+        body = b'{"words":["casa","dame"],"reveal":false}'
+        status, _, answer = server.request("POST", "/v1/es-fise/challenge", body, {"Content-Type": "application/json"})
+        assert status == 200 and answer["acceptable"] is False
+        director = {"Authorization": "Bearer hall-t0ken-for-the-dispute"}
+        status, _, feed = server.request("GET", "/director/challenges.json", headers=director)
+        assert status == 200 and [(c["id"], c["signature"]) for c in feed["challenges"]] == [
+            (answer["receipt"]["id"], "valid")
+        ]
+    finally:
+        assert server.stop() == 0, server.log
+    shown = answer["receipt"]["id"][:8]  # "Recibo b7b6202a" under the verdict
+    ok = lextools("receipt", "verify", "--record", str(record), "--id", shown)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.splitlines()[1:] == [
+        "signed verdict: NOT ACCEPTABLE", 'words as typed (control characters escaped): "casa" "dame"'
+    ]  # fmt: skip
+    with sqlite3.connect(record) as db:  # the verdict turned round in the record after the game
+        db.execute("UPDATE challenges SET acceptable = 1 WHERE id = ?", (answer["receipt"]["id"],))
+    db.close()
+    altered = lextools("receipt", "verify", "--record", str(record), "--id", shown)
+    assert altered.returncode == 1 and "the record was altered" in altered.stderr
+    unknown = "0" * 8 if not shown.startswith("0") else "f" * 8
+    assert lextools("receipt", "verify", "--record", str(record), "--id", unknown).returncode == 3
 
 
 def test_a_rebuilt_lexicon_reaches_the_preloaded_workers(tmp_path: Path) -> None:

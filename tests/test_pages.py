@@ -98,10 +98,14 @@ def test_the_judge_page(client: FlaskClient) -> None:
     count = next(a for a in page.all("input") if a["id"] == "count")
     words = next(a for a in page.all("input") if a["id"] == "words")
     assert count["maxlength"] == "1" and "autofocus" in count and words["maxlength"] == str(MAX_PLAY_CHARS)
-    # Focus order follows the page: edition, count, words, the Judge button; nothing reorders it.
+    # Focus order follows the page: edition, count, words, the Judge button; nothing reorders it. The
+    # verdict's buttons (next play, receipt) and the receipt's (print, close) come after, hidden with them.
     assert not any("tabindex" in a and a["tabindex"] not in {"-1", "0"} for _, a in page.elements)
     order = [a.get("id") or t for t, a in page.elements if t in {"select", "input", "button"}]
-    assert order == ["edition", "count", "words", "button"]
+    assert order == ["edition", "count", "words", "button", "verdict-next", "show-receipt", "receipt-print",
+                     "receipt-close"]  # fmt: skip
+    sheet = next(a for a in page.all("section") if a.get("id") == "receipt")
+    assert "hidden" in sheet and sheet["role"] == "dialog"
     # The verdict and the messages are announced to screen readers.
     verdict = next(a for a in page.all("div") if a.get("id") == "verdict")
     assert verdict["aria-live"] == "assertive" and verdict["data-verdict"] == "" and "hidden" in verdict

@@ -53,6 +53,7 @@ VOLATILE = [
     (re.compile(rf'"time":"{_ISO}"'), '"time":"<time>"'),
     (re.compile(r'"signature":"[0-9a-f]{64}"'), '"signature":"<signature>"'),
     (re.compile(rf"^[0-9a-f]{{32}},{_ISO},", re.MULTILINE), "<id>,<time>,"),
+    (re.compile(r",[0-9a-f]{64}(?=\r\n)"), ",<signature>"),  # the signature, the last column of a CSV row
     # A cardbox's random sync code, as it is and shown in groups of four, and when it was stored.
     (re.compile(r'"code":"[0-9A-Z]{20}","shown":"[0-9A-Z-]{24}","updated":"[^"]*"'), '"code":"<code>"'),
 ]

@@ -69,18 +69,38 @@ def verify_receipt(
     receipt: Annotated[
         str, typer.Argument(help="The receipt as JSON (or the whole challenge answer); - reads it from stdin.")
     ] = "-",
+    challenge_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id",
+            help="Check a challenge from the record alone, by its id or the start of it (the 8 characters the "
+            "judge shows under its verdict): the record's row against the signature kept with it.",
+        ),
+    ] = None,
     record: RecordOpt = None,
     lexicons: LexiconsOpt = None,
 ) -> None:
-    """Check a receipt against the server secret and the challenge record (named on stderr).
+    """Check a receipt, or with --id a challenge of the record, against the server secret and the
+    challenge record (named on stderr).
 
-    Exit 0 valid; 1 not valid (the signature or the record's copy disagree: a forged receipt or an
-    edited record); 2 not a receipt, or no record or secret to check it with; 3 the challenge is not
-    in this record (judged by another server, or recorded elsewhere: give that record with --record).
+    Exit 0 valid; 1 not valid (the signature and the record disagree: a forged receipt or an edited
+    record); 2 not a receipt, an --id that starts several challenges' ids or one recorded before the
+    record kept signatures (check the players' receipt then), or no record or secret to check it with;
+    3 the challenge is not in this record (judged by another server, or recorded elsewhere: give that
+    record with --record).
     """
-    text = read_stream().decode("utf-8", "surrogateescape") if receipt == "-" else receipt
+    if challenge_id is not None and receipt != "-":
+        raise typer.BadParameter("give a receipt or --id, not both", param_hint="RECEIPT")
     path = _record_path(record, lexicons)
-    result = ChallengeRecord(path).verify(text, lambda: load_secret(path, create=False))
+
+    def secret() -> bytes:  # read only once the challenge is found: an unknown one needs no secret
+        return load_secret(path, create=False)
+
+    if challenge_id is not None:
+        result = ChallengeRecord(path).verify_id(challenge_id, secret)
+    else:
+        text = read_stream().decode("utf-8", "surrogateescape") if receipt == "-" else receipt
+        result = ChallengeRecord(path).verify(text, secret)
     # Text, not markup: nothing of the receipt or the words is read as markup or emoji (they are inert).
     if result.ok and result.receipt is not None:  # the challenge; the signed verdict, coloured by it; the words
         challenge, verdict, words = result.message.split("\n")

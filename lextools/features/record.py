@@ -19,6 +19,13 @@ most :data:`LOCK_WAIT_SECONDS`; then the challenge fails with :class:`RecordErro
 503 ``record_error``: nothing is judged unrecorded). Waiting inside SQLite instead would hold the
 worker's one thread, and every request it serves, for the whole busy timeout.
 
+The record keeps each receipt's signature beside the row it signs, so a dispute is settled from the
+record alone (:meth:`ChallengeRecord.verify_id`: the id the kiosk showed, no receipt needed). Its format
+is versioned in SQLite's ``user_version`` (:data:`RECORD_VERSION`): a record written before the
+signatures were kept (version 0, with no ``signature`` column) is migrated in place when a process
+first opens it — the column added, the old rows kept, with no signature ("no signature kept"); a record
+of a newer version is refused rather than misread.
+
 The record holds the words exactly as typed (the receipt's signature covers them as sent); whatever
 shows them to a person shows them through :mod:`lextools.features.inert`. The record is created
 readable by its owner only (0600, as its secret: it holds words and client addresses), and a record
@@ -32,6 +39,7 @@ import csv
 import io
 import json
 import os
+import re
 import secrets
 import sqlite3
 import time
@@ -52,8 +60,13 @@ T = TypeVar("T")
 #: The record's file name in the lexicon directory, when no other path is given.
 RECORD_NAME = "challenges.sqlite3"
 
+#: The record's format, in SQLite's ``user_version``: 0 is a record of lextools before the version
+#: was kept (no signatures); 2 keeps each receipt's signature (1 was never written: the first format
+#: is counted as 1, so that the number says which formats there have been).
+RECORD_VERSION = 2
+
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS challenges (
+CREATE TABLE challenges (
     id TEXT PRIMARY KEY,
     time TEXT NOT NULL,          -- ISO 8601, UTC, milliseconds
     edition TEXT NOT NULL,
@@ -61,11 +74,15 @@ CREATE TABLE IF NOT EXISTS challenges (
     words TEXT NOT NULL,         -- JSON list of the words as typed
     acceptable INTEGER NOT NULL, -- the verdict on the whole play
     client TEXT NOT NULL,        -- who sent it (the rate limit counts per client)
-    at REAL NOT NULL             -- seconds since the epoch, for the rate limit
+    at REAL NOT NULL,            -- seconds since the epoch, for the rate limit
+    signature TEXT               -- the receipt's (hex HMAC-SHA256), NULL in rows of a version-0 record
 );
 CREATE INDEX IF NOT EXISTS challenges_client_at ON challenges (client, at);
 CREATE INDEX IF NOT EXISTS challenges_time ON challenges (time);
 """
+
+#: A version-0 record becomes a version-2 one: its rows keep no signature (NULL).
+_MIGRATION = "ALTER TABLE challenges ADD COLUMN signature TEXT"
 
 #: How long a write waits for another process's lock on the record before it fails. A write takes a
 #: few milliseconds, but four processes writing at once on 2 cores already busy (load 12) waited up to
@@ -78,9 +95,13 @@ _FIRST_PAUSE, _LONGEST_PAUSE = 0.002, 0.02
 #: The record's mode: its owner's only (it holds words and client addresses).
 RECORD_MODE = 0o600
 
-#: The fields of an entry, in the order ``lextools record`` and ``GET /v1/record`` give them.
-FIELDS = ("id", "time", "edition", "checksum", "words", "acceptable")
+#: The fields of an entry, in the order ``lextools record`` and ``GET /v1/record`` give them: the signed
+#: fields (:data:`lextools.features.receipts.SIGNED_FIELDS`), then the receipt's signature (None: a row of
+#: a record from before the signatures were kept).
+FIELDS = ("id", "time", "edition", "checksum", "words", "acceptable", "signature")
 _COLUMNS = ", ".join(FIELDS)
+#: The same columns from a version-0 record that cannot be migrated (read-only): no signature.
+_LEGACY_COLUMNS = _COLUMNS.replace("signature", "NULL")
 
 
 def default_record(lexicons: Path) -> Path:
@@ -105,9 +126,15 @@ def parse_since(text: str) -> str:
         raise QueryError(message("since_out_of_range", since=repr(text))) from None
 
 
-#: What ``lextools receipt verify`` found, and its exit status (docs/command-line.md, ``--help``).
+#: What ``lextools receipt verify`` found, and its exit status (docs/challenge-record.md, ``--help``):
+#: ``ambiguous`` (an id prefix of several challenges) and ``unsigned`` (a row from before the record
+#: kept signatures) are data problems, like a text that is no receipt: nothing was confirmed or refuted.
 VALID, ALTERED, MALFORMED, ABSENT = "valid", "altered", "malformed", "absent"
-EXIT_STATUS = {VALID: 0, ALTERED: 1, MALFORMED: 2, ABSENT: 3}
+AMBIGUOUS, UNSIGNED = "ambiguous", "unsigned"
+EXIT_STATUS = {VALID: 0, ALTERED: 1, MALFORMED: 2, ABSENT: 3, AMBIGUOUS: 2, UNSIGNED: 2}
+
+#: How many challenges an ambiguous id prefix names in its error.
+AMBIGUOUS_SHOWN = 5
 
 
 @dataclass(frozen=True)
@@ -142,7 +169,8 @@ class ChallengeRecord:
         self.path = Path(path)
         self.clock = clock
         self.lock_wait = lock_wait
-        self._created = False  # the schema is made by the first write of this process
+        self._current = False  # the file is made or migrated to RECORD_VERSION by the first opening
+        self._columns = _COLUMNS  # what a read selects (_LEGACY_COLUMNS: an old record that stays old)
         self._tightened = False  # the file's mode is checked by the first opening of this process
 
     def _connect(self, create: bool) -> sqlite3.Connection:
@@ -159,15 +187,54 @@ class ChallengeRecord:
         try:
             db.execute("PRAGMA busy_timeout=0")
             self._retry(lambda: db.execute("PRAGMA journal_mode=WAL"))  # a new record's first one writes
-            if create and not self._created:
-                self._retry(lambda: db.executescript(_SCHEMA))
-                self._created = True
+            if not self._current:
+                self._upgrade(db, create)
             return db
         except (sqlite3.Error, RecordError) as e:
             db.close()
             if isinstance(e, RecordError):
                 raise
             raise RecordError(f"cannot open the challenge record {self.path.name}: {e}") from None
+
+    def _upgrade(self, db: sqlite3.Connection, create: bool) -> None:
+        """Once per process: bring the file to :data:`RECORD_VERSION` in one write transaction — a new
+        record gets the schema, a version-0 one its signature column — or refuse a newer one. A reader
+        of an old record it may not write (read-only) reads it as it is, with no signatures."""
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version > RECORD_VERSION:
+            raise RecordError(
+                f"the challenge record {self.path.name} is of version {version}, newer than this lextools "
+                f"reads ({RECORD_VERSION}): read it with the lextools that wrote it"
+            )
+        if version < RECORD_VERSION:
+            try:
+                self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
+                self._migrate(db, create)
+                db.execute("COMMIT")
+            except sqlite3.OperationalError as e:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if create or e.sqlite_errorcode & 0xFF != sqlite3.SQLITE_READONLY:
+                    raise
+                self._columns = _LEGACY_COLUMNS
+                return
+        self._current = True
+
+    def _migrate(self, db: sqlite3.Connection, create: bool) -> None:
+        """Inside the write transaction (another process may have migrated the file meanwhile): the
+        schema for an empty file that is to be written, the signature column for a version-0 record."""
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version == RECORD_VERSION:
+            return
+        columns = {row[1] for row in db.execute("PRAGMA table_info(challenges)")}
+        if not columns:
+            if not create:
+                return  # an empty file a reader found: nothing to read (the read says so), nothing to mark
+            for statement in filter(str.strip, _SCHEMA.split(";")):
+                db.execute(statement)
+        elif "signature" not in columns:
+            db.execute(_MIGRATION)
+        db.execute(f"PRAGMA user_version = {RECORD_VERSION}")
 
     def _make_file(self) -> None:
         """Create the record file, empty (SQLite makes it a database) and 0600, unless it exists."""
@@ -228,8 +295,8 @@ class ChallengeRecord:
                 raise RateLimitError(message("too_many_challenges", rate=rate))
             receipt = receipts.issue(secret, secrets.token_hex(16), _now_iso(now), edition, checksum, words, acceptable)
             db.execute(
-                "INSERT INTO challenges (id, time, edition, checksum, words, acceptable, client, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO challenges (id, time, edition, checksum, words, acceptable, client, at, signature) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     receipt.id,
                     receipt.time,
@@ -239,6 +306,7 @@ class ChallengeRecord:
                     int(acceptable),
                     client,
                     now,
+                    receipt.signature,
                 ),
             )
             db.execute("COMMIT")
@@ -251,9 +319,10 @@ class ChallengeRecord:
             db.close()
 
     def _read(self, query: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The rows of ``query``, whose ``{}`` is the entry's columns (as this record has them)."""
         db = self._connect(create=False)
         try:
-            return self._retry(lambda: db.execute(query, args).fetchall())
+            return self._retry(lambda: db.execute(query.format(self._columns), args).fetchall())
         except sqlite3.Error as e:
             raise RecordError(f"cannot read the challenge record {self.path.name}: {e}") from None
         finally:
@@ -261,12 +330,19 @@ class ChallengeRecord:
 
     def entries(self, since: str | None = None) -> list[dict[str, Any]]:
         """The challenges, oldest first; ``since`` as :func:`parse_since` gives it."""
-        rows = self._read(f"SELECT {_COLUMNS} FROM challenges WHERE time >= ? ORDER BY time, id", (since or "",))
+        rows = self._read("SELECT {} FROM challenges WHERE time >= ? ORDER BY time, id", (since or "",))
         return [_entry(row) for row in rows]
 
     def get(self, id: str) -> dict[str, Any] | None:
-        rows = self._read(f"SELECT {_COLUMNS} FROM challenges WHERE id = ?", (id,))
+        rows = self._read("SELECT {} FROM challenges WHERE id = ?", (id,))
         return _entry(rows[0]) if rows else None
+
+    def starting_with(self, prefix: str, limit: int) -> list[dict[str, Any]]:
+        """The challenges whose id starts with ``prefix`` (lower-case hex, as the ids are drawn), at most
+        ``limit`` of them: the ids from ``prefix`` up to ``prefix + "g"``, which follows every hex digit."""
+        rows = self._read("SELECT {} FROM challenges WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                          (prefix, prefix + "g", limit))  # fmt: skip
+        return [_entry(row) for row in rows]
 
     def verify(self, text: str, secret: bytes | Callable[[], bytes]) -> Verification:
         """Check a pasted receipt: well formed, in this record, and signed with ``secret`` over what the
@@ -283,10 +359,48 @@ class ChallengeRecord:
         if not receipts.signature_matches(key, receipt, entry["words"]):
             return Verification(ALTERED, str(message("receipt_bad_signature")), receipt)
         claimed = receipt.as_dict()
-        differ = [k for k in FIELDS if k != "words" and entry[k] != claimed[k]]
+        differ = [k for k in receipts.SIGNED_FIELDS if k != "words" and entry[k] != claimed[k]]
         if differ:
             return Verification(ALTERED, str(message("receipt_record_differs", fields=", ".join(differ))), receipt)
         return Verification(VALID, _verified_text(receipt, entry["words"]), receipt)
+
+    def verify_id(self, prefix: str, secret: bytes | Callable[[], bytes]) -> Verification:
+        """Check the challenge whose id starts with ``prefix`` (the 8 characters the kiosk shows, or
+        more) from the record alone: its row against the signature kept beside it. ``secret`` as in
+        :meth:`verify`."""
+        wanted = prefix.strip().lower()
+        if not _ID_PREFIX.fullmatch(wanted):
+            return Verification(MALFORMED, str(message("receipt_id_malformed", id=repr(inert(prefix)))))
+        found = self.starting_with(wanted, AMBIGUOUS_SHOWN + 1)
+        if not found:
+            return Verification(ABSENT, str(message("receipt_id_absent", id=wanted, record=self.path)))
+        if len(found) > 1:
+            shown = ", ".join(f"{e['id']} ({inert(e['time'])})" for e in found[:AMBIGUOUS_SHOWN])
+            more = " …" if len(found) > AMBIGUOUS_SHOWN else ""
+            return Verification(AMBIGUOUS, str(message("receipt_id_ambiguous", id=wanted, ids=shown + more)))
+        entry = found[0]
+        status = signature_status(entry, secret)
+        if status == UNSIGNED:
+            return Verification(UNSIGNED, str(message("receipt_unsigned", id=inert(entry["id"]))))
+        receipt = Receipt(**{k: entry[k] for k in receipts.RECEIPT_FIELDS})
+        if status == ALTERED:
+            return Verification(ALTERED, str(message("receipt_row_altered", id=inert(entry["id"]))), receipt)
+        return Verification(VALID, _verified_text(receipt, entry["words"]), receipt)
+
+
+#: An id prefix as ``receipt verify --id`` takes it: 1 to 32 hex digits (an id is 32).
+_ID_PREFIX = re.compile(r"[0-9a-f]{1,32}")
+
+
+def signature_status(entry: dict[str, Any], secret: bytes | Callable[[], bytes]) -> str:
+    """Whether a record's row agrees with the signature kept beside it: :data:`VALID`, :data:`ALTERED`
+    (the row or its signature was edited after the challenge) or :data:`UNSIGNED` (a row from before
+    the record kept signatures). ``secret`` is called only for a row with a signature."""
+    if not entry.get("signature"):
+        return UNSIGNED
+    key = secret() if callable(secret) else secret
+    receipt = Receipt(**{k: entry[k] for k in receipts.RECEIPT_FIELDS})
+    return VALID if receipts.signature_matches(key, receipt, entry["words"]) else ALTERED
 
 
 def _verified_text(receipt: Receipt, words: list[str]) -> str:
@@ -307,7 +421,7 @@ def _verified_text(receipt: Receipt, words: list[str]) -> str:
 
 
 def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
-    id, when, edition, checksum, words, acceptable = row
+    id, when, edition, checksum, words, acceptable, signature = row
     return {
         "id": id,
         "time": when,
@@ -315,16 +429,31 @@ def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
         "checksum": checksum,
         "words": json.loads(words),
         "acceptable": bool(acceptable),
+        "signature": signature,
     }
 
 
-def as_csv_text(entries: list[dict[str, Any]]) -> str:
+@dataclass(frozen=True)
+class CsvLabels:
+    """A CSV's headers (one per field of :data:`FIELDS`) and its verdicts, for a person's spreadsheet in
+    their language (the director's page: "Aceptable", "sí", "no"). Without them the CSV is a program's:
+    the field names, ``True`` and ``False``."""
+
+    headers: tuple[str, ...] = FIELDS
+    yes: str = "True"
+    no: str = "False"
+
+
+def as_csv_text(entries: list[dict[str, Any]], labels: CsvLabels | None = None) -> str:
     """The entries as CSV (RFC 4180) for a spreadsheet: words joined by spaces, every cell shown as
-    text (:func:`~lextools.features.inert.csv_cell`: no control character, no formula)."""
+    text (:func:`~lextools.features.inert.csv_cell`: no control character, no formula); the signature
+    empty for a row that has none kept."""
+    labels = labels or CsvLabels()
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(FIELDS)
+    writer.writerow([csv_cell(h) for h in labels.headers])
     for e in entries:
-        row = [e["id"], e["time"], e["edition"], e["checksum"], " ".join(e["words"]), e["acceptable"]]
+        verdict = labels.yes if e["acceptable"] else labels.no
+        row = [e["id"], e["time"], e["edition"], e["checksum"], " ".join(e["words"]), verdict, e["signature"] or ""]
         writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()

@@ -1,8 +1,9 @@
 """The lexicons one worker process has loaded, and how a rebuild reaches them without a restart.
 
-``lextools serve`` loads every edition's lexicon in the gunicorn arbiter, before it forks its
-workers (:meth:`LexiconCache.preload`); a :class:`~lextools.core.lexicon.Lexicon` is read-only, so the
-workers and their threads share it without locks. Its DAWG files are memory-mapped, so every
+``lextools serve`` loads every edition's lexicon (a kiosk only its edition's) in the gunicorn
+arbiter, before it forks its workers (:meth:`LexiconCache.preload`); a
+:class:`~lextools.core.lexicon.Lexicon` is read-only, so the workers and their threads share it
+without locks. Its DAWG files are memory-mapped, so every
 process — workers, and workers loading a rebuilt lexicon later — reads one copy of the bytes in the
 page cache; the rest (dawg2's copy of the words DAWG, the Python objects) was built before the fork
 and is shared copy-on-write. An edition with no lexicon at start-up is loaded the first time a
@@ -126,14 +127,15 @@ class LexiconCache:
                 entry = self._loaded[edition] = _Loaded(lex, stamp, self.clock())
         return entry.lexicon
 
-    def preload(self) -> list[str]:
-        """Load every edition that has a lexicon here, now; returns their names.
+    def preload(self, only: str | None = None) -> list[str]:
+        """Load every edition that has a lexicon here (``only`` that one: a kiosk serves no other), now;
+        returns their names.
 
         Called before gunicorn forks its workers, so they inherit the lexicons instead of each
         loading its own. An edition that cannot be loaded is logged and left to the first request.
         """
         loaded = []
-        for name in edition_names():
+        for name in edition_names() if only is None else [only]:
             if not Path(metadata_path(self.home, name)).exists():
                 continue
             try:

@@ -196,6 +196,12 @@ class RecordEntry(Answer):
     checksum = str_field(required=True)
     words = str_list(required=True)
     acceptable = bool_field(required=True)
+    signature = str_field(
+        "the receipt's signature, kept by the record: `lextools receipt verify --id` checks the row against it; "
+        "null for a challenge recorded before the record kept signatures",
+        required=True,
+        allow_none=True,
+    )
 
 
 class RecordAnswer(Answer):

@@ -6,7 +6,7 @@ table can reach the study page, look a word up, or judge with another list. The 
 navigation and no edition choice (service/pages/views.py).
 
 The director's routes are the exception: ``/director`` (today's challenges, service/judge/director.py), its
-CSV, ``/v1/record`` and ``/healthz`` answer with the director token, exactly as ``/v1/record`` does
+feed, CSV and script, ``/v1/record`` and ``/healthz`` answer with the director token, exactly as ``/v1/record`` does
 outside kiosk mode (service/judge/director_auth.py): 404 when the server was started without a token,
 401 without the right one.
 """
@@ -23,8 +23,16 @@ KIOSK_ENDPOINTS = {"pages.judge", "pages.static"}
 #: The static files the judge page loads: a kiosk serves no other (no search, word card or study script).
 KIOSK_STATIC = {"judge.js", "common.js", "style.css"}
 KIOSK_EDITION_ENDPOINTS = {"challenge.challenge"}
-#: What a kiosk serves to the director only (the token).
-KIOSK_DIRECTOR_ENDPOINTS = {"meta.healthz", "challenge.read_record", "director.page", "director.csv"}
+#: What a kiosk serves to the director only (the token): the record, the director's page, its feed,
+#: CSV and script.
+KIOSK_DIRECTOR_ENDPOINTS = {
+    "meta.healthz",
+    "challenge.read_record",
+    "director.page",
+    "director.feed",
+    "director.csv",
+    "director.static",
+}
 
 
 def gate() -> None:

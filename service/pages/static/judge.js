@@ -6,7 +6,10 @@
 // spell is NOT ACCEPTABLE; only a server fault says to call the director. Like a tournament judge box
 // it refuses input no board could hold (as the server would) and swallows every key while it
 // judges and while the verdict shows, so a stray key cannot start the next challenge early. The
-// verdict stays for the server's --judge-clear seconds (the form's data-clear-ms), or until Esc.
+// verdict stays for the server's --judge-clear seconds (the form's data-clear-ms), or until Esc or
+// the "next play" button (a touch kiosk has no Esc). Its "receipt" button opens the whole signed
+// receipt — the JSON `lextools receipt verify` reads, and its fields — to show the players or print
+// (alone: style.css's print rules); the verdict then waits until the receipt is closed.
 import { api, edition, onEditionChange, t, tIn } from "./common.js";
 
 const form = document.getElementById("judge");
@@ -15,6 +18,10 @@ const words = document.getElementById("words");
 const message = document.getElementById("message");
 const verdict = document.getElementById("verdict");
 const [verdictMain, verdictSub, verdictRuling, verdictReceipt] = verdict.querySelectorAll("p");
+const nextButton = document.getElementById("verdict-next");
+const receiptButton = document.getElementById("show-receipt");
+const receiptSheet = document.getElementById("receipt");
+const receiptJson = document.getElementById("receipt-json");
 
 const MAX_WORDS = Number(form.dataset.maxWords);
 // A word of more characters than this is no word of any board in any notation (service/http/limits.py):
@@ -27,9 +34,12 @@ const KIOSK = "kiosk" in form.dataset;
 // The lists this server judges with, by edition (shown above the form, swapped with the edition).
 const WORD_LISTS = JSON.parse(document.getElementById("word-lists").textContent);
 
-// "input": typing a play; "busy": waiting for the server; "verdict": showing it until it clears.
+// "input": typing a play; "busy": waiting for the server; "verdict": showing it until it clears;
+// "receipt": showing the verdict's receipt until it is closed.
 let state = "input";
 let clearTimer = null;
+// The receipt of the verdict on screen (no word of the play: the receipt carries none).
+let receipt = null;
 
 // Capture phase, on window: runs before any field sees the key, so nothing typed now lands anywhere.
 // Esc is the one key a verdict listens to: it dismisses it (the arbiter is done reading).
@@ -38,6 +48,14 @@ window.addEventListener(
   (event) => {
     if (state === "input") {
       if (KIOSK && event.key === "Tab") keepFocusInTheForm(event);
+      return;
+    }
+    if (state === "receipt") {
+      // The form is inert: keys work the receipt's buttons, Esc closes it (and the verdict).
+      if (event.key === "Escape") {
+        event.preventDefault();
+        clearVerdict();
+      }
       return;
     }
     event.preventDefault();
@@ -144,6 +162,8 @@ function showVerdict(reply) {
   verdictRuling.textContent = ruling[`outcome_${lang}`] ?? (lang === "en" ? ruling.outcome ?? "" : "");
   // The start of the receipt's id: what the director looks up in the record if the ruling is disputed.
   verdictReceipt.textContent = reply.receipt ? t("verdict_receipt", { id: reply.receipt.id.slice(0, 8) }) : "";
+  receipt = reply.receipt ?? null;
+  receiptButton.hidden = receipt === null;
 
   // Read at each verdict, so a test (or a club) can change the attribute on a page already open.
   const clearMs = Number(form.dataset.clearMs) || 10000;
@@ -155,10 +175,39 @@ function clearVerdict() {
   verdict.hidden = true;
   verdict.dataset.verdict = "";
   for (const p of [verdictMain, verdictSub, verdictRuling, verdictReceipt]) p.textContent = "";
+  receiptSheet.hidden = true;
+  receiptJson.textContent = "";
+  for (const dd of receiptSheet.querySelectorAll("[data-receipt]")) dd.textContent = "";
+  receipt = null;
   form.inert = false;
   state = "input";
   count.focus();
 }
+
+/** The whole receipt, over the verdict, until it is closed: the verdict no longer clears by itself. */
+function showReceipt() {
+  if (state !== "verdict" || receipt === null) return;
+  clearTimeout(clearTimer);
+  state = "receipt";
+  const fields = {
+    ...receipt,
+    short: receipt.id.slice(0, 8),
+    verdict: t(receipt.acceptable ? "verdict_ok" : "verdict_bad"),
+  };
+  for (const dd of receiptSheet.querySelectorAll("[data-receipt]")) dd.textContent = String(fields[dd.dataset.receipt]);
+  receiptJson.textContent = JSON.stringify(receipt); // one line, as the server wrote it: what verify reads
+  receiptSheet.hidden = false;
+  receiptSheet.scrollTop = 0; // its title and the verdict first, the buttons below
+  document.getElementById("receipt-print").focus({ preventScroll: true });
+}
+
+// Buttons for touch screens: the next play (as Esc), the receipt, printing it and closing it.
+nextButton.addEventListener("click", () => {
+  if (state === "verdict") clearVerdict();
+});
+receiptButton.addEventListener("click", showReceipt);
+document.getElementById("receipt-print").addEventListener("click", () => window.print());
+document.getElementById("receipt-close").addEventListener("click", clearVerdict);
 
 function showWordList({ name }) {
   const list = WORD_LISTS[name] ?? {};
