@@ -162,7 +162,12 @@ def test_lextools_receipt_verify_and_record(app: Flask, client: FlaskClient) -> 
     forged = {**answer["receipt"], "acceptable": True}
     bad = runner.invoke(cli, ["receipt", "verify", "--record", path, json.dumps(forged)])
     assert bad.exit_code == 1 and "not valid" in bad.output
-    assert runner.invoke(cli, ["receipt", "verify", "--record", path, "{"]).exit_code == 2  # not a receipt
+    malformed = runner.invoke(cli, ["receipt", "verify", "--record", path, "{"])
+    assert malformed.exit_code == 2 and "not a receipt" in malformed.stderr and "not valid" not in malformed.stderr
+    # The 8 characters a kiosk shows, where the receipt's JSON goes: exit 2, and the command that checks them.
+    shown = answer["receipt"]["id"][:8]
+    given = runner.invoke(cli, ["receipt", "verify", "--record", path, shown])
+    assert given.exit_code == 2 and f"lextools receipt verify --id {shown}" in given.stderr
 
     # Elsewhere (no secret beside the record, none in the environment): an error, and no secret made up.
     elsewhere = record_of(app).path.parent / "copy" / "challenges.sqlite3"
@@ -233,7 +238,7 @@ def test_an_id_prefix_of_several_challenges_is_a_clear_error(tmp_path: Path, mon
     several = runner.invoke(cli, ["receipt", "verify", "--record", str(record.path), "--id", "ab12"])
     assert several.exit_code == 2
     (line,) = several.stderr.splitlines()[1:]  # after the record's name
-    assert line.startswith("not valid: ab12 starts the ids of several challenges: ab12cd34" + "0" * 24 + " (20")
+    assert line.startswith("ab12 starts the ids of several challenges: ab12cd34" + "0" * 24 + " (20")  # not "not valid"
     assert line.endswith("; give more of the id") and line.count(" (20") == 3
     assert record.verify_id("ab12cd", secret).status == "ambiguous"
     assert record.verify_id("ab12cd35", secret).ok and record.verify_id("AB12F", secret).ok

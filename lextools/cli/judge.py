@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -20,7 +21,15 @@ from lextools.core.inputs import read_stream
 from lextools.core.messages import message
 from lextools.features.inert import inert, inert_json, inert_words
 from lextools.features.receipts import load_secret
-from lextools.features.record import ABSENT, ChallengeRecord, as_csv_text, default_record, parse_since
+from lextools.features.record import (
+    ABSENT,
+    ALTERED,
+    MALFORMED,
+    ChallengeRecord,
+    as_csv_text,
+    default_record,
+    parse_since,
+)
 
 app = typer.Typer()
 
@@ -108,6 +117,16 @@ def verify_receipt(
         for line in (Text(challenge, "green"), Text(verdict, colour), Text(words)):
             out.print(line, highlight=False, emoji=False, soft_wrap=True)
     else:
-        code = "receipt_not_found" if result.status == ABSENT else "receipt_not_valid"
-        err.print(Text(str(message(code, reason=result.message)), "red"), highlight=False, emoji=False, soft_wrap=True)
+        told = result.message
+        if result.status in _SAID:  # "not valid" only for exit 1, "not found" only for exit 3
+            told = str(message(_SAID[result.status], reason=told))
+        elif result.status == MALFORMED and challenge_id is None and _AN_ID.fullmatch(receipt.strip()):
+            told += "\n" + str(message("receipt_use_id", id=receipt.strip()))  # the 8 characters a kiosk shows
+        err.print(Text(told, "red"), highlight=False, emoji=False, soft_wrap=True)
     raise typer.Exit(result.exit_status)
+
+
+#: What a failed check begins with, by its outcome (the others say what they are themselves).
+_SAID = {ALTERED: "receipt_not_valid", ABSENT: "receipt_not_found"}
+#: A receipt's id, or the start of it, given where the receipt's JSON goes.
+_AN_ID = re.compile(r"[0-9a-fA-F]{4,64}")
