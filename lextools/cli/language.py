@@ -12,11 +12,15 @@ from typing import Annotated, Any
 
 import typer
 
+from lextools.cli.common import OUTPUT_OPTIONS, option
 from lextools.core.edition import Edition
 from lextools.core.errors import LexiconError
 from lextools.core.messages import LANGUAGES, choose_language, message
 
 LangOpt = Annotated[str | None, typer.Option("--lang", help="Language: es, fr or en [default: the edition's]")]
+#: The options of a command that prints prose about a lexicon: ``--lang``, ``--json``, ``--lexicons``
+#: (:func:`lextools.cli.common.with_options`; the command names them keyword-only, in this order).
+PROSE_OPTIONS = (option("lang", LangOpt, None), *OUTPUT_OPTIONS)
 
 
 def language_of(lang: str | None, edition: Edition) -> str:

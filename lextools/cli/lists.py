@@ -14,15 +14,13 @@ import typer
 from lextools.cli.common import (
     OUTPUT_OPTIONS,
     EditionArg,
-    JsonOpt,
-    LexiconsOpt,
     edition_name,
     open_lexicon,
     option,
     print_json,
     with_options,
 )
-from lextools.cli.language import LangOpt, language_of, number, say
+from lextools.cli.language import PROSE_OPTIONS, LangOpt, language_of, number, say
 from lextools.core.lexicon import Lexicon
 from lextools.features import lists
 
@@ -113,12 +111,14 @@ def new_words(edition: EditionArg, against: AgainstArg, **page: Any) -> None:
 
 
 @app.command("list-quiz")
+@with_options(PROSE_OPTIONS)
 def list_quiz(
     edition: EditionArg,
     path: Annotated[Path, typer.Argument(help="A word list: a word per line, any notation (Zyzzyva's exports too).")],
-    lang: LangOpt = None,
-    as_json: JsonOpt = False,
-    lexicons: LexiconsOpt = None,
+    *,
+    lang: str | None,
+    as_json: bool,
+    lexicons: Path | None,
 ) -> None:
     """Anagram questions on a player's word list; lines the edition cannot use are reported."""
     lex = open_lexicon(edition, lexicons)

@@ -18,8 +18,9 @@ from lextools.cli.common import (
     open_lexicon,
     print_json,
     print_table,
+    with_options,
 )
-from lextools.cli.language import LangOpt, language_of, say
+from lextools.cli.language import PROSE_OPTIONS, LangOpt, language_of, say
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError
 from lextools.core.lexicon import Lexicon
@@ -86,12 +87,14 @@ def _words(words: list[str], file: Path | None) -> list[str]:
 
 
 @app.command()
+@with_options(PROSE_OPTIONS)
 def explain(
     edition: EditionArg,
     words: Annotated[list[str], typer.Argument(help="Words in any notation.")],
-    lang: LangOpt = None,
-    as_json: JsonOpt = False,
-    lexicons: LexiconsOpt = None,
+    *,
+    lang: str | None,
+    as_json: bool,
+    lexicons: Path | None,
 ) -> None:
     """Why a word is not valid (the rule and the source form), or which sources give a valid one."""
     lex = open_lexicon(edition, lexicons)
@@ -119,12 +122,14 @@ def explain(
 
 
 @app.command()
+@with_options(PROSE_OPTIONS)
 def hooks(
     edition: EditionArg,
     words: Annotated[list[str], typer.Argument(help="Words (need not be valid themselves).")],
-    lang: LangOpt = None,
-    as_json: JsonOpt = False,
-    lexicons: LexiconsOpt = None,
+    *,
+    lang: str | None,
+    as_json: bool,
+    lexicons: Path | None,
 ) -> None:
     """Front and back hooks at tile level, and inner-hook flags (--json: the API's answer; a list for several words)."""
     lex = open_lexicon(edition, lexicons)
@@ -142,12 +147,14 @@ def hooks(
 
 
 @app.command()
+@with_options(PROSE_OPTIONS)
 def card(
     edition: EditionArg,
     word: Annotated[str, typer.Argument(help="A word in any notation (need not be valid).")],
-    lang: LangOpt = None,
-    as_json: JsonOpt = False,
-    lexicons: LexiconsOpt = None,
+    *,
+    lang: str | None,
+    as_json: bool,
+    lexicons: Path | None,
 ) -> None:
     """The word card: tiles and score, alphagram, probability rank, anagrams, hooks with inner-hook
     dots, and the sources (or the reason it is not valid). --json: the API's card."""
