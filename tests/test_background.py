@@ -58,6 +58,18 @@ def test_in_caller_a_result_waited_for_is_computed_in_the_calling_thread(es: Lex
     assert all(t is not threading.current_thread() for t in threads[1:])
 
 
+def pages_of(es: Lexicon, rack: str, blanks: int) -> list[search.Match]:
+    """Every page of three subanagrams of the rack, each page from where the last one stopped."""
+    pages: list[search.Match] = []
+    after = None
+    while True:
+        budget = Budget(results=3)
+        pages += search.anagrams(es, rack, blanks, sub=True, min_length=2, budget=budget, after=after)
+        if budget.resume is None:
+            return pages
+        after = budget.resume
+
+
 def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
     walks = []
     real = anagram_search._matches
@@ -70,13 +82,7 @@ def test_anagram_pages_walk_the_rack_once(es: Lexicon, monkeypatch: pytest.Monke
     monkeypatch.setitem(background._jobs, es, OrderedDict())  # nothing kept yet
     rack, blanks = search.parse_rack("CALLESO??", es)  # past a rack players have: walked in the background
     whole = search.anagrams(es, rack, blanks, sub=True, min_length=2)
-    pages, after = [], None
-    while True:
-        budget = Budget(results=3)
-        pages += search.anagrams(es, rack, blanks, sub=True, min_length=2, budget=budget, after=after)
-        if budget.resume is None:
-            break
-        after = budget.resume
+    pages = pages_of(es, rack, blanks)
     assert pages == whole and len(whole) > 6
     assert len(walks) == 1  # the first call walked; every page after it read the kept answers
 
@@ -88,13 +94,7 @@ def test_a_rack_players_have_is_answered_in_the_caller(es: Lexicon, monkeypatch:
     threads = threading.active_count()
     rack, blanks = search.parse_rack("CALLES??" if es.reader == "dawg2" else "CALLES?", es)
     whole = search.anagrams(es, rack, blanks, sub=True, min_length=2)
-    pages, after = [], None
-    while True:
-        budget = Budget(results=3)
-        pages += search.anagrams(es, rack, blanks, sub=True, min_length=2, budget=budget, after=after)
-        if budget.resume is None:
-            break
-        after = budget.resume
+    pages = pages_of(es, rack, blanks)
     assert pages == whole and len(whole) > 6
     assert [m.key for m in whole] == search.sorted_anagrams(es, rack, blanks, True, 2).keys
     assert not background._jobs[es] and threading.active_count() == threads
