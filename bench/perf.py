@@ -32,9 +32,9 @@ wrk run, so the ratio is what to compare between machines):
   bare WSGI app doing the same look-up under the same gunicorn settings (``bench.service_load``'s),
   and ``POST /v1/es-fise/check`` of 1000 words, with wrk;
 - builds of generated pseudo-Spanish lists (``bench.build_and_lookup``'s generator; no real list) of
-  100k, 300k, 639k and 1M words with ``lextools build --source``: wall time and peak RSS, and the
+  100k, 300k, 639k and 1M words with ``lextools build --source``: CPU and wall time and peak RSS, and the
   membership time in each; the slope is d log(time) / d log(words), 1.0 being linear;
-- with ``--defaults``, ``lextools build`` of the five default lexicons: wall time and peak RSS.
+- with ``--defaults``, ``lextools build`` of the five default lexicons: CPU and wall time and peak RSS.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ import json
 import math
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -91,8 +92,8 @@ TARGETS = {
     "machine": "≤ 150 MB PSS in all",
     "get": "≥ 0.8× bare WSGI",
     "check": "≥ 272k words/s (4× 68k)",
-    "build639": "≤ 4 s and ≤ 200 MB",
-    "defaults": "≤ 60 s",
+    "build639": "≤ 6 s CPU and ≤ 200 MB (issue 37)",
+    "defaults": "≤ 60 s CPU (issue 37)",
 }
 
 
@@ -246,7 +247,7 @@ def probability_rows(home: Path) -> dict[str, Any]:
         page = list(search.find(lex, pattern=pattern, order="probability", budget=budget))
         out[pattern] = {"ms": (time.perf_counter() - t) * 1000, "words": len(page),
                         "shortest_first": [len(k) for k in page] == sorted(len(k) for k in page)}  # fmt: skip
-    seconds, peak_kb = timed_build(["pattern", EDITION, "CH?*O", "--order", "probability", "--lexicons", str(home)])
+    seconds, _, peak_kb = timed_build(["pattern", EDITION, "CH?*O", "--order", "probability", "--lexicons", str(home)])
     out["cli"] = {"s": seconds, "peak_mb": peak_kb / 1024}
     out["anagrams"] = anagram_first_pages(home)
     return out
@@ -276,7 +277,7 @@ def anagram_first_pages(home: Path) -> dict[str, Any]:
         }  # fmt: skip
     rack, sub = PROBABILITY_RACKS[-1]
     cli = ["anagram", EDITION, rack, "--sub", "--order", "probability", "--limit", "100", "--lexicons", str(home)]
-    seconds, peak_kb = timed_build(cli)
+    seconds, _, peak_kb = timed_build(cli)
     out["cli"] = {"rack": rack, "s": seconds, "peak_mb": peak_kb / 1024}
     return out
 
@@ -380,20 +381,22 @@ REPORT_PEAK = (
 )
 
 
-def timed_build(arguments: Sequence[str]) -> tuple[float, int]:
-    """Run ``lextools ARGUMENTS`` in a child; its wall time and peak RSS in kB.
+def timed_build(arguments: Sequence[str]) -> tuple[float, float, int]:
+    """Run ``lextools ARGUMENTS`` in a child; its wall time, CPU time (user + system: what a busy
+    machine's other work changes least) and peak RSS in kB.
 
     The child reports its own peak (VmHWM, reset by exec): a parent's rusage would count the memory
     of this process, which the child held between fork and exec.
     """
     cmd = [sys.executable, "-c", REPORT_PEAK + "from lextools.cli.main import main; main()", *arguments]
-    t = time.perf_counter()
+    t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    seconds = time.perf_counter() - t
+    seconds, after = time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     peak = re.search(r"^PEAK_KB (\d+)$", done.stderr, re.M)
     if done.returncode != 0 or not peak:
         raise RuntimeError(f"lextools {' '.join(arguments)} exited {done.returncode}:\n{done.stderr[-2000:]}")
-    return seconds, int(peak.group(1))
+    return seconds, cpu, int(peak.group(1))
 
 
 def build_rows(workdir: Path, sizes: Sequence[int]) -> list[dict[str, Any]]:
@@ -403,11 +406,11 @@ def build_rows(workdir: Path, sizes: Sequence[int]) -> list[dict[str, Any]]:
         source = workdir / f"words-{n}.txt"
         source.write_text("\n".join(biggest[:n]) + "\n", "utf-8")
         out = workdir / f"lex-{n}"
-        seconds, peak_kb = timed_build(["build", EDITION, "--source", str(source), "--out", str(out)])
+        seconds, cpu, peak_kb = timed_build(["build", EDITION, "--source", str(source), "--out", str(out)])
         lex = load_lexicon(EDITION, out)
         keys = list(lex.keys())
         m = membership(lex, keys, random.Random(n))
-        rows.append({"words": n, "build_s": seconds, "peak_rss_mb": peak_kb / 1024, "membership": m})
+        rows.append({"words": n, "build_s": seconds, "cpu_s": cpu, "peak_rss_mb": peak_kb / 1024, "membership": m})
     return rows
 
 
@@ -497,17 +500,17 @@ def table(r: dict[str, Any]) -> str:
         row("`POST /check` 1000 words", f"{wps / 1000:.0f} k words/s", "—", TARGETS["check"], wps >= 272_000)
     if "defaults" in r:
         d = r["defaults"]
-        row("build the five defaults", f"{d['build_s']:.0f} s, {d['peak_rss_mb']:.0f} MB", "—", TARGETS["defaults"],
-            d["build_s"] <= 60)  # fmt: skip
+        row("build the five defaults", f"{d['cpu_s']:.0f} s CPU ({d['build_s']:.0f} s wall), {d['peak_rss_mb']:.0f} MB",
+            "—", TARGETS["defaults"], d["cpu_s"] <= 60)  # fmt: skip
     if "builds" in r:
         b = r["builds"]
         at = next((x for x in b if x["words"] == 639_000), None)
         if at:
-            row("build 639k words", f"{at['build_s']:.1f} s, {at['peak_rss_mb']:.0f} MB", "—", TARGETS["build639"],
-                at["build_s"] <= 4 and at["peak_rss_mb"] <= 200)  # fmt: skip
+            row("build 639k words", f"{at['cpu_s']:.1f} s CPU ({at['build_s']:.1f} s wall), {at['peak_rss_mb']:.0f} MB",
+                "—", TARGETS["build639"], at["cpu_s"] <= 6 and at["peak_rss_mb"] <= 200)  # fmt: skip
         ns = [x["words"] for x in b]
-        row("build scaling", " · ".join(f"{x['words'] // 1000}k {x['build_s']:.1f} s" for x in b), "—",
-            f"slope {slope(ns, [x['build_s'] for x in b]):.2f} (1 = linear)", None)  # fmt: skip
+        row("build scaling (CPU)", " · ".join(f"{x['words'] // 1000}k {x['cpu_s']:.1f} s" for x in b), "—",
+            f"slope {slope(ns, [x['cpu_s'] for x in b]):.2f} (1 = linear)", None)  # fmt: skip
         row("`key in lexicon` scaling", " · ".join(f"{x['words'] // 1000}k {x['membership']['lexicon_us']:.3f} µs"
             for x in b), "set: " + " · ".join(f"{x['membership']['set_us']:.3f}" for x in b),
             f"slope {slope(ns, [x['membership']['lexicon_us'] for x in b]):.2f} (0 = flat)", None)  # fmt: skip
@@ -552,8 +555,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result["service"] = service_rows(home, Path(tmp), args.duration, args.connections)
         if args.defaults:
             print("building the five default lexicons ...", file=sys.stderr)
-            seconds, peak_kb = timed_build(["build", "--out", str(Path(tmp) / "defaults")])
-            result["defaults"] = {"build_s": seconds, "peak_rss_mb": peak_kb / 1024}
+            seconds, cpu, peak_kb = timed_build(["build", "--out", str(Path(tmp) / "defaults")])
+            result["defaults"] = {"build_s": seconds, "cpu_s": cpu, "peak_rss_mb": peak_kb / 1024}
         if not args.skip_build:
             print("build rows ...", file=sys.stderr)
             result["builds"] = build_rows(Path(tmp), [int(x) for x in args.sizes.split(",")])

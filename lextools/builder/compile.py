@@ -19,11 +19,12 @@ import contextlib
 import gc
 import hashlib
 import json
+import operator
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import groupby, islice, pairwise
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,9 @@ import dawg
 from lextools.builder.filters import Candidate, Rule, SourceWord, judge
 from lextools.builder.lock import build_lock
 from lextools.builder.provenance import Provenance
+from lextools.builder.study_files import KeyRows
 from lextools.core.anagram_table import MAGIC as ALPHAWORDS_MAGIC
-from lextools.core.anagram_table import table_bytes
+from lextools.core.background import give_back_memory
 from lextools.core.edition import Edition, edition_names
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.lexicon import (
@@ -41,13 +43,11 @@ from lextools.core.lexicon import (
     FORMAT,
     FORMAT_VERSION,
     RANKS,
-    alphagram_order,
-    alphagrammer,
     metadata_path,
     read_metadata,
 )
 from lextools.core.output_files import Commit, tool_versions
-from lextools.core.ranking import ranking_bytes
+from lextools.core.ranking import alphabet_codes
 from lextools.core.sidecar import lemmas_path, sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines
 
@@ -305,18 +305,22 @@ def _write_files(
     provenance: Provenance | None = None,
 ) -> dict[str, Any]:
 
-    if not all(a < b for a, b in pairwise(keys)):  # compile_words gives them sorted; a caller may not
+    # compile_words gives them sorted; a caller may not (``map`` of ``<``: no Python code per key)
+    if not all(map(operator.lt, keys, islice(keys, 1, None))):
         keys = sorted(set(keys))
-    order = alphagram_order(keys)
+    rows = KeyRows(keys, alphabet_codes(edition))  # the keys as arrays, for the files that sort them
+    order = rows.order
     files: dict[str, dict[str, Any]] = {}
     # Every file goes to a temporary first; only when all are written (the metadata, the commit, last)
     # are they renamed into place: a build failing on the way leaves the directory as it was.
     with Commit() as commit:
-        for part, data, suffix in _generation(edition, keys, order, progress):
+        for part, data, suffix in _generation(edition, keys, rows, progress):
             sha = hashlib.sha256(data).hexdigest()
             name = f"{edition.name}-{sha[:16]}{suffix}"
             commit.add(home / name, data)
             files[part] = {"name": name, "sha256": sha, "bytes": len(data)}
+            del data  # written: not kept while the next file is made, nor the heap's free pages
+            give_back_memory()
         checksum = files["words"]["sha256"]
         exclusions = {"edition": edition.name, "checksum": checksum, "rules": report.exclusions()}
         commit.add(home / f"{edition.name}.exclusions.json", _json_bytes(exclusions))
@@ -346,8 +350,8 @@ def _write_files(
 
 
 def _generation(
-    edition: Edition, keys: Sequence[str], order: str, progress: Callable[[str], None] | None
-) -> Iterator[tuple[str, bytes, str]]:
+    edition: Edition, keys: Sequence[str], rows: KeyRows, progress: Callable[[str], None] | None
+) -> Iterator[tuple[str, bytes | bytearray, str]]:
     """The files of a lexicon generation, one at a time: (part, bytes, file name suffix)."""
     if progress:
         progress("words DAWG")
@@ -356,37 +360,13 @@ def _generation(
     if progress:
         progress("anagram index")
     # A plain DAWG: the anagram walk follows given tiles, it never lists a node's children.
-    yield "alphagrams", dawg.DAWG(sorted_alphagrams(keys, order), input_is_sorted=True).tobytes(), ".alphagrams.dawg"
+    yield "alphagrams", dawg.DAWG(rows.sorted_alphagrams(), input_is_sorted=True).tobytes(), ".alphagrams.dawg"
     if progress:
         progress("probability ranking")
-    yield RANKS, ranking_bytes(edition, keys), ".ranks"
+    yield RANKS, rows.ranking(edition), ".ranks"
     if progress:
         progress("words of each alphagram")
-    yield ALPHAWORDS, table_bytes(edition, keys, order), ".alphawords"
-
-
-def sorted_alphagrams(keys: Iterable[str], order: str) -> Iterator[str]:
-    """The keys' distinct alphagrams (:func:`lextools.core.lexicon.alphagrammer`), sorted, a group at a time.
-
-    An alphagram starts with its key's first tile in ``order``. Grouping the keys by that tile, and
-    taking the groups by the tile's code, gives the sorted alphagrams group after group while holding
-    one group's alphagrams at a time: all of them at once, beside the keys, were the peak of a build's
-    memory.
-    """
-    rank = {ord(code): i for i, code in enumerate(order)}  # a key's codes → their ranks
-    groups: dict[str, list[str]] = {}
-    if all(ord(code) < 0x100 for code in order):  # every shipped edition: bytes.translate, a plain table
-        table = bytes(rank.get(b, 0xFF) for b in range(0x100))
-        for key in keys:
-            groups.setdefault(order[min(key.encode("latin-1").translate(table))], []).append(key)
-    else:
-        for key in keys:
-            groups.setdefault(order[ord(min(key.translate(rank)))], []).append(key)
-    alphagram = alphagrammer(order)
-    for first in sorted(groups):
-        alphagrams = list(map(alphagram, groups.pop(first)))
-        alphagrams.sort()
-        yield from (a for a, _ in groupby(alphagrams))
+    yield ALPHAWORDS, rows.table(edition), ".alphawords"
 
 
 def outdated(home: Path, edition: str) -> bool:

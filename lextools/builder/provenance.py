@@ -91,8 +91,10 @@ class Provenance:
     def to_bytes(self, checksum: str) -> bytes:
         """The sidecar for the lexicon whose words DAWG has this checksum."""
         usual = Counter(self.sources.values()).most_common(1)
-        usual_sources = usual[0][0] if usual else ""
-        unusual = sorted((key, joined) for key, joined in self.sources.items() if joined != usual_sources)
+        usual_sources, many = usual[0] if usual else ("", 0)
+        unusual: list[tuple[str, str]] = []
+        if many < len(self.sources):  # (one source, a list's build: every word has the usual ones)
+            unusual = sorted((key, joined) for key, joined in self.sources.items() if joined != usual_sources)
         sets = [joined for joined, _ in Counter(joined for _, joined in unusual).most_common()]
         number = {joined: i for i, joined in enumerate(sets)}
         lines = [

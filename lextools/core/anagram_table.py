@@ -8,11 +8,13 @@ and a process that answers no anagram never reads it.
 
 The table is a perfect hash of the index's alphagrams ("hash, displace", as in Belazzougui, Botelho
 and Dietzfelbinger's CHD): an alphagram's bytes (its key in the index, UTF-8) pick a bucket by
-CRC-32; the bucket's seed, found at build time so that no two alphagrams share a slot, picks the
-slot: ``(crc32 + seed × adler32) mod slots``. Looking up many alphagrams is then a chain of ``map``
-over C functions (no Python code per alphagram) and no probe or comparison: an alphagram the index
-knows is always in its slot. An alphagram the index does not know lands in some other one's slot,
-so the table is asked only for alphagrams the index has (one C++ test each). The file
+CRC-32; the bucket's seed, found at build time so that no two alphagrams share a slot
+(:mod:`lextools.builder.displace`; two builds of one list by different versions of lextools may
+choose other seeds, and map every alphagram to the same words), picks the slot: ``(crc32 + seed ×
+adler32) mod slots``. Looking up many alphagrams is then a chain of ``map`` over C functions (no
+Python code per alphagram) and no probe or comparison: an alphagram the index knows is always in its
+slot. An alphagram the index does not know lands in some other one's slot, so the table is asked
+only for alphagrams the index has (one C++ test each). The file
 (``E-<sha16>.alphawords``, named in ``E.json`` with its checksum, checked on first use)::
 
     "lextools-alphawords 2\\n"      22 bytes
@@ -39,91 +41,12 @@ from itertools import repeat
 from operator import add, mod, mul
 from zlib import adler32, crc32
 
-from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
-from lextools.core.lexicon import Lexicon, alphagrammer, latin_ranks
+from lextools.core.lexicon import Lexicon, latin_ranks
 
 MAGIC = b"lextools-alphawords 2\n"
 #: The metadata's name of the file (``files``).
 PART = "alphawords"
-#: Alphagrams per slot, and per bucket: a seed for each bucket is found in about three tries on
-#: average, the table costing about 4.4 + 1 bytes per alphagram.
-_LOAD, _PER_BUCKET = 0.9, 2
-#: Seeds tried per bucket before the build tries a table one slot larger.
-_SEEDS = 1 << 16
-
-
-def table_bytes(edition: Edition, keys: Iterable[str], order: str) -> bytes:
-    """The file for these keys, ``order`` the lexicon's alphagram order (every tile code of its keys)."""
-    alphagram = alphagrammer(order)
-    groups: dict[bytes, list[bytes]] = {}
-    keys = list(keys)
-    for key, ranked in zip(keys, edition.rank_bytes(keys), strict=True):
-        groups.setdefault(alphagram(key).encode(), []).append(ranked)
-    names = list(groups)
-    slots, seeds, places = _displace(names)
-    records: list[bytes | None] = [None] * slots
-    for name, at in zip(names, places, strict=True):
-        records[at] = b"".join(word + b"\n" for word in sorted(groups[name]))
-    encoded = order.encode()
-    head = b"".join((MAGIC, struct.pack("<I", len(encoded)), encoded, struct.pack("<II", len(seeds), slots)))
-    seed_bytes = struct.pack(f"<{len(seeds)}H", *seeds)
-    seed_bytes += b"\0" * (-len(seed_bytes) % 4)
-    start = len(head) + len(seed_bytes) + 4 * (slots + 1)
-    starts = [start]
-    for record in records:
-        starts.append(starts[-1] + len(record or b""))
-    return b"".join((head, seed_bytes, struct.pack(f"<{slots + 1}I", *starts), *(r for r in records if r)))
-
-
-def _displace(names: list[bytes]) -> tuple[int, list[int], list[int]]:
-    """Slots, each bucket's seed, each name's slot: buckets placed largest first, each with the first
-    seed that puts all its names in free slots of their own. A bucket no seed places (two names
-    whose hashes agree modulo the slots) makes the table one slot larger and the search start again."""
-    buckets = max(1, len(names) // _PER_BUCKET)
-    slots = _prime_from(int(len(names) / _LOAD) + 1)
-    first, second = list(map(crc32, names)), list(map(adler32, names))
-    members: list[list[int]] = [[] for _ in range(buckets)]
-    for i, h in enumerate(first):
-        members[h % buckets].append(i)
-    while True:
-        seeds, places = _place_buckets(members, first, second, slots)
-        if seeds is not None:
-            return slots, seeds, places
-        slots = _prime_from(slots + 1)
-
-
-def _place_buckets(
-    members: list[list[int]], first: list[int], second: list[int], slots: int
-) -> tuple[list[int] | None, list[int]]:
-    taken = bytearray(slots)
-    seeds, places = [0] * len(members), [0] * len(first)
-    for bucket in sorted(range(len(members)), key=lambda b: -len(members[b])):
-        names = members[bucket]
-        if not names:
-            break
-        pairs = [(first[i], second[i]) for i in names]
-        for seed in range(_SEEDS):
-            spots = [(a + seed * b) % slots for a, b in pairs]
-            if not any(taken[s] for s in spots) and len(set(spots)) == len(spots):
-                break
-        else:
-            return None, places
-        seeds[bucket] = seed
-        for i, s in zip(names, spots, strict=True):
-            taken[s] = 1
-            places[i] = s
-    return seeds, places
-
-
-def _prime_from(n: int) -> int:
-    """The least prime ≥ n: slots modulo a prime spread the seeds' strides over every slot."""
-    n = max(n, 2)
-    while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
-        n += 1
-    return n
-
-
 class AnagramTable:
     """The file read in place: :meth:`ranked_words` of alphagrams."""
 

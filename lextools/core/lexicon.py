@@ -60,8 +60,7 @@ import json
 import mmap
 import os
 import struct
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -140,8 +139,13 @@ def latin_ranks(order: str) -> tuple[bytes, bytes] | None:
 
 def alphagram_order(keys: Iterable[str]) -> str:
     """Tile codes by how many times they occur in the keys, rarest first (ties by code)."""
-    counts = Counter("".join(keys))
-    return "".join(sorted(counts, key=lambda c: (counts[c], c)))
+    text = "".join(keys)
+    return order_of_counts({code: text.count(code) for code in set(text)})  # a C scan per code
+
+
+def order_of_counts(counts: Mapping[str, int]) -> str:
+    """:func:`alphagram_order` of keys that hold each code ``counts[code]`` times (0: none)."""
+    return "".join(sorted((code for code in counts if counts[code]), key=lambda c: (counts[c], c)))
 
 
 def reader_name() -> str:

@@ -6,10 +6,10 @@ edition's alphabet; shorter words come before longer ones. Where the tile counts
 (es-mattel2021) the ranks are alphabetical within the length, as the quizzes' are, and
 ``order=probability`` is refused.
 
-A build writes the ranking once (``E-<sha16>.ranks``, :func:`ranking_bytes`), named in ``E.json``
-with its checksum like the DAWGs; a reader memory-maps it when the lexicon is loaded and checks its
-checksum the first time it is used (so a one-word look-up never reads it, and every process reading
-it shares one copy of its bytes through the page cache). The file::
+A build writes the ranking once (``E-<sha16>.ranks``, :func:`lextools.builder.study_files.ranking_bytes`),
+named in ``E.json`` with its checksum like the DAWGs; a reader memory-maps it when the lexicon is
+loaded and checks its checksum the first time it is used (so a one-word look-up never reads it, and
+every process reading it shares one copy of its bytes through the page cache). The file::
 
     "lextools-ranks 1\\n"           17 bytes
     uint32 n, then n bytes         the tile codes in the edition's alphabet, UTF-8
@@ -31,7 +31,6 @@ import logging
 import mmap
 import struct
 from bisect import bisect_right
-from collections.abc import Iterable
 from math import comb
 
 from lextools.core.edition import Edition
@@ -51,46 +50,6 @@ PART = "ranks"
 def alphabet_codes(edition: Edition) -> str:
     """The edition's tile codes in its alphabet (es-fise: A B C 1 D …): a key's bytes in the file."""
     return "".join(sorted(edition.by_code, key=edition.collation_key))
-
-
-def ranking_bytes(edition: Edition, keys: Iterable[str]) -> bytes:
-    """The ranking file of these keys (the module docstring): what a build writes."""
-    codes = alphabet_codes(edition)
-    by_length: list[list[bytes]] = [[] for _ in range(LONGEST + 1)]
-    for record in as_bytes(codes, keys):
-        if len(record) > LONGEST:
-            raise ValueError(f"a key of {len(record)} tiles: the ranking holds at most {LONGEST}")
-        by_length[len(record)].append(record)
-    ways_of = _ways_table(edition, codes) if edition.has_counts else None
-    sections = []
-    for records in by_length:
-        if ways_of is not None:
-            ranked = [(-_ways(ways_of, r), r) for r in records]
-            ranked.sort()
-            records = [r for _, r in ranked]
-        else:
-            records.sort()
-        sections.append(b"".join(records))
-    encoded = codes.encode()
-    return b"".join(
-        (
-            MAGIC,
-            struct.pack("<I", len(encoded)),
-            encoded,
-            struct.pack(f"<{LONGEST + 1}I", *map(len, by_length)),
-            *sections,
-        )
-    )
-
-
-def as_bytes(codes: str, keys: Iterable[str]) -> Iterable[bytes]:
-    """Each key as one byte per tile, its place in ``codes`` (``bytes.translate`` where every code is
-    one Latin-1 character, as in every shipped edition: a build converts half a million keys)."""
-    place = {c: i for i, c in enumerate(codes)}
-    if all(ord(c) < 0x100 for c in codes):
-        table = bytes(place.get(chr(b), 0) for b in range(0x100))
-        return (key.encode("latin-1").translate(table) for key in keys)
-    return (bytes(map(place.__getitem__, key)) for key in keys)
 
 
 def _ways_table(edition: Edition, codes: str) -> list[tuple[int, ...]]:

@@ -1,0 +1,121 @@
+"""The files a build makes with numpy (lextools/builder/study_files.py, lextools/builder/displace.py):
+the ranking byte for byte as the per-word sort lextools used before (kept here as the reference),
+and an alphagram table whose every alphagram has its words — other seeds, the same answers."""
+
+from __future__ import annotations
+
+import struct
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lextools.builder.displace import displace
+from lextools.builder.study_files import ranking_bytes, table_bytes
+from lextools.core.anagram_table import AnagramTable, table_of
+from lextools.core.edition import Edition, load_edition
+from lextools.core.lexicon import Lexicon, alphagrammer, load_lexicon
+from lextools.core.ranking import LONGEST, MAGIC, Ranks, _ways, _ways_table, alphabet_codes
+
+EDITIONS = ["es-fise", "es-na103", "es-mattel2021", "en", "fr"]
+
+
+def reference_ranking(edition: Edition, keys: list[str]) -> bytes:
+    """The ranking file as lextools wrote it word by word: each key's ways to draw (per tile of the
+    key, ``bytes.count``), then one sort of (−ways, record) per length; the alphabet alone where the
+    edition has no tile counts."""
+    codes = alphabet_codes(edition)
+    place = {c: i for i, c in enumerate(codes)}
+    by_length: list[list[bytes]] = [[] for _ in range(LONGEST + 1)]
+    for key in keys:
+        by_length[len(key)].append(bytes(place[c] for c in key))
+    ways_of = _ways_table(edition, codes) if edition.has_counts else None
+    for records in by_length:
+        records.sort(key=lambda r: (-_ways(ways_of, r), r) if ways_of is not None else (0, r))
+    encoded = codes.encode()
+    counts = struct.pack(f"<{LONGEST + 1}I", *map(len, by_length))
+    return b"".join((MAGIC, struct.pack("<I", len(encoded)), encoded, counts, *map(b"".join, by_length)))
+
+
+def words_by_alphagram(lex: Lexicon) -> dict[bytes, list[bytes]]:
+    """Every alphagram of the lexicon (its key in the index, UTF-8) → its words as the table holds
+    them (:meth:`~lextools.core.edition.Edition.rank_bytes`, sorted): what the table must answer."""
+    alphagram = alphagrammer(lex.alphagram_order)
+    found: dict[bytes, list[bytes]] = defaultdict(list)
+    keys = list(lex)
+    for key, ranked in zip(keys, lex.edition.rank_bytes(keys), strict=True):
+        found[alphagram(key).encode()].append(ranked)
+    return {name: sorted(words) for name, words in found.items()}
+
+
+def assert_study_files(lex: Lexicon, home: Path) -> None:
+    keys = sorted(lex)
+    ranks = ranking_bytes(lex.edition, keys)
+    assert ranks == reference_ranking(lex.edition, keys)
+    assert ranks == (home / lex.metadata["files"]["ranks"]["name"]).read_bytes()  # what the build wrote
+    expected = words_by_alphagram(lex)
+    made = AnagramTable(table_bytes(lex.edition, keys, lex.alphagram_order), lex.alphagram_order)
+    for table in (made, table_of(lex)):  # made here, and written by the build
+        assert all(table.ranked_words_of(name) == words for name, words in expected.items())
+        assert table.ranked_words(list(expected)) == [w for words in expected.values() for w in words]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_ranking_is_the_word_by_word_sort_and_the_table_has_every_alphagrams_words(
+    lexicon_home: Path, edition: str
+) -> None:
+    """Every small lexicon, es-mattel2021's ranking (no tile counts) in the alphabet's order alone."""
+    assert_study_files(load_lexicon(edition, lexicon_home), lexicon_home)
+
+
+@pytest.mark.slow
+def test_the_study_files_of_the_default_es_fise_lexicon(default_home: Path) -> None:
+    """Half a million words: every length and tile the ranking sorts, every bucket size the hash has."""
+    assert_study_files(load_lexicon("es-fise", default_home), default_home)
+
+
+def test_the_ranking_refuses_a_key_longer_than_the_board() -> None:
+    with pytest.raises(ValueError, match="at most 15"):
+        ranking_bytes(load_edition("en"), ["A" * 16])
+
+
+def test_an_empty_list_makes_files_the_readers_take() -> None:
+    fise = load_edition("es-fise")
+    assert len(Ranks(fise, ranking_bytes(fise, []))) == 0
+    assert AnagramTable(table_bytes(fise, [], "A"), "A").slots == 2
+
+
+def placed(first: list[int], second: list[int]) -> tuple[int, list[int]]:
+    """Slots, and each name's slot as the reader finds it (``AnagramTable.ranked_words_of``'s sum)."""
+    a, b = np.array(first, dtype=np.uint32), np.array(second, dtype=np.uint32)
+    slots, seeds, places = displace(a, b)
+    reader = [(f + int(seeds[f % len(seeds)]) * s) % slots for f, s in zip(first, second, strict=True)]
+    assert reader == places.tolist()
+    return slots, reader
+
+
+def test_every_name_gets_a_slot_of_its_own_where_the_reader_looks() -> None:
+    rng = np.random.default_rng(7)
+    first = rng.integers(0, 1 << 32, 5000, dtype=np.uint64).tolist()
+    second = rng.integers(0, 1 << 32, 5000, dtype=np.uint64).tolist()
+    slots, reader = placed(first, second)
+    assert len(set(reader)) == 5000 and slots >= 5000 / 0.9
+
+
+def test_a_name_whose_slot_no_seed_moves_is_placed_first() -> None:
+    """An Adler-32 that is a multiple of the slots (5557 here) gives one slot for every seed: its
+    bucket goes before the larger buckets that could take that slot."""
+    rng = np.random.default_rng(11)
+    first = rng.integers(0, 1 << 32, 5000, dtype=np.uint64).tolist()
+    second = rng.integers(1, 1 << 32, 5000, dtype=np.uint64).tolist()
+    second[:20] = [5557 * k for k in range(1, 21)]
+    slots, reader = placed(first, second)
+    assert slots == 5557 and len(set(reader)) == 5000
+    assert reader[:20] == [f % 5557 for f in first[:20]]
+
+
+def test_two_names_no_seed_parts_make_the_table_larger() -> None:
+    """Equal hashes modulo 3 slots (one bucket): no seed parts them; modulo 5 one does."""
+    slots, reader = placed([1, 4], [2, 5])
+    assert slots == 5 and len(set(reader)) == 2
