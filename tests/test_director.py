@@ -344,7 +344,7 @@ def test_receipt_verify_refuses_what_no_server_wrote_in_one_line(lexicon_home: P
         shown = CliRunner().invoke(cli, ["receipt", "verify", "--record", record, text])
         assert shown.exit_code == 2, shown.output
         (line,) = shown.stderr.splitlines()[1:]  # after the record's name
-        assert line.startswith(f"not valid: not a receipt: {cause}"), line
+        assert line.startswith(f"not a receipt: {cause}"), line  # exit 2: not "not valid", which is exit 1
 
 
 def test_the_record_is_private_to_its_owner(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The files a build makes with numpy (lextools/builder/study_files.py, lextools/builder/displace.py):
-the ranking byte for byte as the per-word sort lextools used before (kept here as the reference),
-and an alphagram table whose every alphagram has its words — other seeds, the same answers."""
+the ranking byte for byte as the per-word sort lextools used before, and the alphagram table's seeds
+as the bucket-by-bucket search found them (both kept here as the references)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lextools.builder.displace import displace
+from lextools.builder.displace import LOAD, PER_BUCKET, SEEDS, displace, prime_from
 from lextools.builder.study_files import ranking_bytes, table_bytes
 from lextools.core.anagram_table import AnagramTable, table_of
 from lextools.core.edition import Edition, load_edition
@@ -103,16 +103,46 @@ def test_every_name_gets_a_slot_of_its_own_where_the_reader_looks() -> None:
     assert len(set(reader)) == 5000 and slots >= 5000 / 0.9
 
 
-def test_a_name_whose_slot_no_seed_moves_is_placed_first() -> None:
-    """An Adler-32 that is a multiple of the slots (5557 here) gives one slot for every seed: its
-    bucket goes before the larger buckets that could take that slot."""
+def one_by_one(first: list[int], second: list[int]) -> tuple[int, list[int], list[int]]:
+    """The search lextools always used, in plain Python: the buckets largest first (in their order
+    within a size), each given its first seed whose slots are free and distinct; a bucket no seed
+    places makes the table the next prime larger."""
+    buckets = max(1, len(first) // PER_BUCKET)
+    slots = prime_from(int(len(first) / LOAD) + 1)
+    members: list[list[int]] = [[] for _ in range(buckets)]
+    for i, h in enumerate(first):
+        members[h % buckets].append(i)
+    while True:
+        taken, seeds, places = bytearray(slots), [0] * buckets, [0] * len(first)
+        for bucket in sorted(range(buckets), key=lambda b: -len(members[b])):
+            names = members[bucket]
+            if not names:
+                return slots, seeds, places
+            for seed in range(SEEDS):
+                spots = [(first[i] + seed * second[i]) % slots for i in names]
+                if not any(taken[s] for s in spots) and len(set(spots)) == len(spots):
+                    break
+            else:
+                break
+            seeds[bucket] = seed
+            for i, s in zip(names, spots, strict=True):
+                taken[s], places[i] = 1, s
+        else:
+            return slots, seeds, places
+        slots = prime_from(slots + 1)
+
+
+@pytest.mark.parametrize("fixed", [0, 3])
+def test_the_seeds_are_those_of_the_bucket_by_bucket_search(fixed: int) -> None:
+    """The same seeds, so the same table bytes, as one bucket after another; ``fixed`` names have an
+    Adler-32 that is a multiple of the slots (5557 here): one slot whatever the seed, which a name
+    placed before them may take (then the table grows, as it always did)."""
     rng = np.random.default_rng(11)
     first = rng.integers(0, 1 << 32, 5000, dtype=np.uint64).tolist()
     second = rng.integers(1, 1 << 32, 5000, dtype=np.uint64).tolist()
-    second[:20] = [5557 * k for k in range(1, 21)]
-    slots, reader = placed(first, second)
-    assert slots == 5557 and len(set(reader)) == 5000
-    assert reader[:20] == [f % 5557 for f in first[:20]]
+    second[:fixed] = [5557 * k for k in range(1, fixed + 1)]
+    slots, seeds, places = displace(np.array(first, dtype=np.uint32), np.array(second, dtype=np.uint32))
+    assert (slots, seeds.tolist(), places.tolist()) == one_by_one(first, second)
 
 
 def test_two_names_no_seed_parts_make_the_table_larger() -> None:

@@ -1,19 +1,23 @@
 """The seeds of the alphagram table's perfect hash (:mod:`lextools.core.anagram_table`), found with numpy.
 
 The hash is the reader's: a name's bucket is ``crc32 mod buckets``, its slot ``(crc32 + seed ×
-adler32) mod slots``, each bucket's seed an unsigned 16-bit number. :func:`displace` finds seeds
-that put every name in a slot of its own, buckets placed largest first ("hash, displace"). The
-search is in *rounds* over every bucket of one size at once, not a Python loop per bucket and per
-seed: in a round every bucket still unplaced tries a window of seeds from its next one (one seed
-each while many buckets are left, up to thousands when few are, so the last ones do not take
-thousands of rounds), and takes the first seed of its window whose slots are free and distinct; of
-the buckets that found one, each keeps it when it is the first bucket (by number) to claim every
-one of its slots in the round, and the others try again from that seed in the next round. The
-lowest-numbered bucket that found a seed always keeps it, so every round places one at least.
+adler32) mod slots``, each bucket's seed an unsigned 16-bit number. :func:`displace` finds the seeds
+the table has always had ("hash, displace"): the buckets taken largest first (in their order within a
+size), each given the first seed that puts its names in free slots of their own, a bucket after
+another. Taken one by one in Python that was most of a build's time; here the search runs in
+*rounds* over many buckets at once, and gives the very same seeds:
 
-The seeds are not the ones a bucket-by-bucket search finds (a bucket may lose a slot to another of
-its round), so the table's bytes differ from one built that way; every name still has a slot of its
-own, so the words of each alphagram are the same.
+- in a round, the next buckets still to place each try a window of seeds from their next one,
+  against the slots taken when the round began, and find their first seed that fits;
+- a bucket's seed is the one the one-by-one search gives as long as no bucket before it in the
+  round claimed one of its slots (slots are only ever taken, so a seed that did not fit still does
+  not): the buckets before the first that lost a slot to an earlier one of the round, or found no
+  seed in its window, are placed; the search goes on from that one;
+- a bucket not placed keeps what it learnt: its next seed to try is the one it found (or the end of
+  its window), the seeds before it not fitting any more than they did.
+
+The number of buckets a round takes grows with the free slots (two rounds' claims rarely meet in
+a sparse table) and shrinks as the table fills, and the window of seeds grows as fewer fit.
 """
 
 from __future__ import annotations
@@ -54,10 +58,7 @@ def _place_buckets(
     bucket: Hashes, buckets: int, first: Hashes, second: Hashes, slots: int
 ) -> tuple[Seeds, Places] | None:
     """Each bucket's seed and each name's slot, the buckets of each size placed together, the
-    largest first; None when a bucket exhausts its seeds.
-
-    A name whose Adler-32 is a multiple of the slots has one slot whatever the seed: the buckets
-    holding one are placed before all others, while that slot is free."""
+    largest first and in their order within a size; None when a bucket exhausts its seeds."""
     taken = np.zeros(slots, dtype=bool)
     owner = np.zeros(slots, dtype=np.int32)  # scratch: which bucket of a round claims a slot
     seeds = np.zeros(buckets, dtype=np.uint16)
@@ -65,50 +66,72 @@ def _place_buckets(
     members = np.argsort(bucket, kind="stable").astype(np.int32)  # the names of bucket 0, then of 1, …
     sizes = np.bincount(bucket, minlength=buckets)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    pinned = np.zeros(buckets, dtype=bool)
-    pinned[bucket[second % slots == 0]] = True
-    for among in (pinned, ~pinned):
-        for size in np.unique(sizes[among & (sizes > 0)])[::-1]:
-            ids = np.flatnonzero(among & (sizes == size))
-            names = members[starts[ids, None] + np.arange(size)]
-            found = _place_class(first[names].astype(np.int64), second[names].astype(np.int64), taken, owner)
-            if found is None:
-                return None
-            seeds[ids], places[names] = found
+    for size in np.unique(sizes[sizes > 0])[::-1]:
+        ids = np.flatnonzero(sizes == size)
+        names = members[starts[ids, None] + np.arange(size)]
+        found = _place_class(first[names].astype(np.int64), second[names].astype(np.int64), taken, owner)
+        if found is None:
+            return None
+        seeds[ids], places[names] = found
     return seeds, places
 
 
 def _place_class(
     a: Ints, b: Ints, taken: npt.NDArray[np.bool_], owner: npt.NDArray[np.int32]
 ) -> tuple[Ints, Ints] | None:
-    """Seeds and slots of buckets of one size (rows of their names' hashes ``a``, ``b``), in rounds
-    (the module docstring); marks their slots in ``taken``. None when one exhausts its seeds."""
+    """Seeds and slots of buckets of one size (rows of their names' hashes ``a``, ``b``), one after
+    the other as the one-by-one search places them, in rounds (the module docstring); marks their
+    slots in ``taken``. None when one exhausts its seeds."""
     count, size = a.shape
     slots = len(taken)
     next_seed = np.zeros(count, dtype=np.int64)
     seeds = np.zeros(count, dtype=np.int64)
     spots = np.zeros((count, size), dtype=np.int64)
-    live, placed = np.arange(count), np.zeros(count, dtype=bool)
-    while live.size:
-        window = max(1, min(ROUND_CELLS // (live.size * size), SEEDS))
-        tries = next_seed[live, None] + np.arange(window)
-        cand = (a[live, None, :] + tries[:, :, None] * b[live, None, :]) % slots
+    done = 0  # the buckets before this one are placed
+    while done < count:
+        free = slots - int(np.count_nonzero(taken))
+        live = np.arange(done, min(count, done + max(8, int((2 * free) ** 0.5) // size)))
+        found = _first_fits(a[live], b[live], next_seed[live], taken)
+        if found is None:
+            return None  # the one-by-one search fails there too, or at a bucket before it
+        seed, where = found
+        keeps = _first_claims(where, owner)
+        cut = len(live) if keeps.all() else int(np.argmin(keeps))  # the first bucket that lost a slot
+        placed = live[:cut]
+        seeds[placed], spots[placed] = seed[:cut], where[:cut]
+        taken[where[:cut]] = True
+        next_seed[live[cut:]] = seed[cut:]  # what they learnt: the seeds before these do not fit
+        done += cut
+    return seeds, spots
+
+
+def _first_fits(
+    a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_]
+) -> tuple[Ints, Ints] | None:
+    """Each row's first seed from ``start`` on whose slots are free in ``taken`` and distinct, and
+    those slots; None when a row has none below :data:`SEEDS`. Windows of seeds grow for the rows
+    that found none yet."""
+    rows, size = a.shape
+    slots = len(taken)
+    seed, where = np.zeros(rows, dtype=np.int64), np.zeros((rows, size), dtype=np.int64)
+    todo, start = np.arange(rows), start.copy()
+    window = max(1, 2 * slots // max(1, slots - int(np.count_nonzero(taken))))
+    while todo.size:
+        window = min(window, ROUND_CELLS // (todo.size * size) + 1, SEEDS)
+        tries = start[todo, None] + np.arange(window)
+        cand = (a[todo, None, :] + tries[:, :, None] * b[todo, None, :]) % slots
         fits = ~taken[cand].any(axis=2) & (tries < SEEDS)
         if size > 1:
             fits &= (np.diff(np.sort(cand, axis=2), axis=2) != 0).all(axis=2)
         found = fits.any(axis=1)
-        if (~found & (next_seed[live] + window >= SEEDS)).any():
-            return None
-        next_seed[live[~found]] += window
         pick = fits[found].argmax(axis=1)
-        which, seed, where = live[found], tries[found, pick], cand[found, pick]
-        win = _first_claims(where, owner)
-        seeds[which[win]], spots[which[win]] = seed[win], where[win]
-        taken[where[win]] = True
-        next_seed[which[~win]] = seed[~win]  # tried again, now that the winners' slots are taken
-        placed[which[win]] = True
-        live = live[~placed[live]]
-    return seeds, spots
+        seed[todo[found]], where[todo[found]] = tries[found, pick], cand[found, pick]
+        start[todo] += window
+        todo = todo[~found]
+        if todo.size and (start[todo] >= SEEDS).any():
+            return None
+        window *= 2
+    return seed, where
 
 
 def _first_claims(where: Ints, owner: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:

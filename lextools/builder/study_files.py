@@ -15,9 +15,9 @@ numpy is the build's alone: no look-up imports this module.
   alphagram DAWG takes them.
 - :meth:`KeyRows.ranking` writes the ranking file byte for byte as the order it documents: by
   length, then most ways to draw first, then the alphabet.
-- :meth:`KeyRows.table` writes the alphagram table. Its seeds come from
-  :func:`lextools.builder.displace.displace`, so its bytes are not those of the bucket-by-bucket
-  search lextools used before; every alphagram has the same words, in the same order.
+- :meth:`KeyRows.table` writes the alphagram table, its seeds found in bulk by
+  :func:`lextools.builder.displace.displace`: the same seeds, so the same bytes, as the
+  bucket-by-bucket search lextools used before.
 """
 
 from __future__ import annotations

@@ -9,12 +9,11 @@ and a process that answers no anagram never reads it.
 The table is a perfect hash of the index's alphagrams ("hash, displace", as in Belazzougui, Botelho
 and Dietzfelbinger's CHD): an alphagram's bytes (its key in the index, UTF-8) pick a bucket by
 CRC-32; the bucket's seed, found at build time so that no two alphagrams share a slot
-(:mod:`lextools.builder.displace`; two builds of one list by different versions of lextools may
-choose other seeds, and map every alphagram to the same words), picks the slot: ``(crc32 + seed ×
-adler32) mod slots``. Looking up many alphagrams is then a chain of ``map`` over C functions (no
-Python code per alphagram) and no probe or comparison: an alphagram the index knows is always in its
-slot. An alphagram the index does not know lands in some other one's slot, so the table is asked
-only for alphagrams the index has (one C++ test each). The file
+(:mod:`lextools.builder.displace`: the buckets largest first, each its first seed that fits), picks
+the slot: ``(crc32 + seed × adler32) mod slots``. Looking up many alphagrams is then a chain of
+``map`` over C functions (no Python code per alphagram) and no probe or comparison: an alphagram
+the index knows is always in its slot. An alphagram the index does not know lands in some other
+one's slot, so the table is asked only for alphagrams the index has (one C++ test each). The file
 (``E-<sha16>.alphawords``, named in ``E.json`` with its checksum, checked on first use)::
 
     "lextools-alphawords 2\\n"      22 bytes
