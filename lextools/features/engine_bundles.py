@@ -36,6 +36,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -263,25 +264,33 @@ def bundle(lex: Lexicon, engine: str, home: Path, pause: kwg.Pause = None) -> Bu
 
 
 # -- the READMEs: what each file is and the commands that load it ------------------------------------
+# The prose is Markdown in engine_readmes/ENGINE.md (package data, read through importlib.resources),
+# filled by str.format_map; each template lists its placeholders in the HTML comment it starts with.
+# Here stays only what is computed: names, the tiles, the sentences that depend on the edition.
 
 #: A rack to try, typed as every engine types it (a digraph tile in brackets: [CH]).
 EXAMPLE_RACK = "AEILNRS"
+#: What ends a template's opening comment, which the README does not get.
+_COMMENT_END = "-->\n"
 
 
-def _header(lex: Lexicon, b: Bundle, engine: str) -> list[str]:
+def _render(engine: str, **values: str) -> str:
+    """``engine_readmes/ENGINE.md`` without its opening comment, its placeholders filled."""
+    text = resources.files("lextools.features").joinpath("engine_readmes", f"{engine}.md").read_text("utf-8")
+    comment, end, body = text.partition(_COMMENT_END)
+    if not (comment.startswith("<!--") and end):
+        raise ValueError(f"engine_readmes/{engine}.md does not start with its comment of placeholders")
+    return body.format_map(values)
+
+
+def _header(lex: Lexicon, b: Bundle, engine: str) -> str:
     version = tool_versions().get("lextools", "unknown")
-    return [
-        f"# {lex.edition.name} for {engine}",
-        "",
+    return (
+        f"# {lex.edition.name} for {engine}\n\n"
         f"Made by `lextools export {lex.edition.name} --for {b.engine}` (lextools {version}) from the "
         f"{lex.edition.name} lexicon: {len(lex):,} words, checksum `{lex.checksum[:16]}…`. "
-        "`bundle.json` lists every file with its size and sha256.",
-        "",
-    ]
-
-
-def _table(entries: list[tuple[str, str]]) -> list[str]:
-    return ["| file | what it is |", "|---|---|", *(f"| `{f}` | {what} |" for f, what in entries), ""]
+        "`bundle.json` lists every file with its size and sha256."
+    )
 
 
 def _tiles_line(lex: Lexicon) -> str:
@@ -293,182 +302,76 @@ def _tiles_line(lex: Lexicon) -> str:
 
 
 def magpie_readme(lex: Lexicon, b: Bundle) -> str:
-    name, ld = b.lexicon_name, b.letter_distribution
     prefix, ld_type = MAGPIE_NAMES[language(lex)]
-    settings = f"set -lex {name} -ld {ld} -wmp false -savesettings false"
-    lines = _header(lex, b, "MAGPIE")
-    lines += [
-        "This directory is a MAGPIE working directory: MAGPIE reads `./data` (its board layout before "
-        "any option), so run it from here.",
-        "",
-        *_table(
-            [
-                (
-                    f"data/lexica/{name}.kwg",
-                    "the words, GADDAG + DAWG (tile n = row n of the distribution; "
-                    f"`lextools verify data/lexica/{name}.kwg` checks it)",
-                ),
-                (f"data/lexica/{name}.klv2", "leave values: none, so every leave is worth 0 and moves rank by score"),
-                (f"data/letterdistributions/{ld}.csv", "the tiles: letter, lower case, count, score, vowel"),
-                ("data/layouts/standard15.txt", "the standard 15×15 board"),
-            ]
-        ),
-        _tiles_line(lex),
-        "",
-        "## Generate moves",
-        "",
-        "```sh",
-        "cd THIS_DIRECTORY",
-        f"printf '{settings}\\nr {EXAMPLE_RACK}\\ng\\n' | MAGPIE/bin/magpie set -mode sync",
-        "```",
-        "",
-        f"or interactively: `MAGPIE/bin/magpie`, then `{settings}`, `r {EXAMPLE_RACK}`, `g`. "
-        "A tile of two letters is typed in brackets (`[CH]`), a blank as `?`.",
-        "",
-        f"- **Names.** MAGPIE takes the alphabet from the lexicon name's prefix ({prefix}: {ld_type}) and "
-        f"accepts only a letter distribution whose name begins with it; `-ld {ld}` gives it this edition's tiles."
-        + (" MAGPIE has no Spanish prefix: FRA is only the name it accepts." if language(lex) == "es" else ""),
-        f"- **`-wmp false`**: otherwise MAGPIE looks for a word map, `data/lexica/{name}.wmp`. To make one "
-        f"(for 580,000 words: 10 s and 235 MB): `MAGPIE/bin/magpie convert dawg2wordmap {name} {ld}`, "
-        "then leave out `-wmp false`.",
-        "- **Leaves.** For `leavegen`, which needs every leave in the table: "
-        f"`MAGPIE/bin/magpie createdata klv {name} {ld}` writes zero for each (replacing `{name}.klv2`).",
-        "- `-savesettings false`: otherwise MAGPIE writes `settings.txt` here.",
-        "- MAGPIE exits 0 even after an error: look for `(error` in what it prints.",
-        "- Into a MAGPIE checkout instead: `cp -rn data/. MAGPIE/data/` (`-n` keeps its own files), then "
-        "the same commands from MAGPIE's directory.",
-        "",
-    ]
-    return "\n".join(lines)
+    spanish = " MAGPIE has no Spanish prefix: FRA is only the name it accepts." if language(lex) == "es" else ""
+    return _render(
+        "magpie",
+        header=_header(lex, b, "MAGPIE"),
+        name=b.lexicon_name,
+        ld=b.letter_distribution or "",
+        prefix=prefix,
+        ld_type=ld_type,
+        spanish_note=spanish,
+        tiles=_tiles_line(lex),
+        rack=EXAMPLE_RACK,
+    )
 
 
 def macondo_readme(lex: Lexicon, b: Bundle) -> str:
-    name, ld = b.lexicon_name, b.letter_distribution
-    lines = _header(lex, b, "Macondo")
-    lines += [
-        "The files sit where Macondo (word-golib) looks for them in its data directory.",
-        "",
-        *_table(
-            [
-                (f"lexica/gaddag/{name}.kwg", "the words, GADDAG + DAWG (tile n = row n of the distribution)"),
-                (f"lexica/gaddag/{name}.klv2", "leave values: none, so every leave is worth 0"),
-                (f"letterdistributions/{ld}", "the tiles: letter, count, score, vowel (a digraph in brackets)"),
-            ]
-        ),
-        _tiles_line(lex),
-        "",
-        "## Load",
-        "",
-        "```sh",
-        "cp -rn lexica letterdistributions MACONDO/data/   # its data directory; -n keeps its own files",
-        "```",
-        "",
-        "then in Macondo's shell:",
-        "",
-        "```",
-        f"set lexicon {name} {ld}",
-        "new",
-        f"rack {EXAMPLE_RACK}",
-        "gen",
-        "```",
-        "",
-        f"`set lexicon` names the distribution, so Macondo does not guess it from the name's prefix "
-        f"({name.split('_')[0]}), which only picks its strategy files. Macondo builds its word map itself.",
-        "",
-    ]
-    return "\n".join(lines)
+    name = b.lexicon_name
+    return _render(
+        "macondo",
+        header=_header(lex, b, "Macondo"),
+        name=name,
+        prefix=name.split("_")[0],
+        ld=b.letter_distribution or "",
+        tiles=_tiles_line(lex),
+        rack=EXAMPLE_RACK,
+    )
 
 
 def wolges_readme(lex: Lexicon, b: Bundle) -> str:
     name = b.lexicon_name
     own = kwg.kwg_alphabet(lex.edition).wolges
-    lines = _header(lex, b, "wolges")
-    lines += [
-        *_table(
-            [
-                (f"{name}.kwg", "the words, GADDAG + DAWG"),
-                (f"{name}.klv2", "leave values: none (wolges' `EMPTY_KLV_BYTES`)"),
-                (
-                    f"{name}.alphabet.txt",
-                    "the alphabet in the format of wolges' `src/alphabets/`: label, blank "
-                    "label, count, score, vowel, aliases (a digraph's digit), blank aliases",
-                ),
-            ]
-        ),
-        _tiles_line(lex),
-        "",
-        "## Load",
-        "",
-        "```rust",
-        f'let kwg = kwg::Kwg::<kwg::Node22>::from_bytes_alloc(&std::fs::read("{name}.kwg")?);',
-        f'let klv = klv::Klv::<kwg::Node22>::from_bytes_alloc(&std::fs::read("{name}.klv2")?);',
-        f"let game_config = game_config::make_{own}_game_config();"
-        if own
-        else f'let text = std::fs::read_to_string("{name}.alphabet.txt")?;\n'
-        "let alphabet = alphabet::Alphabet::new_static_from_text(&text)?;",
-        "```",
-        "",
-        (
+    if own:
+        game_config = f"let game_config = game_config::make_{own}_game_config();"
+        note = (
             f"The tile numbers are wolges' own {own} alphabet, and `{name}.alphabet.txt` is that alphabet with "
             "this edition's counts and scores."
-            if own
-            else "wolges has no alphabet for this edition: its game configurations are compiled in, so give one "
+        )
+    else:
+        game_config = (
+            f'let text = std::fs::read_to_string("{name}.alphabet.txt")?;\n'
+            "let alphabet = alphabet::Alphabet::new_static_from_text(&text)?;"
+        )
+        note = (
+            "wolges has no alphabet for this edition: its game configurations are compiled in, so give one "
             f"the alphabet of `{name}.alphabet.txt` (a row of count 0, `_N`, keeps an unused tile number)."
-        ),
-        f"The same KWG from the word list: `lextools export {name} --notation brackets -o {name}.txt`, then "
-        f"`cargo run --release --bin buildlex -- custom-kwg {name}.alphabet.txt {name}.txt {name}.kwg`.",
-        "",
-    ]
-    return "\n".join(lines)
+        )
+    return _render(
+        "wolges",
+        header=_header(lex, b, "wolges"),
+        name=name,
+        tiles=_tiles_line(lex),
+        game_config=game_config,
+        alphabet_note=note,
+    )
 
 
 def quackle_readme(lex: Lexicon, b: Bundle) -> str:
-    name = b.lexicon_name
-    lines = _header(lex, b, "Quackle")
-    lines += [
-        *_table(
-            [
-                (f"{name}.txt", "the words, one a line, a tile of two letters in brackets (`[CH]`)"),
-                (f"{name}.quackle_alphabet", "the alphabet: text, blank text, score, count, vowel; then the blanks"),
-            ]
-        ),
-        _tiles_line(lex),
-        "",
-        "## Import",
-        "",
-        f"1. Copy `{name}.quackle_alphabet` into the `alphabets` folder of Quackle's data directory "
-        "(`data/alphabets/` beside the program, or the same folder in its user data directory).",
-        f"2. In Quackle: Settings → Lexicon → Add new…, name it, choose the alphabet `{name}`, "
-        f'"Add words from file…" `{name}.txt`, then Save Changes.',
-        "",
-        "Quackle reads a word letter by letter and takes the first letter that matches, so a digraph "
-        "tile is written `[CH]`, which no single letter begins.",
-        "",
-    ]
-    return "\n".join(lines)
+    return _render("quackle", header=_header(lex, b, "Quackle"), name=b.lexicon_name, tiles=_tiles_line(lex))
 
 
 def zyzzyva_readme(lex: Lexicon, b: Bundle) -> str:
-    name = b.lexicon_name
     digits = [t for t in lex.edition.tiles if len(t.label) > 1]
-    lines = _header(lex, b, "Zyzzyva")
-    lines += [
-        *_table([(f"{name}.txt", "the words, one a line, one character a tile")]),
-        "## Import",
-        "",
-        f"Zyzzyva: Preferences → Lexicon → Custom, Browse… to `{name}.txt`. Zyzzyva imports no alphabet "
-        "file: its tile values and counts are built in (English), so its probability order and scores "
-        "are not this edition's (`lextools anagram --order probability` gives this edition's).",
-        "",
-    ]
-    if digits:
-        lines += [
-            "The tiles of two letters are digits, as FISE's lists write them: "
-            + ", ".join(f"{t.code} = {t.label}" for t in digits)
-            + " (type them so in Zyzzyva's searches).",
-            "",
-        ]
-    return "\n".join(lines)
+    note = (
+        "\n\nThe tiles of two letters are digits, as FISE's lists write them: "
+        + ", ".join(f"{t.code} = {t.label}" for t in digits)
+        + " (type them so in Zyzzyva's searches)."
+        if digits
+        else ""
+    )
+    return _render("zyzzyva", header=_header(lex, b, "Zyzzyva"), name=b.lexicon_name, digits_note=note)
 
 
 READMES: dict[str, Callable[[Lexicon, Bundle], str]] = {
