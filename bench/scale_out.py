@@ -18,13 +18,22 @@ socket errors, both must be 0), latency p50/p99/max, and from nginx's access log
 (``$upstream_addr``) the requests each replica answered before the kill, while B was down and after
 its restart, and how many requests nginx retried on the other replica.
 
-Exit status: 0 when no request failed and B rejoined, 1 otherwise, 2 when it could not run (no
+With ``--postgres`` the two replicas share one PostgreSQL (a cluster of Debian's ``postgresql`` made in
+the temporary directory by tests/postgres.py) and trust nginx as their proxy
+(``--database``, ``--trusted-proxy 127.0.0.1``); a stream of challenges from 20 tables runs beside
+wrk through the kill and the restart, and afterwards ``bench.shared_state`` checks what replicas that
+share their state must do (one record, receipts and cardboxes across replicas, the rate limits and
+the lock-out per client behind nginx, a database stopped and started mid-run).
+
+Exit status: 0 when no request failed and B rejoined (and with ``--postgres`` every shared-state check
+held), 1 otherwise, 2 when it could not run (no
 lexicon, wrk or nginx). nginx, the replicas and wrk are stopped on every path out, Ctrl-C included.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
@@ -56,6 +65,15 @@ from bench.harness import (
     wrk_load,
 )
 from bench.load import add_common_arguments, preflight, request_mix, run_check, table
+from bench.shared_state import (
+    DIRECTOR,
+    ChallengeStream,
+    across_replicas,
+    database_down,
+    limits,
+    stream_figures,
+    verdict,
+)
 
 TEMPLATE = ROOT / "deploy" / "nginx.conf"
 FAIL_TIMEOUT_S = 5  # as deploy/nginx.conf advises: how long a failed replica is left out
@@ -140,7 +158,22 @@ def read_access_log(path: Path, since: float) -> list[tuple[float, int, list[str
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Two replicas, nginx, wrk; kill B at 1/3 and restart it at 2/3; the figures."""
+    """Two replicas, nginx, wrk; kill B at 1/3 and restart it at 2/3; the figures. With ``--postgres``
+    the replicas share one PostgreSQL, and the shared state is checked too."""
+    if not args.postgres:
+        args.replica_options = []
+        return run_replicas(args, None)
+    from tests.postgres import running_postgres  # the tests' real server (Debian's postgresql)
+
+    with running_postgres() as pg:
+        url = pg.create_database("lextools")
+        args.replica_options = ["--database", url, "--trusted-proxy", "127.0.0.1"]
+        os.environ["LEXTOOLS_DIRECTOR_TOKEN"] = DIRECTOR
+        return run_replicas(args, (pg, url))
+
+
+def run_replicas(args: argparse.Namespace, shared: tuple[Any, str] | None) -> dict[str, Any]:
+    """The run of :func:`run`, the replicas on ``shared`` (the server and its database's URL) if given."""
     home = args.lexicons.resolve()
     require_lexicon(home, args.edition)
     wrk = require_wrk()
@@ -153,12 +186,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         prefix = Path(tmp)
         try:
             for name in ("A", "B"):
-                replicas[name] = start_service(home, prefix / f"replica-{name}.log", workers=args.workers, name=name)
+                replicas[name] = start_service(home, prefix / f"replica-{name}.log", workers=args.workers, name=name,
+                                               options=args.replica_options)  # fmt: skip
             ports = {name: svc.port for name, svc in replicas.items()}
             with nginx_running(nginx, prefix, list(ports.values())) as port:
                 preflight(port, mix)  # every path answers 2xx through nginx, and both replicas load the lexicon
+                stream = ChallengeStream(port) if shared else None
                 with ThreadPoolExecutor(1) as pool:
                     events["start"] = time.time()
+                    if stream:
+                        stream.start()
                     future = pool.submit(wrk_load, wrk, port, [p for _, p in mix], connections=args.connections,
                                          duration=args.duration, started=wrk_procs)  # fmt: skip
                     try:
@@ -167,7 +204,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     finally:
                         for proc in wrk_procs:
                             proc.kill()
+                        if stream:
+                            stream.stop()
                 events["end"] = time.time()
+                checks = shared_checks(port, replicas, shared, stream) if shared and stream else None
             log = read_access_log(prefix / "access.log", events["start"])
             b_log = replicas["B"].log_tail(8)
             error_log = (prefix / "error.log").read_text(errors="replace").splitlines()
@@ -177,7 +217,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 stop_service(svc)
     result = summarise(args, figures, log, ports, events, killed, b_log)
     result["nginx_errors"] = nginx_errors  # what nginx saw go wrong upstream (the retries' causes)
+    if checks is not None:
+        result["shared_state"] = checks
+        result["ok"] = result["ok"] and checks["ok"]
     return result
+
+
+def shared_checks(port: int, replicas: dict[str, Service], shared: tuple[Any, str],
+                  stream: ChallengeStream) -> dict[str, Any]:  # fmt: skip
+    """bench.shared_state's checks, once the load is over (the replicas and nginx still up)."""
+    pg, url = shared
+    a, b = replicas["A"].port, replicas["B"].port
+    figures = {"stream": stream_figures(stream, url), "across": across_replicas(a, b), "limits": limits(port, a)}
+    figures["down"] = database_down(port, pg)
+    figures["ok"] = verdict(figures)
+    return figures
 
 
 def chaos(args: argparse.Namespace, replicas: dict[str, Service], home: Path, prefix: Path,
@@ -196,7 +250,8 @@ def chaos(args: argparse.Namespace, replicas: dict[str, Service], home: Path, pr
         return killed
     pause(events["start"] + 2 * args.duration / 3)
     events["restart"] = time.time()
-    replicas["B"] = start_service(home, victim.log, port=victim.port, workers=args.workers, name="B")
+    replicas["B"] = start_service(home, victim.log, port=victim.port, workers=args.workers, name="B",
+                                  options=args.replica_options)  # fmt: skip
     events["restarted"] = time.time()  # answering /healthz
     return killed
 
@@ -291,6 +346,8 @@ def report(r: dict[str, Any]) -> str:
         rows.append(("B rejoined", "yes" if r["rejoined"] else "NO"))
     if k["still_alive"]:
         rows.append(("still alive after kill", " ".join(map(str, k["still_alive"]))))
+    if "shared_state" in r:
+        rows += [(f"shared: {k}", json.dumps(v)) for k, v in r["shared_state"].items()]
     rows.append(("result", "PASS: no failed request" if r["ok"] else "FAIL"))
     return "scale-out\n" + table(rows)
 
@@ -300,6 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_common_arguments(ap, connections=32)
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers per replica (default 2)")
     ap.add_argument("--no-restart", action="store_true", help="leave replica B dead after the kill")
+    ap.add_argument("--postgres", action="store_true", help="the replicas share one PostgreSQL; check the shared state")
     args = ap.parse_args(argv)
     if args.duration < 6 * FAIL_TIMEOUT_S and not args.no_restart:
         # B restarts at 2/3 and nginx tries it again only fail_timeout after its last failure

@@ -27,7 +27,15 @@ API_PAGE = ROOT / "docs" / "api.md"
 WIDTH = 80
 
 #: Variables that would change a default shown in the help or the document.
-CLEARED = ("LEXTOOLS_HOME", "LEXTOOLS_CACHE", "LEXTOOLS_ALLOWED_HOSTS", "LEXTOOLS_DIRECTOR_TOKEN", "LEXTOOLS_SECRET")
+CLEARED = (
+    "LEXTOOLS_HOME",
+    "LEXTOOLS_CACHE",
+    "LEXTOOLS_ALLOWED_HOSTS",
+    "LEXTOOLS_DIRECTOR_TOKEN",
+    "LEXTOOLS_SECRET",
+    "LEXTOOLS_DATABASE_URL",
+    "LEXTOOLS_TRUSTED_PROXIES",
+)
 
 METHODS = ("get", "post", "put", "delete")
 

@@ -14,10 +14,11 @@ from flask import Flask
 
 from lextools.core.lexicon import default_home
 from lextools.features.export import default_cache
+from lextools.features.stores import database_url
 from service.api import cardboxes, export, meta, quiz, search, study_lists, walks, words
 from service.api.hot_routes import HotRoutes
 from service.contract.unknown_parameters import refuse_unknown_language, refuse_unknown_parameters
-from service.http import errors, hosts
+from service.http import clients, errors, hosts
 from service.http.client_input import canonical_edition, require_utf8_path
 from service.http.lexicons import EXTENSION, LexiconCache
 from service.http.limits import limit_defaults
@@ -34,7 +35,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     looks for a rebuilt lexicon: 0 on every request, None never; see service/http/lexicons.py),
     ``HOT_ROUTES`` (False: Flask answers the word look-ups and batch checks too, instead of
     service/api/hot_routes.py), ``ALLOWED_HOSTS`` (the Host names answered besides localhost and IP addresses;
-    service/http/hosts.py)."""
+    service/http/hosts.py), ``TRUSTED_PROXIES`` (the proxies whose ``X-Forwarded-For`` names the client;
+service/http/clients.py), ``DATABASE`` (the PostgreSQL database replicas share their record, cardboxes
+and counters in; lextools/features/stores.py)."""
     app = Flask("service", static_folder=None)
     # /v1/es-fise//words/casa is no route (404 in the JSON shape), not a 308 redirect to a merged
     # path with an HTML body: an API client would follow it, and "..//" would become "../".
@@ -45,6 +48,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         RELOAD_CHECK_SECONDS=1.0,  # one os.stat per edition per second and worker
         HOT_ROUTES=True,
         ALLOWED_HOSTS=None,  # None: $LEXTOOLS_ALLOWED_HOSTS (service/http/hosts.py); localhost and IPs always
+        TRUSTED_PROXIES=None,  # None: $LEXTOOLS_TRUSTED_PROXIES (service/http/clients.py)
+        DATABASE=None,  # None: $LEXTOOLS_DATABASE_URL, else SQLite files (lextools/features/stores.py)
         **limit_defaults(),
     )
     if test_config:
@@ -57,6 +62,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["EXPORT_CACHE"] = Path(app.config["EXPORT_CACHE"] or default_cache())
     app.extensions[export.MADE] = export.ExportFiles(app.config["EXPORT_CACHE"], app.config["EXPORT_CONCURRENCY"])
     app.extensions[hosts.EXTENSION] = hosts.AllowedHosts(hosts.configured_names(app.config["ALLOWED_HOSTS"]))
+    proxies = clients.configured_proxies(app.config["TRUSTED_PROXIES"])
+    app.extensions[clients.EXTENSION] = clients.TrustedProxies(proxies)
+    app.config["DATABASE"] = database_url(app.config["DATABASE"])
 
     service_log = logging.getLogger("lextools.service")
     if service_log.level == logging.NOTSET:

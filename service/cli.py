@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from lextools.cli.common import LexiconsOpt, RecordOpt, home
+from lextools.cli.common import DatabaseOpt, LexiconsOpt, RecordOpt, home
 from lextools.core.edition import load_edition
 from lextools.features.record import default_record
 
@@ -36,6 +36,14 @@ def serve(
             "localhost and IP addresses are always answered; default: $LEXTOOLS_ALLOWED_HOSTS, comma-separated."
         ),
     ] = None,
+    database: DatabaseOpt = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A proxy (address or CIDR network) whose X-Forwarded-For names the client that rate limits and "
+            "the director's lock-out count by (repeatable); default: $LEXTOOLS_TRUSTED_PROXIES, comma-separated."
+        ),
+    ] = None,
 ) -> None:
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted.
 
@@ -54,5 +62,7 @@ def serve(
         "JUDGE_CLEAR_SECONDS": judge_clear,
         "RECORD": record if record is not None else default_record(where),
         "ALLOWED_HOSTS": allowed_host or None,  # None: $LEXTOOLS_ALLOWED_HOSTS
+        "TRUSTED_PROXIES": trusted_proxy or None,  # None: $LEXTOOLS_TRUSTED_PROXIES
+        "DATABASE": database,  # None: $LEXTOOLS_DATABASE_URL, else SQLite files beside the record
     }
     run_server(host=host, port=port, workers=workers, lexicons=where, app_config=config)

@@ -26,8 +26,7 @@ from lextools.core.edition import edition_names
 from lextools.core.errors import LexiconError, path_text
 from lextools.core.lexicon import default_home, read_metadata
 from lextools.core.messages import message
-from lextools.features.receipts import load_secret
-from lextools.features.record import ChallengeRecord
+from lextools.features.record import Record
 from service.http import wire
 from service.http.lexicons import EXTENSION
 
@@ -182,10 +181,10 @@ def check_port(host: str, port: int) -> None:
         raise CannotServeError(message("serve_cannot_listen", host=host, port=port, cause=e.strerror)) from None
 
 
-def prepare_record(record: ChallengeRecord) -> None:
-    """Create the challenge record and the server secret in the arbiter, before the workers fork."""
-    record.create()
-    load_secret(record.path)
+def prepare_record(record: Record) -> None:
+    """Create the challenge record and the server secret in the arbiter, before the workers fork (in
+    a shared database: its schema, migrated, on a connection closed before the fork)."""
+    record.prepare()
 
 
 def serve(

@@ -3,6 +3,7 @@ and the default lexicons of build/*.toml, each built once per session."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ from lextools.core.edition import load_edition
 from lextools.core.lexicon import READERS, Lexicon, load_lexicon
 from lextools.core.wordlist import WordList, read_list, read_words
 from service.http import limits as service_limits
+from tests.postgres import PostgresServer, running_postgres
 
 DATA = Path(__file__).parent / "data"
 
@@ -66,7 +68,12 @@ def build_pinned(home: Path, edition_name: str) -> dict[str, Any]:
 
 #: The session fixtures that build a default lexicon (tens of seconds each), by the group their tests
 #: share: every test that takes one runs on the same worker, so each is built once, not once a worker.
-DEFAULT_GROUPS = {"default_home": "es-fise default", "fr_home": "fr default", "en_home": "en default"}
+DEFAULT_GROUPS = {
+    "default_home": "es-fise default",
+    "fr_home": "fr default",
+    "en_home": "en default",
+    "postgres_server": "postgres",  # one PostgreSQL cluster for every test that needs one (tests/postgres.py)
+}
 
 
 def _set_nodeid(item: pytest.Item, nodeid: str) -> None:
@@ -224,3 +231,17 @@ def app(lexicon_home: Path, tmp_path: Path) -> Flask:
 @pytest.fixture()
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server (tests/postgres.py), started once and stopped at the end."""
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture()
+def database_url(postgres_server: PostgresServer, request: pytest.FixtureRequest) -> str:
+    """The URL of a new, empty database on the test server: each test its own."""
+    name = "t_" + hashlib.sha1(request.node.nodeid.encode()).hexdigest()[:16]
+    return postgres_server.create_database(name)

@@ -134,7 +134,7 @@ def test_compare_and_diff(runner: CliRunner, lexicon_home: Path, tmp_path: Path)
 
 # -- the layout: one module per command group, loaded when one of its commands runs ------------------
 
-GROUPS = ("editions", "build", "words", "study", "lists", "quiz", "files", "compare", "judge")
+GROUPS = ("editions", "build", "words", "study", "lists", "quiz", "files", "compare", "judge", "cardboxes")
 
 
 def _root() -> TyperGroup:
@@ -153,7 +153,7 @@ def test_help_lists_every_command_with_its_short_help(runner: CliRunner) -> None
     assert names == [
         *("editions", "build", "check", "explain", "hooks", "card", "two-tile", "anagram", "pattern"),
         *("stems", "high-value", "new-words", "list-quiz", "quiz", "score"),
-        *("export", "verify", "compare", "diff", "record", "receipt", "serve"),
+        *("export", "verify", "compare", "diff", "record", "receipt", "cardboxes", "serve"),
     ]
     listed = run(runner, "--help").stdout
     for name, first_words in [("check", "Check words."), ("serve", "Serve the lexicons"), ("receipt", "Receipts")]:

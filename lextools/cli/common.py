@@ -71,6 +71,14 @@ RecordOpt = Annotated[
     Path | None,
     typer.Option("--record", help="The challenge record (SQLite) [default: challenges.sqlite3 in the lexicon dir]"),
 ]
+DatabaseOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--database",
+        help="The PostgreSQL database replicas share (postgresql://USER@HOST:PORT/NAME; a password is better "
+        "in ~/.pgpass or $PGPASSWORD than on a command line) [default: $LEXTOOLS_DATABASE_URL; none: SQLite files]",
+    ),
+]
 
 
 # -- option groups, declared once and given to the commands that take them ----------------------------

@@ -1,4 +1,5 @@
-"""The word judge's records: ``record`` (the challenges judged) and ``receipt verify`` (one after the game).
+"""The word judge's records: ``record`` (the challenges judged; ``record export``/``import`` move them
+between a SQLite file and a shared database) and ``receipt verify`` (one after the game).
 
 ``serve`` runs the judge itself; it is the service's command (:mod:`service.cli`).
 """
@@ -15,39 +16,48 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from lextools.cli.common import JsonOpt, LexiconsOpt, RecordOpt, err, home, out
-from lextools.core.errors import path_text
+from lextools.cli.common import DatabaseOpt, JsonOpt, LexiconsOpt, RecordOpt, err, home, out
+from lextools.core.errors import QueryError, path_text
 from lextools.core.inputs import read_stream
 from lextools.core.messages import message
 from lextools.features.inert import inert, inert_json, inert_words
-from lextools.features.receipts import load_secret
 from lextools.features.record import (
     ABSENT,
     ALTERED,
     MALFORMED,
     ChallengeRecord,
+    Record,
     as_csv_text,
     default_record,
     parse_since,
 )
+from lextools.features.stores import copy_record, database_url, open_record
 
 app = typer.Typer()
+record_app = typer.Typer()
+app.add_typer(record_app, name="record")
 
 
-@app.command("record")
+@record_app.callback(invoke_without_command=True)
 def show_record(
+    ctx: typer.Context,
     since: Annotated[str | None, typer.Option(help="Only challenges from this time on: 2026-11-30T09:00 UTC.")] = None,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (for a spreadsheet) instead of a table.")] = False,
     as_json: JsonOpt = False,
     record: RecordOpt = None,
     lexicons: LexiconsOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """The challenge record: every challenge judged, with its time, edition, lexicon, words and verdict.
 
     The record read is named on stderr (the table, CSV or JSON on stdout stays clean). Default record:
+    the shared database's with --database or $LEXTOOLS_DATABASE_URL (every replica's challenges), else
     challenges.sqlite3 in the lexicon directory. Exit 0, or 2 when it cannot be read.
     """
-    entries = ChallengeRecord(_record_path(record, lexicons)).entries(parse_since(since) if since else None)
+    if ctx.invoked_subcommand is not None:
+        return
+    chosen = _record(record, lexicons, database)
+    entries = chosen.entries(parse_since(since) if since else None)
     if as_csv:
         sys.stdout.write(as_csv_text(entries))
     elif as_json:  # the words exact for a program, their control characters as JSON escapes for a person
@@ -62,11 +72,60 @@ def show_record(
         out.print(table, emoji=False, highlight=False)
 
 
-def _record_path(record: Path | None, lexicons: Path | None) -> Path:
-    """The record a command reads (--record, else the lexicon directory's), named on stderr."""
+def _record(record: Path | None, lexicons: Path | None, database: str | None) -> Record:
+    """The record a command reads (the shared database's, else --record, else the lexicon directory's),
+    named on stderr."""
+    url = database_url(database)
     path = record if record is not None else default_record(home(lexicons))
-    err.print(escape(str(message("record_reading", record=path_text(path.absolute())))), highlight=False)
-    return path
+    chosen = open_record(url, path)
+    shown = chosen.where if url else path_text(path.absolute())
+    err.print(escape(str(message("record_reading", record=shown))), highlight=False)
+    return chosen
+
+
+def _sqlite_and_database(
+    command: str, record: Path | None, lexicons: Path | None, database: str | None
+) -> tuple[Record, Record]:
+    """The SQLite record and the shared database's record an export or import copies between."""
+    url = database_url(database)
+    if url is None:
+        raise QueryError(message("store_needs_database", command=command))
+    path = record if record is not None else default_record(home(lexicons))
+    return ChallengeRecord(path), open_record(url, path)
+
+
+def _copy(source: Record, target: Record) -> None:
+    copied = copy_record(source, target)
+    said = message("store_copied", what="challenges", source=source.where, target=target.where, **copied.__dict__)
+    err.print(escape(str(said)), highlight=False)
+
+
+@record_app.command("export")
+def export_record(record: RecordOpt = None, lexicons: LexiconsOpt = None, database: DatabaseOpt = None) -> None:
+    """Copy the shared database's challenges into a SQLite record.
+
+    The SQLite record is --record (default challenges.sqlite3 in the lexicon directory); it gets every
+    challenge it lacks, with its signature, and the receipts' secret beside it, so every receipt
+    verifies there (lextools receipt verify --record).
+
+    Exit 0, or 2 when either cannot be read or written, or the SQLite record's secret is another one.
+    """
+    sqlite, shared = _sqlite_and_database("lextools record export", record, lexicons, database)
+    _copy(shared, sqlite)
+
+
+@record_app.command("import")
+def import_record(record: RecordOpt = None, lexicons: LexiconsOpt = None, database: DatabaseOpt = None) -> None:
+    """Copy a SQLite record's challenges into the shared database.
+
+    The SQLite record is --record (default challenges.sqlite3 in the lexicon directory); the database
+    gets every challenge it lacks, with its signature, and the receipts' secret, so every receipt
+    verifies on every replica. Run it again: what is there already is left alone.
+
+    Exit 0, or 2 when either cannot be read or written, or the database keeps another secret.
+    """
+    sqlite, shared = _sqlite_and_database("lextools record import", record, lexicons, database)
+    _copy(sqlite, shared)
 
 
 receipt_app = typer.Typer(help="Receipts of challenges: check one after the game.", no_args_is_help=True)
@@ -88,6 +147,7 @@ def verify_receipt(
     ] = None,
     record: RecordOpt = None,
     lexicons: LexiconsOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Check a receipt, or with --id a challenge of the record, against the server secret and the
     challenge record (named on stderr).
@@ -96,20 +156,20 @@ def verify_receipt(
     record); 2 not a receipt, an --id that starts several challenges' ids or one recorded before the
     record kept signatures (check the players' receipt then), or no record or secret to check it with;
     3 the challenge is not in this record (judged by another server, or recorded elsewhere: give that
-    record with --record).
+    record with --record, or the shared database with --database).
     """
     if challenge_id is not None and receipt != "-":
         raise typer.BadParameter("give a receipt or --id, not both", param_hint="RECEIPT")
-    path = _record_path(record, lexicons)
+    chosen = _record(record, lexicons, database)
 
     def secret() -> bytes:  # read only once the challenge is found: an unknown one needs no secret
-        return load_secret(path, create=False)
+        return chosen.secret(create=False)
 
     if challenge_id is not None:
-        result = ChallengeRecord(path).verify_id(challenge_id, secret)
+        result = chosen.verify_id(challenge_id, secret)
     else:
         text = read_stream().decode("utf-8", "surrogateescape") if receipt == "-" else receipt
-        result = ChallengeRecord(path).verify(text, secret)
+        result = chosen.verify(text, secret)
     # Text, not markup: nothing of the receipt or the words is read as markup or emoji (they are inert).
     if result.ok and result.receipt is not None:  # the challenge; the signed verdict, coloured by it; the words
         challenge, verdict, words = result.message.split("\n")

@@ -47,6 +47,7 @@ class Commands(LazyGroup):
         "diff": "lextools.cli.compare:app",
         "record": "lextools.cli.judge:app",
         "receipt": "lextools.cli.judge:app",
+        "cardboxes": "lextools.cli.cardboxes:app",
     }
     plugins: ClassVar[str | None] = "lextools.commands"
 

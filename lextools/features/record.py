@@ -47,7 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from lextools.core.errors import QueryError, RateLimitError, RecordError
 from lextools.core.messages import message
@@ -108,7 +108,7 @@ def default_record(lexicons: Path) -> Path:
     return lexicons / RECORD_NAME
 
 
-def _now_iso(seconds: float) -> str:
+def now_iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -121,7 +121,7 @@ def parse_since(text: str) -> str:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     try:  # 9999-12-31T23:59:59-01:00 is in the year 10000 in UTC, 0001-01-01T00:00+01:00 in the year 0
-        return _now_iso(when.timestamp())
+        return now_iso(when.timestamp())
     except (ValueError, OverflowError, OSError):
         raise QueryError(message("since_out_of_range", since=repr(text))) from None
 
@@ -159,14 +159,124 @@ class Verification:
         return EXIT_STATUS[self.status]
 
 
-class ChallengeRecord:
-    """One record file. ``clock`` (seconds since the epoch) is injectable so tests need not sleep;
+class Row(NamedTuple):
+    """A challenge as a store keeps it, every column: what ``lextools record export`` and ``import``
+    copy from one store to the other (the words as their JSON text, exactly as signed)."""
+
+    id: str
+    time: str
+    edition: str
+    checksum: str
+    words: str
+    acceptable: bool
+    client: str
+    at: float
+    signature: str | None
+
+
+class Record:
+    """What every challenge record does, wherever it is kept: this SQLite file
+    (:class:`ChallengeRecord`) or the database replicas share
+    (:class:`lextools.features.record_postgres.PostgresRecord`). A store gives the reads and writes;
+    the checks of receipts are the same for every store."""
+
+    #: What messages name the record by: a file's path, a database's URL without its password.
+    where: Any
+
+    def create(self) -> None:
+        raise NotImplementedError
+
+    def prepare(self) -> None:
+        """What the server does before it forks its workers: the record and the receipts' secret made,
+        so the workers share one secret, and nothing left open that a fork would share."""
+        self.create()
+        self.secret()
+
+    def add(
+        self, edition: str, checksum: str, words: list[str], acceptable: bool, client: str, rate: int, secret: bytes
+    ) -> Receipt:
+        raise NotImplementedError
+
+    def entries(self, since: str | None = None) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def get(self, id: str) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def starting_with(self, prefix: str, limit: int) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def exists(self) -> bool:
+        """Whether there is a record to read (a SQLite record is made by the first challenge)."""
+        raise NotImplementedError
+
+    def secret(self, create: bool = True) -> bytes:
+        """The receipts' secret: ``$LEXTOOLS_SECRET``, else the one kept with this record."""
+        raise NotImplementedError
+
+    def rows(self) -> list[Row]:
+        """Every challenge, every column, oldest first: what an export copies."""
+        raise NotImplementedError
+
+    def insert_rows(self, rows: list[Row]) -> int:
+        """Add the challenges of another record, those whose id this one has not (how many were new)."""
+        raise NotImplementedError
+
+    def verify(self, text: str, secret: bytes | Callable[[], bytes]) -> Verification:
+        """Check a pasted receipt: well formed, in this record, and signed with ``secret`` over what the
+        record holds (the words) and what the receipt says (everything else). ``secret`` may be a
+        function, called only once the receipt is found in the record."""
+        try:
+            receipt = receipts.parse(text)
+        except ValueError as e:
+            return Verification(MALFORMED, str(message("receipt_malformed", cause=e)))
+        entry = self.get(receipt.id)
+        if entry is None:
+            return Verification(
+                ABSENT, str(message("receipt_absent", id=inert(receipt.id), record=self.where)), receipt
+            )
+        key = secret() if callable(secret) else secret
+        if not receipts.signature_matches(key, receipt, entry["words"]):
+            return Verification(ALTERED, str(message("receipt_bad_signature")), receipt)
+        claimed = receipt.as_dict()
+        differ = [k for k in receipts.SIGNED_FIELDS if k != "words" and entry[k] != claimed[k]]
+        if differ:
+            return Verification(ALTERED, str(message("receipt_record_differs", fields=", ".join(differ))), receipt)
+        return Verification(VALID, _verified_text(receipt, entry["words"]), receipt)
+
+    def verify_id(self, prefix: str, secret: bytes | Callable[[], bytes]) -> Verification:
+        """Check the challenge whose id starts with ``prefix`` (the 8 characters the kiosk shows, or
+        more) from the record alone: its row against the signature kept beside it. ``secret`` as in
+        :meth:`verify`."""
+        wanted = prefix.strip().lower()
+        if not _ID_PREFIX.fullmatch(wanted):
+            return Verification(MALFORMED, str(message("receipt_id_malformed", id=repr(inert(prefix)))))
+        found = self.starting_with(wanted, AMBIGUOUS_SHOWN + 1)
+        if not found:
+            return Verification(ABSENT, str(message("receipt_id_absent", id=wanted, record=self.where)))
+        if len(found) > 1:
+            shown = ", ".join(f"{e['id']} ({inert(e['time'])})" for e in found[:AMBIGUOUS_SHOWN])
+            more = " …" if len(found) > AMBIGUOUS_SHOWN else ""
+            return Verification(AMBIGUOUS, str(message("receipt_id_ambiguous", id=wanted, ids=shown + more)))
+        entry = found[0]
+        status = signature_status(entry, secret)
+        if status == UNSIGNED:
+            return Verification(UNSIGNED, str(message("receipt_unsigned", id=inert(entry["id"]))))
+        receipt = Receipt(**{k: entry[k] for k in receipts.RECEIPT_FIELDS})
+        if status == ALTERED:
+            return Verification(ALTERED, str(message("receipt_row_altered", id=inert(entry["id"]))), receipt)
+        return Verification(VALID, _verified_text(receipt, entry["words"]), receipt)
+
+
+class ChallengeRecord(Record):
+    """One record file (SQLite). ``clock`` (seconds since the epoch) is injectable so tests need not sleep;
     ``lock_wait`` is how long a write waits for another process's lock (:data:`LOCK_WAIT_SECONDS`)."""
 
     def __init__(
         self, path: Path, clock: Callable[[], float] = time.time, lock_wait: float = LOCK_WAIT_SECONDS
     ) -> None:
         self.path = Path(path)
+        self.where = self.path
         self.clock = clock
         self.lock_wait = lock_wait
         self._current = False  # the file is made or migrated to RECORD_VERSION by the first opening
@@ -293,7 +403,7 @@ class ChallengeRecord:
             if recent >= rate:
                 db.execute("ROLLBACK")
                 raise RateLimitError(message("too_many_challenges", rate=rate))
-            receipt = receipts.issue(secret, secrets.token_hex(16), _now_iso(now), edition, checksum, words, acceptable)
+            receipt = receipts.issue(secret, secrets.token_hex(16), now_iso(now), edition, checksum, words, acceptable)
             db.execute(
                 "INSERT INTO challenges (id, time, edition, checksum, words, acceptable, client, at, signature) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -331,61 +441,51 @@ class ChallengeRecord:
     def entries(self, since: str | None = None) -> list[dict[str, Any]]:
         """The challenges, oldest first; ``since`` as :func:`parse_since` gives it."""
         rows = self._read("SELECT {} FROM challenges WHERE time >= ? ORDER BY time, id", (since or "",))
-        return [_entry(row) for row in rows]
+        return [entry_of(row) for row in rows]
 
     def get(self, id: str) -> dict[str, Any] | None:
         rows = self._read("SELECT {} FROM challenges WHERE id = ?", (id,))
-        return _entry(rows[0]) if rows else None
+        return entry_of(rows[0]) if rows else None
 
     def starting_with(self, prefix: str, limit: int) -> list[dict[str, Any]]:
         """The challenges whose id starts with ``prefix`` (lower-case hex, as the ids are drawn), at most
         ``limit`` of them: the ids from ``prefix`` up to ``prefix + "g"``, which follows every hex digit."""
         rows = self._read("SELECT {} FROM challenges WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
                           (prefix, prefix + "g", limit))  # fmt: skip
-        return [_entry(row) for row in rows]
+        return [entry_of(row) for row in rows]
 
-    def verify(self, text: str, secret: bytes | Callable[[], bytes]) -> Verification:
-        """Check a pasted receipt: well formed, in this record, and signed with ``secret`` over what the
-        record holds (the words) and what the receipt says (everything else). ``secret`` may be a
-        function, called only once the receipt is found in the record."""
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def secret(self, create: bool = True) -> bytes:
+        return receipts.load_secret(self.path, create=create)
+
+    def rows(self) -> list[Row]:
+        self._connect(create=False).close()  # learns whether the record has its signatures (_columns)
+        columns = ", ".join(Row._fields)
+        if self._columns == _LEGACY_COLUMNS:
+            columns = columns.replace("signature", "NULL")
+        rows = self._read(f"SELECT {columns} FROM challenges ORDER BY time, id", ())
+        return [Row(*row[:5], bool(row[5]), *row[6:]) for row in rows]  # type: ignore[call-arg]
+
+    def insert_rows(self, rows: list[Row]) -> int:
+        db = self._connect(create=True)
         try:
-            receipt = receipts.parse(text)
-        except ValueError as e:
-            return Verification(MALFORMED, str(message("receipt_malformed", cause=e)))
-        entry = self.get(receipt.id)
-        if entry is None:
-            return Verification(ABSENT, str(message("receipt_absent", id=inert(receipt.id), record=self.path)), receipt)
-        key = secret() if callable(secret) else secret
-        if not receipts.signature_matches(key, receipt, entry["words"]):
-            return Verification(ALTERED, str(message("receipt_bad_signature")), receipt)
-        claimed = receipt.as_dict()
-        differ = [k for k in receipts.SIGNED_FIELDS if k != "words" and entry[k] != claimed[k]]
-        if differ:
-            return Verification(ALTERED, str(message("receipt_record_differs", fields=", ".join(differ))), receipt)
-        return Verification(VALID, _verified_text(receipt, entry["words"]), receipt)
-
-    def verify_id(self, prefix: str, secret: bytes | Callable[[], bytes]) -> Verification:
-        """Check the challenge whose id starts with ``prefix`` (the 8 characters the kiosk shows, or
-        more) from the record alone: its row against the signature kept beside it. ``secret`` as in
-        :meth:`verify`."""
-        wanted = prefix.strip().lower()
-        if not _ID_PREFIX.fullmatch(wanted):
-            return Verification(MALFORMED, str(message("receipt_id_malformed", id=repr(inert(prefix)))))
-        found = self.starting_with(wanted, AMBIGUOUS_SHOWN + 1)
-        if not found:
-            return Verification(ABSENT, str(message("receipt_id_absent", id=wanted, record=self.path)))
-        if len(found) > 1:
-            shown = ", ".join(f"{e['id']} ({inert(e['time'])})" for e in found[:AMBIGUOUS_SHOWN])
-            more = " …" if len(found) > AMBIGUOUS_SHOWN else ""
-            return Verification(AMBIGUOUS, str(message("receipt_id_ambiguous", id=wanted, ids=shown + more)))
-        entry = found[0]
-        status = signature_status(entry, secret)
-        if status == UNSIGNED:
-            return Verification(UNSIGNED, str(message("receipt_unsigned", id=inert(entry["id"]))))
-        receipt = Receipt(**{k: entry[k] for k in receipts.RECEIPT_FIELDS})
-        if status == ALTERED:
-            return Verification(ALTERED, str(message("receipt_row_altered", id=inert(entry["id"]))), receipt)
-        return Verification(VALID, _verified_text(receipt, entry["words"]), receipt)
+            self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
+            before = db.total_changes
+            db.executemany(
+                f"INSERT OR IGNORE INTO challenges ({', '.join(Row._fields)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(*row[:5], int(row.acceptable), *row[6:]) for row in rows],
+            )
+            added = db.total_changes - before
+            db.execute("COMMIT")
+            return added
+        except sqlite3.Error as e:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise RecordError(f"cannot write the challenge record {self.path.name}: {e}") from None
+        finally:
+            db.close()
 
 
 #: An id prefix as ``receipt verify --id`` takes it: 1 to 32 hex digits (an id is 32).
@@ -420,7 +520,7 @@ def _verified_text(receipt: Receipt, words: list[str]) -> str:
     return "\n".join(str(line) for line in lines)
 
 
-def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
+def entry_of(row: tuple[Any, ...]) -> dict[str, Any]:
     id, when, edition, checksum, words, acceptable, signature = row
     return {
         "id": id,

@@ -7,8 +7,10 @@ code reads it (``GET /v1/cardbox/{code}``) and replaces it (``PUT``). Knowing th
 so it is long enough that nobody finds one by trying.
 
 The cardboxes are one SQLite file beside the challenge record (``cardboxes.sqlite3`` in the lexicon
-directory; app config ``CARDBOXES``). Each request counts against its client's rate
-(``CARDBOX_RATE`` a minute, 429 beyond), a cardbox is at most ``CARDBOX_MAX_BYTES`` (413), and the
+directory; app config ``CARDBOXES``), or with a shared database (``DATABASE``) kept there, so every
+replica reads the same ones (lextools/features/cardboxes.py). Each request counts against its client's
+rate (``CARDBOX_RATE`` a minute, 429 beyond; the client behind a trusted proxy, service/http/clients.py;
+counted in the database when there is one), a cardbox is at most ``CARDBOX_MAX_BYTES`` (413), and the
 file holds at most ``CARDBOX_MAX_COUNT`` of them (a new one beyond is refused, 503): the file grows
 by a bounded number of bytes a minute per client. None of it is reachable in kiosk mode.
 """
@@ -17,8 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
-import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,37 +28,30 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, request
 from marshmallow import fields
 
-from lextools.core.errors import BusyError
 from lextools.core.messages import message
+from lextools.features.cardboxes import (
+    ALPHABET,
+    CODE_LENGTH,
+    CardboxesFull,
+    CardboxStore,
+    TooManySyncs,
+    UnknownSyncCode,
+)
+from lextools.features.stores import CARDBOXES_NAME, open_cardboxes
 from service.contract.bodies import Body, load_body
 from service.contract.operations import operation
 from service.contract.params import refused
 from service.contract.schemas import Answer, dict_field, str_field
+from service.http.clients import client_address
 from service.http.errors import ServiceError, bad_request
 from service.http.guards import require_json, require_own_origin
 
 bp = Blueprint("cardboxes", __name__)
 
-#: Seconds a request waits for a lock on the file another process holds, then 503 ``busy``.
-LOCK_WAIT = 0.2
 #: Where :func:`init_app` keeps the store.
 EXTENSION = "lextools.cardboxes"
-#: Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand is not mistaken.
-ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-#: Characters of a code: 5 bits each, 100 bits in all.
-CODE_LENGTH = 20
 #: The format of the study page's export (static/cardbox.js), the only thing stored.
 FORMAT = "lextools-cardbox"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS cardboxes (code TEXT PRIMARY KEY, body TEXT NOT NULL, updated REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS hits (client TEXT NOT NULL, at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS hits_client_at ON hits (client, at);
-"""
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def shown(code: str) -> str:
@@ -74,82 +67,25 @@ def read_code(text: str) -> str:
     return code
 
 
-class Cardboxes:
-    """The SQLite file of the cardboxes; each call opens its own connection (threads, forked workers)."""
-
-    def __init__(self, path: Path, clock: Any = time.time) -> None:
-        self.path = Path(path)
-        self.clock = clock
-
-    def _connect(self) -> sqlite3.Connection:
-        """A connection that waits for a lock at most ``LOCK_WAIT`` s: SQLite waits inside C, which
-        would stall the worker's every request (the challenge record's lesson)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            db = sqlite3.connect(self.path, timeout=LOCK_WAIT, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
-        except sqlite3.OperationalError:
-            raise BusyError(message("busy_cardbox")) from None
-        return db
-
-    @contextmanager
-    def _session(self) -> Iterator[sqlite3.Connection]:
-        """A connection for one request's work; a lock another process holds is a 503 ``busy``."""
-        db = self._connect()
-        try:
-            yield db
-        except sqlite3.OperationalError:
-            raise BusyError(message("busy_cardbox")) from None
-        finally:
-            db.close()
-
-    def hit(self, client: str, rate: int) -> None:
-        """Count a request of ``client``; 429 when it made ``rate`` in the last minute already."""
-        now = self.clock()
-        with self._session() as db:
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("DELETE FROM hits WHERE at < ?", (now - 60,))
-            (count,) = db.execute("SELECT COUNT(*) FROM hits WHERE client = ?", (client,)).fetchone()
-            if count >= rate:
-                db.execute("COMMIT")
-                raise ServiceError(429, "too_many_syncs", message("sync_rate", rate=rate))
-            db.execute("INSERT INTO hits VALUES (?, ?)", (client, now))
-            db.execute("COMMIT")
-
-    def get(self, code: str) -> tuple[str, float] | None:
-        with self._session() as db:
-            row = db.execute("SELECT body, updated FROM cardboxes WHERE code = ?", (code,)).fetchone()
-        return None if row is None else (str(row[0]), float(row[1]))
-
-    def put(self, code: str | None, body: str, most: int) -> tuple[str, float]:
-        """Store ``body`` under ``code`` (None: a new code; a code that does not exist: 404)."""
-        now = self.clock()
-        with self._session() as db:
-            db.execute("BEGIN IMMEDIATE")
-            if code is None:
-                (count,) = db.execute("SELECT COUNT(*) FROM cardboxes").fetchone()
-                if count >= most:
-                    db.execute("COMMIT")
-                    raise ServiceError(503, "sync_full", message("sync_full"))
-                code = new_code()
-                db.execute("INSERT INTO cardboxes VALUES (?, ?, ?)", (code, body, now))
-            elif not db.execute(
-                "UPDATE cardboxes SET body = ?, updated = ? WHERE code = ?", (body, now, code)
-            ).rowcount:
-                db.execute("COMMIT")
-                raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
-            db.execute("COMMIT")
-        return code, now
-
-
-def store() -> Cardboxes:
-    boxes: Cardboxes = current_app.extensions[EXTENSION]
+def store() -> CardboxStore:
+    boxes: CardboxStore = current_app.extensions[EXTENSION]
     return boxes
 
 
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The store's refusals as the API's answers: 429 ``too_many_syncs``, 404 ``unknown_sync_code``,
+    503 ``sync_full`` (a store that cannot answer now is the library's 503 ``busy``)."""
+    try:
+        yield
+    except (TooManySyncs, UnknownSyncCode, CardboxesFull) as e:
+        status = {TooManySyncs: 429, UnknownSyncCode: 404, CardboxesFull: 503}[type(e)]
+        raise ServiceError(status, e.code, e.message or str(e)) from None
+
+
 def _counted() -> None:
-    store().hit(request.remote_addr or "unknown", current_app.config["CARDBOX_RATE"])
+    with _refusals():
+        store().hit(client_address(), current_app.config["CARDBOX_RATE"])
 
 
 def _cardbox_of_body() -> str:
@@ -216,7 +152,9 @@ def _iso(seconds: float) -> str:
 def create() -> tuple[dict[str, Any], int]:
     """Keep a cardbox on the server under a new sync code (no account: the code is the key)."""
     _counted()
-    code, updated = store().put(None, _cardbox_of_body(), current_app.config["CARDBOX_MAX_COUNT"])
+    body = _cardbox_of_body()
+    with _refusals():
+        code, updated = store().put(None, body, current_app.config["CARDBOX_MAX_COUNT"])
     return _stored(code, updated), 201
 
 
@@ -235,7 +173,9 @@ def replace(code: str) -> dict[str, Any]:
     """Replace the cardbox kept under a sync code."""
     _counted()
     found = read_code(code)
-    return _stored(*store().put(found, _cardbox_of_body(), current_app.config["CARDBOX_MAX_COUNT"]))
+    body = _cardbox_of_body()
+    with _refusals():
+        return _stored(*store().put(found, body, current_app.config["CARDBOX_MAX_COUNT"]))
 
 
 @operation(
@@ -253,10 +193,11 @@ def read(code: str) -> dict[str, Any]:
 
 def init_app(app: Flask) -> None:
     """Config (defaults here and in service/http/limits.py): ``CARDBOXES`` (the SQLite file, default
-    ``cardboxes.sqlite3`` beside the challenge record), ``CARDBOX_RATE``, ``CARDBOX_MAX_BYTES``,
-    ``CARDBOX_MAX_COUNT``."""
+    ``cardboxes.sqlite3`` beside the challenge record; with a ``DATABASE``, the database's instead),
+    ``CARDBOX_RATE``, ``CARDBOX_MAX_BYTES``, ``CARDBOX_MAX_COUNT``."""
     app.config.setdefault("CARDBOXES", None)
     record = app.config.get("RECORD")
     beside = Path(record).parent if record else Path(app.config["LEXICONS"])
-    app.extensions[EXTENSION] = Cardboxes(Path(app.config["CARDBOXES"] or beside / "cardboxes.sqlite3"))
+    path = Path(app.config["CARDBOXES"] or beside / CARDBOXES_NAME)
+    app.extensions[EXTENSION] = open_cardboxes(app.config.get("DATABASE"), path)
     app.register_blueprint(bp)

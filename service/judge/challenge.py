@@ -37,7 +37,8 @@ from lextools.core.edition import load_edition
 from lextools.core.messages import LANGUAGES, message
 from lextools.features.answers import localized
 from lextools.features.inert import inert_json
-from lextools.features.record import ChallengeRecord, as_csv_text, default_record, parse_since
+from lextools.features.record import as_csv_text, default_record, parse_since
+from lextools.features.stores import open_record, shared_hits
 from service.contract.bodies import Body, BodyFlag, Words, load_body
 from service.contract.operations import operation
 from service.contract.params import Choice, Query, Text, load
@@ -52,6 +53,7 @@ from service.contract.schemas import (
     str_field,
     str_list,
 )
+from service.http.clients import client_address
 from service.http.errors import ServiceError
 from service.http.guards import kiosk_edition, require_json, require_own_origin
 from service.http.language import request_language
@@ -173,7 +175,7 @@ def challenge(edition: str) -> dict[str, Any]:
         lex.checksum,
         words,
         acceptable,
-        client=request.remote_addr or "unknown",
+        client=client_address(),
         rate=current_app.config["CHALLENGE_RATE"],
         secret=secret(),
     )
@@ -246,10 +248,11 @@ def read_record() -> Any:
 
 def init_app(app: Flask) -> None:
     """The word judge's part of the app. Config (defaults here): ``RECORD`` (the challenge record,
-    default ``challenges.sqlite3`` beside the lexicons), ``CHALLENGE_RATE`` (challenges a second per
-    client), ``DIRECTOR_TOKEN`` (default ``$LEXTOOLS_DIRECTOR_TOKEN``; None turns ``GET /v1/record``
-    off), ``KIOSK`` (an edition: serve only its judge, service/judge/kiosk.py), ``JUDGE_CLEAR_SECONDS``
-    (how long a verdict shows; Zyzzyva's judge shows one for 10 s too)."""
+    default ``challenges.sqlite3`` beside the lexicons; with a ``DATABASE``, the database's instead),
+    ``CHALLENGE_RATE`` (challenges a second per client), ``DIRECTOR_TOKEN`` (default
+    ``$LEXTOOLS_DIRECTOR_TOKEN``; None turns ``GET /v1/record`` off), ``KIOSK`` (an edition: serve only
+    its judge, service/judge/kiosk.py), ``JUDGE_CLEAR_SECONDS`` (how long a verdict shows; Zyzzyva's
+    judge shows one for 10 s too)."""
     defaults = {
         "RECORD": None,
         "CHALLENGE_RATE": CHALLENGE_RATE,
@@ -262,8 +265,9 @@ def init_app(app: Flask) -> None:
     if app.config["KIOSK"] is not None:
         load_edition(app.config["KIOSK"])  # an unknown edition fails here, at start-up
     director_auth.check_token_strength(app.config["DIRECTOR_TOKEN"])  # so does a weak token
-    app.extensions[director_auth.ATTEMPTS] = director_auth.WrongTokens()
+    database = app.config.get("DATABASE")
+    app.extensions[director_auth.ATTEMPTS] = director_auth.wrong_tokens(shared_hits(database))
     path = Path(app.config["RECORD"] or default_record(app.config["LEXICONS"]))
-    app.extensions[record_access.EXTENSION] = ChallengeRecord(path)
+    app.extensions[record_access.EXTENSION] = open_record(database, path)
     app.before_request(kiosk.gate)
     app.register_blueprint(bp)

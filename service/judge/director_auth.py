@@ -15,9 +15,11 @@ The comparison is constant-time. A token must be strong enough that guessing it 
 least 16 characters, 8 of them different: ``openssl rand -hex 16`` gives 32): the app refuses to
 start with a weaker one. Wrong tokens are limited too: after 10 from one client address within a
 minute (a request without any token, a browser's first, is not a guess), every attempt from it is a
-429 with ``Retry-After`` until that minute is over (per worker; right tokens included, so that the
-answer tells a guesser nothing). Behind a proxy all clients share its address: the director then
-waits a minute like everyone else.
+429 with ``Retry-After`` until that minute is over (right tokens included, so that the answer tells a
+guesser nothing). The client is the one :mod:`service.http.clients` names: behind a trusted proxy the
+address it forwards, so a guesser locks out only itself. With a shared database the wrong tokens are
+counted there (:class:`SharedWrongTokens`), so the lock-out holds across workers and replicas; without
+one, or while the database is down, each worker counts its own (:class:`WrongTokens`).
 Only werkzeug's exceptions are raised at requests, so that this module imports nothing of the
 service's error handling (service/http/errors.py renders them in the one JSON shape).
 """
@@ -34,8 +36,10 @@ from flask import current_app, request
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, TooManyRequests, Unauthorized
 
-from lextools.core.errors import LexiconError
+from lextools.core.errors import LexiconError, RecordError
 from lextools.core.messages import message
+from lextools.features.postgres import SharedHits
+from service.http.clients import client_address
 from service.http.language import request_language
 
 #: The protection space a browser remembers the director's token for.
@@ -81,6 +85,38 @@ class WrongTokens:
             del self.times[next(iter(self.times))]
 
 
+class SharedWrongTokens:
+    """The wrong tokens counted in the shared database (``hits`` of kind ``director``), as
+    :class:`WrongTokens` counts them in a worker; while the database cannot answer, the worker's own
+    count stands in (a guesser is still slowed, the director is not locked out by an outage)."""
+
+    def __init__(self, hits: SharedHits) -> None:
+        self.hits = hits
+        self.local = WrongTokens()
+
+    def wait(self, address: str) -> int:
+        now = time.time()
+        try:
+            times = self.hits.latest("director", address, MAX_WRONG, now - WRONG_WINDOW)
+        except RecordError:
+            return self.local.wait(address)
+        if len(times) < MAX_WRONG:
+            return 0
+        left = times[-1] + WRONG_WINDOW - now
+        return max(0, int(left) + 1) if left > 0 else 0
+
+    def failed(self, address: str) -> None:
+        try:
+            self.hits.add("director", address, time.time(), WRONG_WINDOW)
+        except RecordError:
+            self.local.failed(address)
+
+
+def wrong_tokens(hits: SharedHits | None) -> WrongTokens | SharedWrongTokens:
+    """Where an app counts wrong tokens: in the shared database when there is one, else per worker."""
+    return WrongTokens() if hits is None else SharedWrongTokens(hits)
+
+
 def director_token() -> str | None:
     token: str | None = current_app.config.get("DIRECTOR_TOKEN") or None
     return token
@@ -108,8 +144,8 @@ def require_director() -> None:
     token = director_token()
     if token is None:
         raise NotFound()
-    attempts: WrongTokens = current_app.extensions[ATTEMPTS]
-    address = request.remote_addr or ""
+    attempts: WrongTokens | SharedWrongTokens = current_app.extensions[ATTEMPTS]
+    address = client_address()
     if seconds := attempts.wait(address):
         raise TooManyRequests(
             message("too_many_attempts", seconds=seconds).text(request_language()), retry_after=seconds

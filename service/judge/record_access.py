@@ -1,5 +1,6 @@
-"""The app's challenge record (:class:`lextools.features.record.ChallengeRecord`): where the app keeps
-it, the secret its receipts are signed with, and its entries as the director's routes read them
+"""The app's challenge record (:class:`lextools.features.record.Record`: the SQLite file, or the
+database replicas share, lextools/features/stores.py): where the app keeps it, the secret its
+receipts are signed with, and its entries as the director's routes read them
 (``GET /v1/record`` in service/judge/challenge.py, the page in service/judge/director.py)."""
 
 from __future__ import annotations
@@ -9,15 +10,14 @@ from typing import Any
 from flask import current_app
 
 from lextools.core.errors import RecordError
-from lextools.features.receipts import load_secret
-from lextools.features.record import ChallengeRecord
+from lextools.features.record import Record
 
 #: Where the app keeps its record (``service.judge.init_app`` puts a ChallengeRecord here).
 EXTENSION = "lextools.record"
 
 
-def record() -> ChallengeRecord:
-    rec: ChallengeRecord = current_app.extensions[EXTENSION]
+def record() -> Record:
+    rec: Record = current_app.extensions[EXTENSION]
     return rec
 
 
@@ -25,7 +25,7 @@ def secret() -> bytes:
     """The receipts' secret, read once per app (``lextools serve`` makes it before the workers fork)."""
     key: bytes | None = current_app.extensions.get(EXTENSION + ".secret")
     if key is None:
-        key = current_app.extensions[EXTENSION + ".secret"] = load_secret(record().path)
+        key = current_app.extensions[EXTENSION + ".secret"] = record().secret()
     return key
 
 
@@ -35,6 +35,6 @@ def record_entries(since: str | None = None) -> list[dict[str, Any]]:
     try:
         return record().entries(since)
     except RecordError:
-        if record().path.exists():
+        if record().exists():
             raise
         return []
