@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import secrets
 import subprocess
 import threading
 import time
@@ -56,12 +57,18 @@ def call(port: int, method: str, path: str, body: Any = None, headers: dict[str,
         return status, None, taken
 
 
-def challenge(port: int, client: str, word: str = "CASA", source: str = "127.0.0.1") -> tuple[int, Any, float]:
-    return call(port, "POST", "/v1/es-fise/challenge", {"words": [word]}, {"X-Forwarded-For": client}, source)
+def challenge(
+    port: int, client: str, word: str = "CASA", source: str = "127.0.0.1", key: str | None = None
+) -> tuple[int, Any, float]:
+    """One challenge from ``client`` (its X-Forwarded-For); ``key`` its Idempotency-Key, as the judge page sends."""
+    headers = {"X-Forwarded-For": client, **({"Idempotency-Key": key} if key else {})}
+    return call(port, "POST", "/v1/es-fise/challenge", {"words": [word]}, headers, source)
 
 
 class ChallengeStream:
-    """Challenges through nginx from 20 tables, one a second each, until stopped: the answers kept."""
+    """Challenges through nginx from 20 tables, one a second each, until stopped: the answers kept. Each
+    carries an Idempotency-Key, as the judge page's do: nginx sends a challenge whose replica died
+    mid-answer to the other one, which answers with the receipt already recorded, if it was."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -75,7 +82,7 @@ class ChallengeStream:
     def _run(self) -> None:
         n = 0
         while not self._stop.is_set():
-            status, body, _ = challenge(self.port, f"198.51.100.{n % 20}")
+            status, body, _ = challenge(self.port, f"198.51.100.{n % 20}", key=secrets.token_hex(16))
             self.answers.append((status, (body or {}).get("receipt", {}).get("id") if status == 200 else None))
             n += 1
             self._stop.wait(0.05)

@@ -23,7 +23,7 @@ from lextools.cli.main import app as cli
 from lextools.core.errors import RecordError
 from lextools.features import receipts
 from lextools.features import record as record_module
-from lextools.features.record import ChallengeRecord
+from lextools.features.record import RECORD_VERSION, ChallengeRecord
 from service import create_app
 from service.http.limits import CHALLENGE_RATE, MAX_BODY, MAX_WORD_CHARS, MAX_WORDS
 
@@ -437,9 +437,11 @@ def test_an_old_record_is_migrated_in_place(tmp_path: Path) -> None:
          "acceptable": False, "signature": None}
     ]  # fmt: skip
     with sqlite3.connect(path) as db:  # migrated in place by that first reading, its row kept
-        assert db.execute("PRAGMA user_version").fetchone() == (2,)
-        assert [c[1] for c in db.execute("PRAGMA table_info(challenges)")][-1] == "signature"
-        assert db.execute("SELECT client, signature FROM challenges").fetchall() == [("10.0.0.7", None)]
+        assert db.execute("PRAGMA user_version").fetchone() == (RECORD_VERSION,)
+        assert [c[1] for c in db.execute("PRAGMA table_info(challenges)")][-2:] == ["signature", "request_key"]
+        assert db.execute("SELECT client, signature, request_key FROM challenges").fetchall() == [
+            ("10.0.0.7", None, None)
+        ]
     db.close()
 
     unsigned = runner.invoke(cli, ["receipt", "verify", "--record", str(path), "--id", "c0ffee00"])
@@ -460,8 +462,38 @@ def test_a_record_of_a_newer_version_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "challenges.sqlite3"
     ChallengeRecord(path).create()
     with sqlite3.connect(path) as db:
-        db.execute("PRAGMA user_version = 3")
+        db.execute(f"PRAGMA user_version = {RECORD_VERSION + 1}")
     db.close()
     shown = CliRunner().invoke(cli, ["record", "--record", str(path)])
     assert isinstance(shown.exception, RecordError)
-    assert "is of version 3, newer than this lextools reads (2)" in str(shown.exception)
+    newer = f"is of version {RECORD_VERSION + 1}, newer than this lextools reads ({RECORD_VERSION})"
+    assert newer in str(shown.exception)
+
+
+def test_a_play_sent_again_under_its_key_gets_the_receipt_it_got(app: Flask, client: FlaskClient) -> None:
+    """A proxy that sends a challenge again after its replica died mid-answer (or the judge page sending
+    a play again after the network failed) gets the first answer, recorded once."""
+    first, answer = challenge(client, ["casa", "dame"], **{"Idempotency-Key": "play-0001-table-7"})
+    again, same = challenge(client, ["casa", "dame"], **{"Idempotency-Key": "play-0001-table-7"})
+    assert first == again == 200 and same["receipt"] == answer["receipt"] and same["acceptable"] is False
+    assert [e["id"] for e in recorded(app)] == [answer["receipt"]["id"]]
+    other, refused = challenge(client, ["cosa"], **{"Idempotency-Key": "play-0001-table-7"})
+    assert other == 400 and "Idempotency-Key" in refused["error"]["message"]
+    for bad in ("short", "x" * 65, "with space", "ñandú-key"):
+        status, body = challenge(client, ["casa"], **{"Idempotency-Key": bad})
+        assert status == 400 and body["error"]["code"] == "bad_request", bad
+    assert len(recorded(app)) == 1  # nothing refused was recorded
+
+
+def test_a_version_2_record_gains_the_key_column(tmp_path: Path) -> None:
+    path = tmp_path / "challenges.sqlite3"
+    secret = receipts.load_secret(path)
+    with sqlite3.connect(path) as db:
+        db.executescript(VERSION_0)
+        db.execute("ALTER TABLE challenges ADD COLUMN signature TEXT")
+        db.execute("PRAGMA user_version = 2")
+    db.close()
+    record = ChallengeRecord(path)
+    kept = record.add("es-fise", "0" * 64, ["casa"], True, client="t", rate=10, secret=secret, key="k" * 8)
+    assert record.add("es-fise", "0" * 64, ["casa"], True, client="t", rate=10, secret=secret, key="k" * 8) == kept
+    assert len(record.entries()) == 1

@@ -104,6 +104,25 @@ def test_two_replicas_share_one_record(lexicon_home: Path, tmp_path: Path, datab
     assert not (tmp_path / "a" / "challenges.sqlite3").exists()  # nothing kept in a replica's files
 
 
+def test_a_play_sent_again_to_the_other_replica_is_recorded_once(
+    lexicon_home: Path, tmp_path: Path, database_url: str
+) -> None:
+    """What nginx does when a replica dies after recording a challenge and before answering it: the same
+    request, under the same Idempotency-Key, to the other replica, which answers with that receipt."""
+    a = replica(lexicon_home, tmp_path, database_url, "a")
+    b = replica(lexicon_home, tmp_path, database_url, "b")
+    key = {"Idempotency-Key": "3f1c9a7e5b2d4c68"}
+    first = a.test_client().post("/v1/es-fise/challenge", json={"words": ["CASA"]}, headers=key).get_json()
+    again = b.test_client().post("/v1/es-fise/challenge", json={"words": ["CASA"]}, headers=key).get_json()
+    assert again["receipt"] == first["receipt"] and again["acceptable"] is True
+    other = b.test_client().post("/v1/es-fise/challenge", json={"words": ["COSA"]}, headers=key)
+    assert other.status_code == 400
+    with a.app_context():
+        from service.judge import record_access
+
+        assert [e["id"] for e in record_access.record().entries()] == [first["receipt"]["id"]]
+
+
 def test_the_challenge_rate_holds_across_replicas(lexicon_home: Path, tmp_path: Path, database_url: str) -> None:
     now = [1_000_000.0]
     record_a = PostgresRecord(Database(database_url), clock=lambda: now[0])

@@ -59,7 +59,7 @@ RECONNECT_GIVE_UP = 5.0
 POOL_MIN, POOL_MAX = 1, 4
 
 #: The schema's version, kept in ``schema_version``; :data:`MIGRATIONS` brings a database to it.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: The statements that bring a database of version ``n - 1`` to version ``n``. Times are kept as the
 #: SQLite record keeps them (ISO text for ``time``, seconds since the epoch for ``at``), so a row copied
@@ -83,6 +83,11 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE hits (kind TEXT NOT NULL, client TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
         "CREATE INDEX hits_kind_client_at ON hits (kind, client, at)",
         "CREATE TABLE server_secret (one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one), secret TEXT NOT NULL)",
+    ),
+    # The client's Idempotency-Key of a challenge: the request sent again is answered, not recorded twice.
+    2: (
+        "ALTER TABLE challenges ADD COLUMN request_key TEXT",
+        "CREATE UNIQUE INDEX challenges_request_key ON challenges (request_key)",
     ),
 }
 

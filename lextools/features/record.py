@@ -62,8 +62,10 @@ RECORD_NAME = "challenges.sqlite3"
 
 #: The record's format, in SQLite's ``user_version``: 0 is a record of lextools before the version
 #: was kept (no signatures); 2 keeps each receipt's signature (1 was never written: the first format
-#: is counted as 1, so that the number says which formats there have been).
-RECORD_VERSION = 2
+#: is counted as 1, so that the number says which formats there have been); 3 keeps the key a client
+#: sent with a challenge (``Idempotency-Key``), so that the same request sent again is answered with
+#: the receipt it got the first time instead of being judged and recorded twice.
+RECORD_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE challenges (
@@ -75,14 +77,23 @@ CREATE TABLE challenges (
     acceptable INTEGER NOT NULL, -- the verdict on the whole play
     client TEXT NOT NULL,        -- who sent it (the rate limit counts per client)
     at REAL NOT NULL,            -- seconds since the epoch, for the rate limit
-    signature TEXT               -- the receipt's (hex HMAC-SHA256), NULL in rows of a version-0 record
+    signature TEXT,              -- the receipt's (hex HMAC-SHA256), NULL in rows of a version-0 record
+    request_key TEXT             -- the client's Idempotency-Key, if it sent one (NULL in older rows)
 );
 CREATE INDEX IF NOT EXISTS challenges_client_at ON challenges (client, at);
 CREATE INDEX IF NOT EXISTS challenges_time ON challenges (time);
+CREATE UNIQUE INDEX IF NOT EXISTS challenges_request_key ON challenges (request_key);
 """
 
-#: A version-0 record becomes a version-2 one: its rows keep no signature (NULL).
-_MIGRATION = "ALTER TABLE challenges ADD COLUMN signature TEXT"
+#: What an older record lacks, by column: the statements that add it (its old rows keep NULL: no
+#: signature, no key).
+_MIGRATIONS = {
+    "signature": ("ALTER TABLE challenges ADD COLUMN signature TEXT",),
+    "request_key": (
+        "ALTER TABLE challenges ADD COLUMN request_key TEXT",
+        "CREATE UNIQUE INDEX IF NOT EXISTS challenges_request_key ON challenges (request_key)",
+    ),
+}
 
 #: How long a write waits for another process's lock on the record before it fails. A write takes a
 #: few milliseconds, but four processes writing at once on 2 cores already busy (load 12) waited up to
@@ -193,8 +204,21 @@ class Record:
         self.secret()
 
     def add(
-        self, edition: str, checksum: str, words: list[str], acceptable: bool, client: str, rate: int, secret: bytes
+        self,
+        edition: str,
+        checksum: str,
+        words: list[str],
+        acceptable: bool,
+        client: str,
+        rate: int,
+        secret: bytes,
+        key: str | None = None,
     ) -> Receipt:
+        """Record one challenge and return its signed receipt; :class:`RateLimitError` (nothing
+        written) when ``client`` already has ``rate`` challenges in the last second. ``key``, the
+        client's ``Idempotency-Key``: a challenge already recorded under it is answered with its
+        receipt, not judged again (a request a proxy sent again after a replica died mid-answer);
+        the same key with another play is a :class:`QueryError`."""
         raise NotImplementedError
 
     def entries(self, since: str | None = None) -> list[dict[str, Any]]:
@@ -332,7 +356,7 @@ class ChallengeRecord(Record):
 
     def _migrate(self, db: sqlite3.Connection, create: bool) -> None:
         """Inside the write transaction (another process may have migrated the file meanwhile): the
-        schema for an empty file that is to be written, the signature column for a version-0 record."""
+        schema for an empty file that is to be written, the columns an older record lacks."""
         (version,) = db.execute("PRAGMA user_version").fetchone()
         if version == RECORD_VERSION:
             return
@@ -342,8 +366,10 @@ class ChallengeRecord(Record):
                 return  # an empty file a reader found: nothing to read (the read says so), nothing to mark
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 db.execute(statement)
-        elif "signature" not in columns:
-            db.execute(_MIGRATION)
+        else:
+            for column, statements in _MIGRATIONS.items():
+                for statement in statements if column not in columns else ():
+                    db.execute(statement)
         db.execute(f"PRAGMA user_version = {RECORD_VERSION}")
 
     def _make_file(self) -> None:
@@ -388,14 +414,26 @@ class ChallengeRecord(Record):
         self._connect(create=True).close()
 
     def add(
-        self, edition: str, checksum: str, words: list[str], acceptable: bool, client: str, rate: int, secret: bytes
+        self,
+        edition: str,
+        checksum: str,
+        words: list[str],
+        acceptable: bool,
+        client: str,
+        rate: int,
+        secret: bytes,
+        key: str | None = None,
     ) -> Receipt:
-        """Record one challenge and return its signed receipt; :class:`RateLimitError` (nothing
-        written) when ``client`` already has ``rate`` challenges in the last second, :class:`RecordError`
-        when the record stays locked by another process for ``lock_wait`` seconds."""
+        """:meth:`Record.add`; :class:`RecordError` also when the record stays locked by another
+        process for ``lock_wait`` seconds."""
         db = self._connect(create=True)
         try:
             self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
+            if key is not None:
+                found = db.execute(f"SELECT {_COLUMNS} FROM challenges WHERE request_key = ?", (key,)).fetchone()
+                if found is not None:
+                    db.execute("ROLLBACK")
+                    return answered_before(entry_of(found), edition, words)
             now = self.clock()
             (recent,) = db.execute(
                 "SELECT COUNT(*) FROM challenges WHERE client = ? AND at > ?", (client, now - 1.0)
@@ -404,20 +442,11 @@ class ChallengeRecord(Record):
                 db.execute("ROLLBACK")
                 raise RateLimitError(message("too_many_challenges", rate=rate))
             receipt = receipts.issue(secret, secrets.token_hex(16), now_iso(now), edition, checksum, words, acceptable)
+            row = Row(receipt.id, receipt.time, edition, checksum, json.dumps(words, ensure_ascii=False),
+                      acceptable, client, now, receipt.signature)  # fmt: skip
             db.execute(
-                "INSERT INTO challenges (id, time, edition, checksum, words, acceptable, client, at, signature) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    receipt.id,
-                    receipt.time,
-                    edition,
-                    checksum,
-                    json.dumps(words, ensure_ascii=False),
-                    int(acceptable),
-                    client,
-                    now,
-                    receipt.signature,
-                ),
+                f"INSERT INTO challenges ({', '.join(Row._fields)}, request_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*row[:5], int(acceptable), *row[6:], key),
             )
             db.execute("COMMIT")
             return receipt
@@ -490,6 +519,16 @@ class ChallengeRecord(Record):
 
 #: An id prefix as ``receipt verify --id`` takes it: 1 to 32 hex digits (an id is 32).
 _ID_PREFIX = re.compile(r"[0-9a-f]{1,32}")
+
+
+def answered_before(entry: dict[str, Any], edition: str, words: list[str]) -> Receipt:
+    """The receipt of a challenge recorded under the key a request carries again: the same play sent
+    again gets the answer it got (nothing judged or written twice); another play under that key is
+    refused, as a client's mistake."""
+    if entry["edition"] != edition or entry["words"] != words or not entry.get("signature"):
+        raise QueryError(message("challenge_key_reused"))
+    fields = {name: entry[name] for name in ("id", "time", "edition", "checksum", "acceptable", "signature")}
+    return Receipt(**fields)
 
 
 def signature_status(entry: dict[str, Any], secret: bytes | Callable[[], bytes]) -> str:

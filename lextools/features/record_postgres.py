@@ -26,7 +26,7 @@ from lextools.core.messages import message
 from lextools.features import receipts
 from lextools.features.postgres import Database, lock_client, stored_secret
 from lextools.features.receipts import Receipt
-from lextools.features.record import FIELDS, Record, Row, entry_of, now_iso
+from lextools.features.record import FIELDS, Record, Row, answered_before, entry_of, now_iso
 
 _COLUMNS = ", ".join(FIELDS)
 
@@ -59,10 +59,22 @@ class PostgresRecord(Record):
         return key
 
     def add(
-        self, edition: str, checksum: str, words: list[str], acceptable: bool, client: str, rate: int, secret: bytes
+        self,
+        edition: str,
+        checksum: str,
+        words: list[str],
+        acceptable: bool,
+        client: str,
+        rate: int,
+        secret: bytes,
+        key: str | None = None,
     ) -> Receipt:
         """As :meth:`lextools.features.record.ChallengeRecord.add`, in the shared database."""
         with self.database.transaction() as conn:
+            if key is not None:
+                found = conn.execute(f"SELECT {_COLUMNS} FROM challenges WHERE request_key = %s", (key,)).fetchone()
+                if found is not None:
+                    return answered_before(entry_of(found), edition, words)
             lock_client(conn, "challenge", client)
             now = self.clock()
             (recent,) = conn.execute(
@@ -73,9 +85,9 @@ class PostgresRecord(Record):
             receipt = receipts.issue(secret, secrets.token_hex(16), now_iso(now), edition, checksum, words, acceptable)
             text = json.dumps(words, ensure_ascii=False)
             conn.execute(
-                "INSERT INTO challenges (id, time, edition, checksum, words, acceptable, client, at, signature) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (receipt.id, receipt.time, edition, checksum, text, acceptable, client, now, receipt.signature),
+                "INSERT INTO challenges (id, time, edition, checksum, words, acceptable, client, at, signature, "
+                "request_key) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (receipt.id, receipt.time, edition, checksum, text, acceptable, client, now, receipt.signature, key),
             )
         return receipt
 

@@ -27,6 +27,7 @@ service/judge/director_auth.py. The answers' receipts are explained in lextools/
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ from service.contract.schemas import (
     str_list,
 )
 from service.http.clients import client_address
-from service.http.errors import ServiceError
+from service.http.errors import ServiceError, bad_request
 from service.http.guards import kiosk_edition, require_json, require_own_origin
 from service.http.language import request_language
 from service.http.lexicons import lexicon
@@ -156,6 +157,17 @@ class Judgement(Answer):
     body=Play,
     body_description="Content-Type: application/json only.",
     answer=Judgement,
+    parameters=(
+        {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": False,
+            "description": "A key the client draws for this play (8 to 64 letters, digits, - or _): the same request "
+            "sent again under it is answered with the receipt it got, not judged and recorded twice (a proxy "
+            "retrying after a replica died mid-answer); another play under it is a 400.",
+            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
+        },
+    ),
     errors=(400, 403, 404, 413, 415, 429, 503),
 )
 def challenge(edition: str) -> dict[str, Any]:
@@ -178,6 +190,7 @@ def challenge(edition: str) -> dict[str, Any]:
         client=client_address(),
         rate=current_app.config["CHALLENGE_RATE"],
         secret=secret(),
+        key=request_key(),
     )
     reply: dict[str, Any] = {
         "edition": edition,
@@ -189,6 +202,18 @@ def challenge(edition: str) -> dict[str, Any]:
     if not hidden:
         reply["results"] = [localized(r, lex.edition, lang) for r in results]
     return reply
+
+
+#: An Idempotency-Key as a challenge takes it.
+_REQUEST_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def request_key() -> str | None:
+    """The challenge's ``Idempotency-Key`` header, if it sent one (a 400 when it is not one)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not _REQUEST_KEY.fullmatch(key):
+        raise bad_request(message("challenge_key_malformed"))
+    return key
 
 
 class RecordEntry(Answer):

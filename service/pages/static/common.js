@@ -74,7 +74,8 @@ editionSelect.addEventListener("change", () => {
  */
 export async function api(path, options = {}) {
   // Reasons and errors come back in the page's language, whatever the browser's own settings.
-  const init = { headers: { Accept: "application/json", "Accept-Language": edition().lang }, ...options };
+  const given = options.headers ?? {};
+  const init = { ...options, headers: { Accept: "application/json", "Accept-Language": edition().lang, ...given } };
   if (options.json !== undefined) {
     init.method = init.method ?? "POST";
     init.headers = { ...init.headers, "Content-Type": "application/json" };

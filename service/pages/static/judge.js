@@ -66,6 +66,17 @@ window.addEventListener(
 );
 
 // A kiosk page has nothing but the form: Tab goes round its fields, never out to the browser.
+
+// A play sent with no answer (the network failed) may have been judged all the same: sent again
+// unchanged, it carries the same Idempotency-Key, and the server answers with the receipt it made
+// instead of recording the play twice. A proxy retrying the request on another replica does the same.
+let unanswered = null;
+
+function keyFor(play) {
+  if (unanswered && unanswered.play === JSON.stringify(play)) return unanswered.key;
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function keepFocusInTheForm(event) {
   const fields = [count, words, form.querySelector("button")];
   const at = fields.indexOf(document.activeElement);
@@ -128,7 +139,12 @@ form.addEventListener("submit", async (event) => {
   state = "busy";
   say(t("judging"));
   const play = splitPlay(words.value.trim());
-  const result = await api(`${encodeURIComponent(edition().name)}/challenge`, { json: { words: play, reveal: false } });
+  const key = keyFor(play);
+  const result = await api(`${encodeURIComponent(edition().name)}/challenge`, {
+    json: { words: play, reveal: false },
+    headers: { "Idempotency-Key": key },
+  });
+  unanswered = result.status === 0 ? { play: JSON.stringify(play), key } : null;
   if (!result.ok || typeof result.body?.acceptable !== "boolean") {
     // Only a generic message: a server's error text could quote the input.
     state = "input";
