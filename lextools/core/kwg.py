@@ -317,7 +317,7 @@ def _encode(dawg_part: _Automaton, gaddag: bool, kad: bool = False) -> bytes:
     return kwg_bulk.layout(node, after, roots).astype("<u4").tobytes()
 
 
-def _lexicon_tiles(edition: Edition) -> dict[int, int]:
+def lexicon_tiles(edition: Edition) -> dict[int, int]:
     """dawgdic label (a byte, or two bytes of UTF-8) of each key character → its KWG tile number."""
     tiles = {}
     for n, label in kwg_alphabet(edition).numbered():
@@ -328,7 +328,7 @@ def _lexicon_tiles(edition: Edition) -> dict[int, int]:
 
 def _lexicon_automaton(words_dawg: bytes, edition: Edition, pause: Pause = None) -> _Automaton:
     """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
-    return _Automaton(words_dawg, _lexicon_tiles(edition), pause)
+    return _Automaton(words_dawg, lexicon_tiles(edition), pause)
 
 
 def holds_exactly(graph: Kwg, arc: int, units: Sequence[int], guide: Sequence[int], edition: Edition) -> bool:
@@ -341,7 +341,7 @@ def holds_exactly(graph: Kwg, arc: int, units: Sequence[int], guide: Sequence[in
     """
     if not guide:  # dawgdic writes no guide for an empty set
         return graph.counts[arc] == 0 if arc else True
-    automaton = _Automaton.over(units, guide, _lexicon_tiles(edition))
+    automaton = _Automaton.over(units, guide, lexicon_tiles(edition))
     memo: set[tuple[int, int]] = set()
     return bool(arc) and _same(graph, automaton, arc, 0, memo)
 
