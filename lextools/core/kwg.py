@@ -182,13 +182,6 @@ class _Automaton:
             units.byteswap()
         self._setup(units, data[8 + 4 * size : 8 + 4 * size + 2 * guide_size], tiles, pause)
 
-    @classmethod
-    def over(cls, units: Sequence[int], guide: Sequence[int], tiles: dict[int, int]) -> _Automaton:
-        """An automaton over arrays already in memory (a loaded lexicon's mapped units and guide)."""
-        automaton = cls.__new__(cls)
-        automaton._setup(units, guide, tiles, None)
-        return automaton
-
     def _setup(self, units: Sequence[int], guide: Sequence[int], tiles: dict[int, int], pause: Pause) -> None:
         self.pause = pause or _no_pause
         self.steps = 0
@@ -329,43 +322,6 @@ def lexicon_tiles(edition: Edition) -> dict[int, int]:
 def _lexicon_automaton(words_dawg: bytes, edition: Edition, pause: Pause = None) -> _Automaton:
     """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
     return _Automaton(words_dawg, lexicon_tiles(edition), pause)
-
-
-def holds_exactly(graph: Kwg, arc: int, units: Sequence[int], guide: Sequence[int], edition: Edition) -> bool:
-    """Whether the list at ``arc`` holds exactly the words of a lexicon's words DAWG (its dawgdic
-    ``units`` and ``guide``, as a loaded lexicon maps them): both graphs walked together in tile
-    order, each pair of states compared once — time linear in the states, no word listed.
-
-    False also when the two hold the same words in a shape this walk does not match (a list of no
-    words where the DAWG has none); a caller that needs to know what differs then lists them.
-    """
-    if not guide:  # dawgdic writes no guide for an empty set
-        return graph.counts[arc] == 0 if arc else True
-    automaton = _Automaton.over(units, guide, lexicon_tiles(edition))
-    memo: set[tuple[int, int]] = set()
-    return bool(arc) and _same(graph, automaton, arc, 0, memo)
-
-
-def _same(graph: Kwg, automaton: _Automaton, arc: int, index: int, memo: set[tuple[int, int]]) -> bool:
-    """The product walk of :func:`holds_exactly` below KWG list ``arc`` and automaton unit ``index``
-    (recursive: :func:`check_graph` has bounded the depth)."""
-    key = (arc, automaton.base(index))
-    if key in memo:
-        return True
-    moves = sorted(automaton.transitions(index))
-    nodes, units, guide = graph.nodes, automaton.units, automaton.guide
-    last = len(moves) - 1
-    for n, (tile, child) in enumerate(moves):
-        v = nodes[arc + n]
-        if v >> 24 != tile or bool(v & ACCEPTS) != bool(units[child] & _HAS_LEAF) or bool(v & IS_END) != (n == last):
-            return False
-        below = v & ARC_MASK
-        if bool(below) != bool(guide[2 * child]):
-            return False
-        if below and not _same(graph, automaton, below, child, memo):
-            return False
-    memo.add(key)
-    return bool(moves)
 
 
 def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False, pause: Pause = None) -> bytes:

@@ -200,7 +200,7 @@ def _identical_parts(graph: kwg.Kwg, lex: Lexicon) -> list[Part] | None:
     """The parts of a file that holds exactly what it should, checked without listing a word; None
     as soon as anything differs, and the caller lists the words to say what.
 
-    The DAWG half is walked together with the lexicon's words DAWG (:func:`kwg.holds_exactly`); the
+    The DAWG half is walked together with the lexicon's words DAWG (:func:`verify_bulk.holds_exactly`); the
     GADDAG half by :func:`_identical_gaddag`, which needs of ``graph`` only the DAWG half checked.
     """
     # numpy: loaded when a KWG is verified, never on a look-up's path

@@ -1,5 +1,5 @@
 """``lextools verify``'s walks of a KWG made on arrays (numpy): the DAWG half against the lexicon's
-words DAWG (:func:`holds_exactly`, as :func:`lextools.core.kwg.holds_exactly`), and the GADDAG half
+words DAWG (:func:`holds_exactly`), and the GADDAG half
 against the DAWG half (:func:`split_points`, as :func:`lextools.features.verify._identical_gaddag`),
 a row per path, a length at a time.
 
@@ -270,7 +270,7 @@ class _Dawgdic:
 
     def transitions(self, index: Ints) -> tuple[Ints, Ints, Ints]:
         """(row of ``index``, tile, child unit) of every tile leaving each unit, a character of two
-        UTF-8 bytes followed one unit further down (as :meth:`lextools.core.kwg._Automaton.transitions`)."""
+        UTF-8 bytes followed one unit further down (as ``lextools.core.kwg._Automaton.transitions``)."""
         rows, tiles, children = [], [], []
         row = np.arange(index.size)
         base, label = self.base(index), self.guide[2 * index]
@@ -306,9 +306,14 @@ class _Dawgdic:
 
 
 def holds_exactly(graph: kwg.Kwg, arc: int, units: memoryview, guide: memoryview, tiles: dict[int, int]) -> bool:
-    """:func:`lextools.core.kwg.holds_exactly` walked a depth at a time: every pair of a KWG list and a
-    unit reached together, each list node compared with the unit's transition of its rank in tile
-    order. IndexError for a list that runs past the last node (the caller reads the file in full)."""
+    """Whether the list at ``arc`` holds exactly the words of a lexicon's words DAWG (its dawgdic
+    ``units`` and ``guide``, as a loaded lexicon maps them, ``tiles`` mapping its labels): both graphs
+    walked together a depth at a time, every pair of a list and a unit reached together, each list
+    node compared with the unit's transition of its rank in tile order — no word listed.
+
+    False also when the two hold the same words in a shape this walk does not match (a list of no
+    words where the DAWG has none); a caller that needs to know what differs then lists them.
+    """
     if not len(guide):  # dawgdic writes no guide for an empty set
         return graph.counts[arc] == 0 if arc else True
     if not arc:
@@ -324,7 +329,10 @@ def holds_exactly(graph: kwg.Kwg, arc: int, units: memoryview, guide: memoryview
         row, tile, child = row[order], tile[order], child[order]
         starts, _, from_end = _groups(row)
         rank = np.arange(row.size) - np.repeat(starts, np.diff(np.append(starts, row.size)))
-        v = nodes[arcs[row] + rank]
+        at = arcs[row] + rank
+        if (at >= nodes.size).any():  # a list shorter than the unit's tiles, at the end of the file
+            return False
+        v = nodes[at]
         below = v & kwg.ARC_MASK
         if (
             ((v >> 24) != tile).any()
