@@ -11,7 +11,7 @@ The list is ``bench.build_and_lookup``'s deterministic pseudo-Spanish (syllables
 the way ``lextools export`` writes it (file and manifest, atomically) and timed; the plain-text
 export of the same lexicon in the same run is the baseline, so the ratios are what to compare
 between machines. The targets of the issue that asked for KWG files are checked on the absolute
-times too: DAWG-only KWG ≤ 5 s, combined ≤ 20 s. Node counts and sizes are printed, and
+times too: DAWG-only KWG ≤ 5 s, combined ≤ 5 s (issue 37; it was 20 s). Node counts and sizes are printed, and
 ``lextools verify`` is timed on each file (it must find them identical).
 """
 
@@ -35,7 +35,7 @@ from lextools.features.export import write_export
 from lextools.features.verify import verify
 
 console = Console(stderr=True)
-TARGETS = {"kwg": 5.0, "kwg-gaddag": 20.0}
+TARGETS = {"kwg": 5.0, "kwg-gaddag": 5.0}
 FORMATS = ("txt", "kwg", "kwg-gaddag", "kad")
 
 

@@ -29,13 +29,14 @@ written, then the nodes are written as arrays.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from lextools.core.errors import ExportFormatError
 
-Ints = NDArray[np.int64]
+Ints = NDArray[np.signedinteger[Any]]
 
 ACCEPTS = 0x800000
 IS_END = 0x400000
@@ -105,8 +106,8 @@ class _Trie:
     tile, and what a prefix that ends on it says: a word (``accepts``), the separator's list (``sep``)."""
 
     def __init__(self) -> None:
-        self.parent: list[Ints] = [_ints([0])]
-        self.tile: list[Ints] = [_ints([0])]
+        self.parent: list[Ints] = [np.zeros(1, np.int32)]
+        self.tile: list[Ints] = [np.zeros(1, np.int32)]
         self.accepts: list[Ints] = []
         self.sep: list[Ints] = []
 
@@ -131,11 +132,11 @@ def _gaddag_trie(node: Ints, nxt: Ints, root: int, pause: Callable[[], None]) ->
         number = np.empty(size * width, np.int32)
         number[found] = np.arange(found.size, dtype=np.int32)
         at, size = number[key], found.size
-        trie.parent.append(found // width)
-        trie.tile.append(found % width)
+        trie.parent.append((found // width).astype(np.int32))
+        trie.tile.append((found % width).astype(np.int32))
         before = parent32[before]
         done = before == 0
-        accepts, sep = np.zeros(size, np.int64), np.zeros(size, np.int64)
+        accepts, sep = np.zeros(size, np.int32), np.zeros(size, np.int32)
         v = value[rows[done]]
         accepts[at[done]] = v & ACCEPTS
         sep[at[done]] = v & ARC_MASK
@@ -143,8 +144,8 @@ def _gaddag_trie(node: Ints, nxt: Ints, root: int, pause: Callable[[], None]) ->
         trie.sep.append(sep)
         keep = ~done
         rows, before, at = rows[keep], before[keep], at[keep]
-    trie.accepts.insert(0, _ints([0]))
-    trie.sep.insert(0, _ints([0]))
+    trie.accepts.insert(0, np.zeros(1, np.int32))
+    trie.sep.insert(0, np.zeros(1, np.int32))
     return trie
 
 
@@ -196,7 +197,7 @@ class _Items:
             level_parts.append(post[level][level_parts[0]])
             level_parts[0] = self.offset[level] + level_parts[0]
             for part, values in zip(parts, level_parts, strict=True):
-                part.append(values)
+                part.append(values.astype(np.int32))  # six values a list node, millions: all under 2**31
         self.owner, self.base, self.child, self.from_end, self.height, self.post = map(np.concatenate, parts)
 
     def _level(self, trie: _Trie, level: int, below: Ints) -> tuple[list[Ints], Ints]:
@@ -286,6 +287,7 @@ def gaddag_states(node: Ints, nxt: Ints, root: int, pause: Callable[[], None]) -
     trie = _gaddag_trie(node, nxt, root, pause)
     pause()
     items = _Items(trie)
+    del trie  # the items hold all the rest needs
     pause()
     state, head, keys = _intern(items, node, nxt)
     pause()
