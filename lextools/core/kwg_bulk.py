@@ -293,6 +293,8 @@ def gaddag_states(node: Ints, nxt: Ints, root: int, pause: Callable[[], None]) -
     pause()
     final, value, after = _renumber(items, state, keys, node.size)
     return np.concatenate((node, value)), np.concatenate((nxt, after)), int(final[head[0]])
+
+
 # -- the layout -----------------------------------------------------------------------------------
 
 
