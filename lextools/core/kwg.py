@@ -253,7 +253,13 @@ class _Automaton:
         nodes = []
         if self.multibyte:
             for tile, child in self.transitions(index):
-                nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
+                sub = units[child]
+                if not guide[2 * child]:
+                    below = 0  # no children
+                else:  # a state seen before costs no call
+                    seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
+                    below = seen if seen is not None else self.intern(pool, child)
+                nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
         else:
             label = guide[2 * index]
             while label:

@@ -263,7 +263,7 @@ def _renumber(items: _Items, state: Ints, keys: Ints, first: int) -> tuple[Ints,
     """The new states numbered as the depth-first walk numbers them (module docstring): the final
     id of every provisional one, and the node value and next of each new state in final order."""
     count = keys.size
-    least = np.full(first + count, np.iinfo(np.int64).max, np.int64)
+    least = np.full(first + count, np.iinfo(np.int32).max, np.int32)  # as the posts: ufunc.at's fast path
     np.minimum.at(least, state, items.post)
     tail = np.zeros(first + count, np.int64)
     tail[state] = items.from_end
@@ -336,11 +336,10 @@ def _chains(order: Ints, top: Ints, nxt: Ints) -> list[int]:
     A chain written makes every state of it written, and each state after a written one is."""
     written = bytearray(nxt.size)
     written[0] = 1
-    after, tops, chains = nxt.tolist(), top.tolist(), []
-    for state in order.tolist():
+    after, chains = nxt.tolist(), []
+    for state, chain in zip(order.tolist(), top[order].tolist(), strict=True):
         if written[state]:
             continue
-        chain = tops[state]
         chains.append(chain)
         while not written[chain]:
             written[chain] = 1
