@@ -23,7 +23,8 @@ every run compile lextools from source.
 
 Targets (issue 24): a one-word ``check``, ``explain``, ``hooks``, ``score`` or ``anagram`` ≤ 150 ms and
 ≤ 60 MB; the probability-ordered pattern a page at once (≤ 150 ms to start + 200 ms for the page);
-``diff es-fise es-na103`` ≤ 2 s; ``verify`` of the GADDAG KWG ≤ 3 s. Exit status 0 when every row
+``diff es-fise es-na103`` ≤ 2 s; ``verify`` of the GADDAG KWG ≤ 3 s; (issue 37) ``export es-fise --format kwg
+--gaddag`` ≤ 5 s, into the same temporary directory. Exit status 0 when every row
 meets its target, 1 otherwise, 2 when it cannot run (no es-fise or es-na103 lexicon).
 """
 
@@ -134,6 +135,7 @@ def rows(home: Path, words: Path, kwg: Path) -> list[Row]:
     sec, mb = ONE_WORD
     grep = [shutil.which("grep") or "grep", "-qx", "CASA", str(words)]
     by_probability = ["pattern", "es-fise", "CH?*O", "--order", "probability"]
+    gaddag, again = ["--format", "kwg", "--gaddag"], kwg.with_name("again.kwg")
     return [
         Row("python -c pass (floor)", [sys.executable, "-c", "pass"], floor=True),
         Row("grep -qx CASA, es-fise list (floor)", grep, floor=True),
@@ -145,6 +147,7 @@ def rows(home: Path, words: Path, kwg: Path) -> list[Row]:
         Row("pattern, probability order", [*COMMAND, *by_probability, *L], 0.350),
         Row("diff es-fise es-na103", [*COMMAND, "diff", "es-fise", "es-na103", *L], 2.0),
         Row("verify GADDAG KWG", [*COMMAND, "verify", str(kwg), *L], 3.0),
+        Row("export GADDAG KWG", [*COMMAND, "export", "es-fise", *gaddag, "-o", str(again), *L], 5.0),
     ]  # fmt: skip
 
 

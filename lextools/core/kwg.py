@@ -25,9 +25,11 @@ documents: a double array of u32 units and a guide of child/sibling labels) and 
 sibling list by its content — ``tile | accepts | child list`` ints, tail first — so equal lists and
 equal tails get one id whatever dawgdic's layout did. A lexicon's KWG is read straight from its
 words DAWG, with the key characters mapped to tile numbers; nothing lists the words. The
-GADDAG is built the same way from the keys ``reversed prefix + separator + id of the DAWG list
-after that prefix``, which makes two separator nodes equal exactly when they lead to the same DAWG
-list. The layout then writes each list that is not the tail of another in full, in breadth-first
+GADDAG is made from the DAWG's lists, in numpy (:mod:`lextools.core.kwg_bulk`): the trie of its
+keys, each reversed prefix and then the separator, whose node points at the DAWG's list after that
+prefix (so two separator nodes are equal exactly when they lead to the same DAWG list), interned
+list by list from the deepest up, its states numbered as a depth-first walk of its minimal
+automaton numbers them. The layout then writes each list that is not the tail of another in full, in breadth-first
 order from the roots, and points every tail into the list that holds it: the node count is the sum
 of the lengths of those maximal lists, which is what wolges' buildlex writes for the same states.
 
@@ -44,7 +46,6 @@ import array
 import json
 import struct
 import sys
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -74,9 +75,8 @@ _COUNT_CAP = 2**62
 # dawgdic's unit layout (DAWG-Python's ``units`` module): a label in the low byte, a has-leaf flag
 # (the key may end here), and the offset of the children's block.
 _HAS_LEAF = 1 << 8
-#: Stands for the separator inside dawgdic keys (which cannot hold a NUL byte); above every tile.
-_SEP_CHAR = "\x7f"
-_ID_DIGITS = 4  # a DAWG list id after the separator: 4 digits of base 127, each char 1..127
+#: The highest tile number a word of tile numbers may hold (dawgdic keys cannot hold a NUL byte).
+_TOP_TILE = "\x7e"
 #: Steps of the encoder's loops between two calls of ``pause`` (about a millisecond of work).
 _STEPS_PER_PAUSE = 1024
 
@@ -168,8 +168,7 @@ class _Automaton:
     the double array of units and the guide of first-child and next-sibling labels.
 
     ``tiles`` maps a label to a tile number: a byte, or ``lead << 8 | continuation`` for a character
-    of two UTF-8 bytes (Ñ in lexicon keys), whose tiles are one step further down; a label mapped to
-    -1 is the GADDAG separator."""
+    of two UTF-8 bytes (Ñ in lexicon keys), whose tiles are one step further down."""
 
     def __init__(self, data: bytes, tiles: dict[int, int], pause: Pause = None) -> None:
         try:
@@ -182,13 +181,6 @@ class _Automaton:
         if sys.byteorder == "big":
             units.byteswap()
         self._setup(units, data[8 + 4 * size : 8 + 4 * size + 2 * guide_size], tiles, pause)
-
-    @classmethod
-    def over(cls, units: Sequence[int], guide: Sequence[int], tiles: dict[int, int]) -> _Automaton:
-        """An automaton over arrays already in memory (a loaded lexicon's mapped units and guide)."""
-        automaton = cls.__new__(cls)
-        automaton._setup(units, guide, tiles, None)
-        return automaton
 
     def _setup(self, units: Sequence[int], guide: Sequence[int], tiles: dict[int, int], pause: Pause) -> None:
         self.pause = pause or _no_pause
@@ -206,9 +198,8 @@ class _Automaton:
 
     @classmethod
     def of(cls, keys: Sequence[str], pause: Pause = None) -> _Automaton:
-        """The minimal automaton of sorted keys of tile-number characters (and the separator)."""
-        tiles = {n: n for n in range(1, 0x7F)}
-        tiles[ord(_SEP_CHAR)] = -1
+        """The minimal automaton of sorted keys of tile-number characters."""
+        tiles = {n: n for n in range(1, ord(_TOP_TILE) + 1)}
         return cls(dawg.CompletionDAWG(keys).tobytes(), tiles, pause)
 
     @property
@@ -262,42 +253,33 @@ class _Automaton:
         nodes = []
         if self.multibyte:
             for tile, child in self.transitions(index):
-                nodes.append(tile << 24 | (units[child] & _HAS_LEAF) << 15 | self.intern(pool, child))
+                sub = units[child]
+                if not guide[2 * child]:
+                    below = 0  # no children
+                else:  # a state seen before costs no call
+                    seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
+                    below = seen if seen is not None else self.intern(pool, child)
+                nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
         else:
             label = guide[2 * index]
             while label:
                 child = base ^ label
-                tile = tiles[label]
-                if tile < 0:
-                    nodes.append(self._read_id(child))  # SEPARATOR << 24, never accepting
-                else:
-                    sub = units[child]
-                    if not guide[2 * child]:
-                        below = 0  # no children
-                    else:  # a state seen before costs no call
-                        seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
-                        below = seen if seen is not None else self.intern(pool, child)
-                    nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
+                sub = units[child]
+                if not guide[2 * child]:
+                    below = 0  # no children
+                else:  # a state seen before costs no call
+                    seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
+                    below = seen if seen is not None else self.intern(pool, child)
+                nodes.append(tiles[label] << 24 | (sub & _HAS_LEAF) << 15 | below)
                 label = guide[2 * child + 1]
         if len(nodes) > 1:
             nodes.sort()
         found = memo[base] = pool.intern(nodes)
         return found
 
-    def _read_id(self, index: int) -> int:
-        """The DAWG list id spelled by the single path of ``_ID_DIGITS`` labels below a separator."""
-        units, guide = self.units, self.guide
-        value = 0
-        for _ in range(_ID_DIGITS):
-            label = guide[2 * index]
-            unit = units[index]
-            index = index ^ ((unit >> 10) << ((unit & 512) >> 6)) ^ label
-            value = value * 127 + label - 1
-        return value
-
     def paths(self) -> Iterator[tuple[str, int]]:
         """Every path from the root once (the nodes of the trie), reversed, in tile-number
-        characters, with the unit it ends on: what the GADDAG and the alphagrams are made from."""
+        characters, with the unit it ends on: what the alphagrams are made from."""
         if not self.guide:
             return
         stack = [(0, "")]
@@ -316,127 +298,25 @@ class _Automaton:
         return (path[::-1] for path, index in self.paths() if units[index] & _HAS_LEAF)
 
 
-def _id_chars(list_id: int) -> str:
-    digits = []
-    for _ in range(_ID_DIGITS):
-        list_id, d = divmod(list_id, 127)
-        digits.append(chr(d + 1))
-    return "".join(reversed(digits))
-
-
-def _gaddag_keys(dawg_part: _Automaton) -> list[str]:
-    """Sorted dawgdic keys of the GADDAG: each reversed word, and once per proper prefix of a word
-    its reversal + separator + the id of the DAWG list after the prefix (interned before this)."""
-    keys = []
-    memo, units, guide = dawg_part.memo, dawg_part.units, dawg_part.guide
-    after: dict[int, str] = {}  # DAWG unit → separator + id of its list, spelled once per unit
-    for reversed_path, index in dawg_part.paths():
-        if units[index] & _HAS_LEAF:
-            keys.append(reversed_path)
-        if guide[2 * index]:
-            rest = after.get(index)
-            if rest is None:
-                rest = after[index] = _SEP_CHAR + _id_chars(memo[dawg_part.base(index)])
-            keys.append(reversed_path + rest)
-    keys.sort()
-    return keys
-
-
 def _encode(dawg_part: _Automaton, gaddag: bool, kad: bool = False) -> bytes:
     """The file's bytes: the DAWG root at node 0; at node 1 the GADDAG root, or in a DAWG-only KWG
     an empty GADDAG (state 0, the empty list, so its arc is 0); a KAD has node 0 only."""
+    # numpy, for the bulk work of an export: loaded here, never on a look-up's path
+    from lextools.core import kwg_bulk  # noqa: PLC0415
+
     pool = _Lists()
     roots = [dawg_part.intern(pool)]
+    node, after = kwg_bulk.states(pool.node), kwg_bulk.states(pool.next)
     if gaddag:
-        roots.append(_Automaton.of(_gaddag_keys(dawg_part), dawg_part.pause).intern(pool))
+        node, after, root = kwg_bulk.gaddag_states(node, after, roots[0], dawg_part.pause)
+        roots.append(root)
     elif not kad:
         roots.append(0)
-    return _to_bytes(_layout(pool, roots, dawg_part.pause))
+    dawg_part.pause()
+    return kwg_bulk.layout(node, after, roots).astype("<u4").tobytes()
 
 
-def _layout(pool: _Lists, roots: Sequence[int], pause: Callable[[], None] = _no_pause) -> array.array:
-    """The node array: a header node per root, then the lists in breadth-first order from the roots.
-
-    A list is written as the whole chain it is the tail of (found through one predecessor per
-    state, up to a state that is nobody's tail), so a tail already written is pointed into, not
-    written again; a chain whose tail is also another chain's is written in full, since a list
-    must be contiguous — the same node count as wolges' buildlex for the same states.
-    """
-    tops, position, size = _place_chains(pool, roots, pause)
-    if size > MAX_NODES:
-        raise ExportFormatError(f"the graph needs {size:,} nodes; a KWG holds at most {MAX_NODES:,}")
-    return _write_chains(pool, roots, tops, position, pause)
-
-
-def _place_chains(pool: _Lists, roots: Sequence[int], pause: Callable[[], None]) -> tuple[list[int], array.array, int]:
-    """Where each state's node goes: the chains to write (by their first state), in breadth-first
-    order from the roots, each state's position in the node array, and the array's size."""
-    node, nxt = pool.node, pool.next
-    count = len(node)
-    prev = array.array("I", bytes(4 * count))  # the state whose tail each state is (0: none)
-    for state in range(1, count):
-        prev[nxt[state]] = state
-    position = array.array("I", bytes(4 * count))
-    seen = bytearray(count)
-    seen[0] = 1
-    tops: list[int] = []
-    size = len(roots)  # the header nodes come first
-    queue: deque[int] = deque()
-    for root in roots:
-        if not seen[root]:
-            seen[root] = 1
-            queue.append(root)
-    steps = 0
-    while queue:
-        state = queue.popleft()
-        steps += 1
-        if not steps % _STEPS_PER_PAUSE:
-            pause()
-        if not position[state]:  # not yet in a chain written: write the whole chain it ends
-            top = state
-            while prev[top]:
-                top = prev[top]
-            tops.append(top)
-            while top:
-                if not position[top]:
-                    position[top] = size
-                size += 1
-                top = nxt[top]
-        while state:
-            child = node[state] & ARC_MASK
-            if not seen[child]:
-                seen[child] = 1
-                queue.append(child)
-            state = nxt[state]
-    return tops, position, size
-
-
-def _write_chains(
-    pool: _Lists, roots: Sequence[int], tops: list[int], position: array.array, pause: Callable[[], None]
-) -> array.array:
-    """The header nodes, then each chain's nodes with their arcs pointing at the positions placed."""
-    node, nxt = pool.node, pool.next
-    out = array.array("I", [IS_END | position[root] for root in roots])
-    keep = 0xFFFFFFFF & ~ARC_MASK
-    for steps, state in enumerate(tops, 1):
-        if not steps % _STEPS_PER_PAUSE:
-            pause()
-        while state:
-            value = node[state]
-            after = nxt[state]
-            out.append((value & keep) | position[value & ARC_MASK] | (0 if after else IS_END))
-            state = after
-    return out
-
-
-def _to_bytes(nodes: array.array) -> bytes:
-    if sys.byteorder == "big":
-        nodes = array.array("I", nodes)
-        nodes.byteswap()
-    return nodes.tobytes()
-
-
-def _lexicon_tiles(edition: Edition) -> dict[int, int]:
+def lexicon_tiles(edition: Edition) -> dict[int, int]:
     """dawgdic label (a byte, or two bytes of UTF-8) of each key character → its KWG tile number."""
     tiles = {}
     for n, label in kwg_alphabet(edition).numbered():
@@ -447,44 +327,7 @@ def _lexicon_tiles(edition: Edition) -> dict[int, int]:
 
 def _lexicon_automaton(words_dawg: bytes, edition: Edition, pause: Pause = None) -> _Automaton:
     """A lexicon's words DAWG (keys in the edition's key characters, UTF-8) read with KWG tile numbers."""
-    return _Automaton(words_dawg, _lexicon_tiles(edition), pause)
-
-
-def holds_exactly(graph: Kwg, arc: int, units: Sequence[int], guide: Sequence[int], edition: Edition) -> bool:
-    """Whether the list at ``arc`` holds exactly the words of a lexicon's words DAWG (its dawgdic
-    ``units`` and ``guide``, as a loaded lexicon maps them): both graphs walked together in tile
-    order, each pair of states compared once — time linear in the states, no word listed.
-
-    False also when the two hold the same words in a shape this walk does not match (a list of no
-    words where the DAWG has none); a caller that needs to know what differs then lists them.
-    """
-    if not guide:  # dawgdic writes no guide for an empty set
-        return graph.counts[arc] == 0 if arc else True
-    automaton = _Automaton.over(units, guide, _lexicon_tiles(edition))
-    memo: set[tuple[int, int]] = set()
-    return bool(arc) and _same(graph, automaton, arc, 0, memo)
-
-
-def _same(graph: Kwg, automaton: _Automaton, arc: int, index: int, memo: set[tuple[int, int]]) -> bool:
-    """The product walk of :func:`holds_exactly` below KWG list ``arc`` and automaton unit ``index``
-    (recursive: :func:`check_graph` has bounded the depth)."""
-    key = (arc, automaton.base(index))
-    if key in memo:
-        return True
-    moves = sorted(automaton.transitions(index))
-    nodes, units, guide = graph.nodes, automaton.units, automaton.guide
-    last = len(moves) - 1
-    for n, (tile, child) in enumerate(moves):
-        v = nodes[arc + n]
-        if v >> 24 != tile or bool(v & ACCEPTS) != bool(units[child] & _HAS_LEAF) or bool(v & IS_END) != (n == last):
-            return False
-        below = v & ARC_MASK
-        if bool(below) != bool(guide[2 * child]):
-            return False
-        if below and not _same(graph, automaton, below, child, memo):
-            return False
-    memo.add(key)
-    return bool(moves)
+    return _Automaton(words_dawg, lexicon_tiles(edition), pause)
 
 
 def encode_lexicon(words_dawg: bytes, edition: Edition, gaddag: bool = False, pause: Pause = None) -> bytes:
@@ -500,7 +343,7 @@ def encode_lexicon_kad(words_dawg: bytes, edition: Edition, pause: Pause = None)
 
 def _tile_automaton(words: Iterable[str], pause: Pause) -> _Automaton:
     ordered = sorted(set(words))
-    if any(not w or min(w) < "\x01" or max(w) >= _SEP_CHAR for w in ordered):
+    if any(not w or min(w) < "\x01" or max(w) > _TOP_TILE for w in ordered):
         raise ExportFormatError("a KWG word is one or more tiles numbered 1 to 126")
     return _Automaton.of(ordered, pause)
 

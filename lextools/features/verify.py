@@ -16,7 +16,9 @@ separator at the DAWG's own list), else by comparing the lists' structure, else 
 A GADDAG KWG that holds what it should is found so without listing a word or reading its GADDAG half
 in a pass of its own: the file is read with only its DAWG half checked, which is walked together with
 the lexicon's DAWG; the GADDAG half is walked a length at a time beside the DAWG half's prefixes of
-that length, each list checked as it is reached. Anything off, and the file is read and checked in
+that length, each list checked as it is reached. Both walks are made on arrays, a depth or a length
+at a time (numpy, :mod:`lextools.features.verify_bulk`); a GADDAG walk longer than its strings' two
+int64 words of tiles hold is made in Python. Anything off, and the file is read and checked in
 full, then listed word by word to say what differs.
 """
 
@@ -198,17 +200,21 @@ def _identical_parts(graph: kwg.Kwg, lex: Lexicon) -> list[Part] | None:
     """The parts of a file that holds exactly what it should, checked without listing a word; None
     as soon as anything differs, and the caller lists the words to say what.
 
-    The DAWG half is walked together with the lexicon's words DAWG (:func:`kwg.holds_exactly`); the
+    The DAWG half is walked together with the lexicon's words DAWG (:func:`verify_bulk.holds_exactly`); the
     GADDAG half by :func:`_identical_gaddag`, which needs of ``graph`` only the DAWG half checked.
     """
+    # numpy: loaded when a KWG is verified, never on a look-up's path
+    from lextools.features import verify_bulk  # noqa: PLC0415
+
     words = lex.graph
-    if not kwg.holds_exactly(graph, graph.dawg_root, words.dct._units, words.guide._units, lex.edition):
+    tiles = kwg.lexicon_tiles(lex.edition)
+    if not verify_bulk.holds_exactly(graph, graph.dawg_root, words.dct._units, words.guide._units, tiles):
         return None
     count = graph.counts[graph.dawg_root] if graph.dawg_root else 0
     parts = [Part("words (DAWG)", expected=count, found=count)]
     if graph.has_gaddag:
         top = max((n for n, _ in kwg.kwg_alphabet(lex.edition).numbered()), default=1)
-        gaddag = _identical_gaddag(graph, count, top.bit_length())
+        gaddag = _gaddag_parts(graph, count, top.bit_length())
         if gaddag is None:
             return None
         parts += gaddag
@@ -291,6 +297,23 @@ def _prefix_count(nodes: Sequence[int], root: int) -> int:
                 arc += 1
         level = deeper
     return total
+
+
+def _gaddag_parts(graph: kwg.Kwg, words: int, bits: int) -> list[Part] | None:
+    """:func:`_identical_gaddag`'s answer, from its walk made on arrays
+    (:mod:`lextools.features.verify_bulk`) unless it needs longer strings than that holds."""
+    # numpy: loaded when a GADDAG is verified, never on a look-up's path
+    from lextools.features import verify_bulk  # noqa: PLC0415
+
+    splits = verify_bulk.split_points(graph, bits, _Sameness(graph).equal)
+    if splits == verify_bulk.TOO_LONG:
+        return _identical_gaddag(graph, words, bits)
+    if splits is None or words + splits > kwg.MAX_KWG_WORDS * 16:
+        return None
+    return [
+        Part("reversed words (GADDAG)", expected=words, found=words),
+        Part("split points (GADDAG)", expected=splits, found=splits),
+    ]
 
 
 def _identical_gaddag(graph: kwg.Kwg, words: int, bits: int) -> list[Part] | None:
