@@ -43,11 +43,11 @@ import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from lextools.core.errors import QueryError, RateLimitError, RecordError
 from lextools.core.messages import message
@@ -185,6 +185,19 @@ class Row(NamedTuple):
     signature: str | None
 
 
+class Writing(Protocol):
+    """What :meth:`Record.add` asks of a store inside its write transaction."""
+
+    def keyed(self, key: str) -> dict[str, Any] | None:
+        """The challenge recorded under an Idempotency-Key, if any."""
+
+    def recent(self, client: str, since: float) -> int:
+        """How many challenges ``client`` sent since ``since`` (seconds since the epoch)."""
+
+    def insert(self, row: Row, key: str | None) -> None:
+        """Record a challenge, under its key if it came with one."""
+
+
 class Record:
     """What every challenge record does, wherever it is kept: this SQLite file
     (:class:`ChallengeRecord`) or the database replicas share
@@ -218,7 +231,26 @@ class Record:
         written) when ``client`` already has ``rate`` challenges in the last second. ``key``, the
         client's ``Idempotency-Key``: a challenge already recorded under it is answered with its
         receipt, not judged again (a request a proxy sent again after a replica died mid-answer);
-        the same key with another play is a :class:`QueryError`."""
+        the same key with another play is a :class:`QueryError`. One write transaction of the
+        store (:meth:`_writing`), so two workers cannot both let a client over its rate."""
+        with self._writing(client) as store:
+            if key is not None and (found := store.keyed(key)) is not None:
+                return answered_before(found, edition, words)
+            now = self.clock()
+            if store.recent(client, now - 1.0) >= rate:
+                raise RateLimitError(message("too_many_challenges", rate=rate))
+            receipt = receipts.issue(secret, secrets.token_hex(16), now_iso(now), edition, checksum, words, acceptable)
+            text = json.dumps(words, ensure_ascii=False)
+            row = Row(receipt.id, receipt.time, edition, checksum, text, acceptable, client, now, receipt.signature)
+            store.insert(row, key)
+        return receipt
+
+    #: Seconds since the epoch (injectable: tests need not sleep).
+    clock: Callable[[], float]
+
+    def _writing(self, client: str) -> contextlib.AbstractContextManager[Writing]:
+        """One write transaction (committed when the block ends, rolled back when it raises), the
+        challenges of ``client`` counted by one writer at a time."""
         raise NotImplementedError
 
     def entries(self, since: str | None = None) -> list[dict[str, Any]]:
@@ -413,48 +445,20 @@ class ChallengeRecord(Record):
         """Make the record (and its folder) if it is missing; :class:`RecordError` when it cannot be."""
         self._connect(create=True).close()
 
-    def add(
-        self,
-        edition: str,
-        checksum: str,
-        words: list[str],
-        acceptable: bool,
-        client: str,
-        rate: int,
-        secret: bytes,
-        key: str | None = None,
-    ) -> Receipt:
-        """:meth:`Record.add`; :class:`RecordError` also when the record stays locked by another
-        process for ``lock_wait`` seconds."""
+    @contextlib.contextmanager
+    def _writing(self, client: str) -> Iterator[Writing]:
+        """``BEGIN IMMEDIATE``: one writer at a time for the whole file (:class:`RecordError` when another
+        process holds it for ``lock_wait`` seconds)."""
         db = self._connect(create=True)
         try:
             self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
-            if key is not None:
-                found = db.execute(f"SELECT {_COLUMNS} FROM challenges WHERE request_key = ?", (key,)).fetchone()
-                if found is not None:
-                    db.execute("ROLLBACK")
-                    return answered_before(entry_of(found), edition, words)
-            now = self.clock()
-            (recent,) = db.execute(
-                "SELECT COUNT(*) FROM challenges WHERE client = ? AND at > ?", (client, now - 1.0)
-            ).fetchone()
-            if recent >= rate:
-                db.execute("ROLLBACK")
-                raise RateLimitError(message("too_many_challenges", rate=rate))
-            receipt = receipts.issue(secret, secrets.token_hex(16), now_iso(now), edition, checksum, words, acceptable)
-            row = Row(receipt.id, receipt.time, edition, checksum, json.dumps(words, ensure_ascii=False),
-                      acceptable, client, now, receipt.signature)  # fmt: skip
-            db.execute(
-                f"INSERT INTO challenges ({', '.join(Row._fields)}, request_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*row[:5], int(acceptable), *row[6:], key),
-            )
+            yield _SqliteWriting(db)
             db.execute("COMMIT")
-            return receipt
         except sqlite3.Error as e:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
             raise RecordError(f"cannot write the challenge record {self.path.name}: {e}") from None
         finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             db.close()
 
     def _read(self, query: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
@@ -515,6 +519,28 @@ class ChallengeRecord(Record):
             raise RecordError(f"cannot write the challenge record {self.path.name}: {e}") from None
         finally:
             db.close()
+
+
+class _SqliteWriting:
+    """:class:`Writing` in a record file's write transaction."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def keyed(self, key: str) -> dict[str, Any] | None:
+        found = self.db.execute(f"SELECT {_COLUMNS} FROM challenges WHERE request_key = ?", (key,)).fetchone()
+        return None if found is None else entry_of(found)
+
+    def recent(self, client: str, since: float) -> int:
+        query = "SELECT COUNT(*) FROM challenges WHERE client = ? AND at > ?"
+        (count,) = self.db.execute(query, (client, since)).fetchone()
+        return int(count)
+
+    def insert(self, row: Row, key: str | None) -> None:
+        self.db.execute(
+            f"INSERT INTO challenges ({', '.join(Row._fields)}, request_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*row[:5], int(row.acceptable), *row[6:], key),
+        )
 
 
 #: An id prefix as ``receipt verify --id`` takes it: 1 to 32 hex digits (an id is 32).

@@ -14,19 +14,16 @@ the database, made by the first replica that starts: every replica and ``lextool
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
-import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from lextools.core.errors import RateLimitError, RecordError
-from lextools.core.messages import message
+from lextools.core.errors import RecordError
 from lextools.features import receipts
 from lextools.features.postgres import Database, lock_client, stored_secret
-from lextools.features.receipts import Receipt
-from lextools.features.record import FIELDS, Record, Row, answered_before, entry_of, now_iso
+from lextools.features.record import FIELDS, Record, Row, Writing, entry_of
 
 _COLUMNS = ", ".join(FIELDS)
 
@@ -58,38 +55,13 @@ class PostgresRecord(Record):
             raise RecordError(f"the database {self.where} keeps no server secret and no ${receipts.SECRET_ENV} is set")
         return key
 
-    def add(
-        self,
-        edition: str,
-        checksum: str,
-        words: list[str],
-        acceptable: bool,
-        client: str,
-        rate: int,
-        secret: bytes,
-        key: str | None = None,
-    ) -> Receipt:
-        """As :meth:`lextools.features.record.ChallengeRecord.add`, in the shared database."""
+    @contextlib.contextmanager
+    def _writing(self, client: str) -> Iterator[Writing]:
+        """A transaction of the shared database, the challenges of ``client`` counted by one writer at a
+        time across every worker and replica (an advisory lock)."""
         with self.database.transaction() as conn:
-            if key is not None:
-                found = conn.execute(f"SELECT {_COLUMNS} FROM challenges WHERE request_key = %s", (key,)).fetchone()
-                if found is not None:
-                    return answered_before(entry_of(found), edition, words)
             lock_client(conn, "challenge", client)
-            now = self.clock()
-            (recent,) = conn.execute(
-                "SELECT COUNT(*) FROM challenges WHERE client = %s AND at > %s", (client, now - 1.0)
-            ).fetchone()
-            if recent >= rate:
-                raise RateLimitError(message("too_many_challenges", rate=rate))
-            receipt = receipts.issue(secret, secrets.token_hex(16), now_iso(now), edition, checksum, words, acceptable)
-            text = json.dumps(words, ensure_ascii=False)
-            conn.execute(
-                "INSERT INTO challenges (id, time, edition, checksum, words, acceptable, client, at, signature, "
-                "request_key) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (receipt.id, receipt.time, edition, checksum, text, acceptable, client, now, receipt.signature, key),
-            )
-        return receipt
+            yield _PostgresWriting(conn)
 
     def _read(self, query: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self.database.transaction() as conn:
@@ -135,3 +107,25 @@ class PostgresRecord(Record):
                 f"the database {self.where} keeps another server secret than the imported record's: its receipts "
                 f"would not verify there (set ${receipts.SECRET_ENV} to the secret both were signed with)"
             )
+
+
+class _PostgresWriting:
+    """:class:`~lextools.features.record.Writing` in a transaction of the shared database."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def keyed(self, key: str) -> dict[str, Any] | None:
+        found = self.conn.execute(f"SELECT {_COLUMNS} FROM challenges WHERE request_key = %s", (key,)).fetchone()
+        return None if found is None else entry_of(found)
+
+    def recent(self, client: str, since: float) -> int:
+        query = "SELECT COUNT(*) FROM challenges WHERE client = %s AND at > %s"
+        (count,) = self.conn.execute(query, (client, since)).fetchone()
+        return int(count)
+
+    def insert(self, row: Row, key: str | None) -> None:
+        placeholders = ", ".join(["%s"] * (len(Row._fields) + 1))
+        self.conn.execute(
+            f"INSERT INTO challenges ({', '.join(Row._fields)}, request_key) VALUES ({placeholders})", (*row, key)
+        )
