@@ -241,7 +241,7 @@ class _Automaton:
         """
         if not self.guide:  # no keys: dawgdic writes no guide at all
             return 0
-        units, guide, tiles, memo = self.units, self.guide, self.tiles, self.memo
+        units, guide, memo = self.units, self.guide, self.memo
         unit = units[index]
         base = index ^ ((unit >> 10) << ((unit & 512) >> 6))
         found = memo.get(base)
@@ -251,31 +251,28 @@ class _Automaton:
         if not self.steps % _STEPS_PER_PAUSE:
             self.pause()
         nodes = []
-        if self.multibyte:
-            for tile, child in self.transitions(index):
-                sub = units[child]
-                if not guide[2 * child]:
-                    below = 0  # no children
-                else:  # a state seen before costs no call
-                    seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
-                    below = seen if seen is not None else self.intern(pool, child)
-                nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
-        else:
-            label = guide[2 * index]
-            while label:
-                child = base ^ label
-                sub = units[child]
-                if not guide[2 * child]:
-                    below = 0  # no children
-                else:  # a state seen before costs no call
-                    seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
-                    below = seen if seen is not None else self.intern(pool, child)
-                nodes.append(tiles[label] << 24 | (sub & _HAS_LEAF) << 15 | below)
-                label = guide[2 * child + 1]
+        for tile, child in self.transitions(index) if self.multibyte else self._children(base, index):
+            sub = units[child]
+            if not guide[2 * child]:
+                below = 0  # no children
+            else:  # a state seen before costs no call
+                seen = memo.get(child ^ ((sub >> 10) << ((sub & 512) >> 6)))
+                below = seen if seen is not None else self.intern(pool, child)
+            nodes.append(tile << 24 | (sub & _HAS_LEAF) << 15 | below)
         if len(nodes) > 1:
             nodes.sort()
         found = memo[base] = pool.intern(nodes)
         return found
+
+    def _children(self, base: int, index: int) -> Iterator[tuple[int, int]]:
+        """(tile, child unit) of each arc of unit ``index`` (whose base is ``base``) of an automaton of
+        one-byte characters: dawgdic's guide, its first child and each one's next sibling."""
+        guide, tiles = self.guide, self.tiles
+        label = guide[2 * index]
+        while label:
+            child = base ^ label
+            yield tiles[label], child
+            label = guide[2 * child + 1]
 
     def paths(self) -> Iterator[tuple[str, int]]:
         """Every path from the root once (the nodes of the trie), reversed, in tile-number

@@ -152,7 +152,7 @@ def _gaddag_trie(node: Ints, nxt: Ints, root: int, pause: Callable[[], None]) ->
 # -- the lists, interned --------------------------------------------------------------------------
 
 
-def _groups(owner: Ints) -> tuple[Ints, Ints, Ints]:
+def groups(owner: Ints) -> tuple[Ints, Ints, Ints]:
     """Rows grouped by ``owner`` (equal owners adjacent): where each group starts, each row's group
     number and its distance from its group's last row."""
     start = np.ones(owner.size, np.bool_)
@@ -173,7 +173,7 @@ def _post_order(trie: _Trie) -> list[Ints]:
     for j in range(1, levels):
         parent = trie.parent[j]
         before = np.cumsum(size[j]) - size[j]  # the sizes of the earlier nodes of the level
-        starts, group, _ = _groups(parent)
+        starts, group, _ = groups(parent)
         pre.append(pre[j - 1][parent] + 1 + before - before[starts][group])
     return [pre[j] - j + size[j] - 1 for j in range(levels)]
 
@@ -214,7 +214,7 @@ class _Items:
             height.append(1 + below)
         order = np.argsort(np.concatenate(owner), kind="stable")
         owners = np.concatenate(owner)[order]
-        starts, group, from_end = _groups(owners)
+        starts, group, from_end = groups(owners)
         # each tail's height, the greatest of its nodes' read from the list's end, group by group
         rank = (group[-1] - group[::-1]) << 16 if group.size else group
         tail = (np.maximum.accumulate(rank | np.concatenate(height)[order][::-1]) - rank)[::-1]

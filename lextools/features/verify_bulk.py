@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from lextools.core import kwg
+from lextools.core.kwg_bulk import groups
 
 Ints = NDArray[np.int64]
 
@@ -327,7 +328,7 @@ def holds_exactly(graph: kwg.Kwg, arc: int, units: memoryview, guide: memoryview
             return False
         order = np.lexsort((child, tile, row))
         row, tile, child = row[order], tile[order], child[order]
-        starts, _, from_end = _groups(row)
+        starts, _, from_end = groups(row)
         rank = np.arange(row.size) - np.repeat(starts, np.diff(np.append(starts, row.size)))
         at = arcs[row] + rank
         if (at >= nodes.size).any():  # a list shorter than the unit's tiles, at the end of the file
@@ -345,14 +346,3 @@ def holds_exactly(graph: kwg.Kwg, arc: int, units: memoryview, guide: memoryview
         pairs = np.unique(below[deeper] << 32 | child[deeper])
         arcs, index = pairs >> 32, pairs & 0xFFFFFFFF
     return True
-
-
-def _groups(owner: Ints) -> tuple[Ints, Ints, Ints]:
-    """Rows grouped by ``owner`` (equal owners adjacent): where each group starts, each row's group
-    number and its distance from its group's last row."""
-    start = np.ones(owner.size, np.bool_)
-    start[1:] = owner[1:] != owner[:-1]
-    group = np.cumsum(start) - 1
-    starts = np.flatnonzero(start)
-    last = np.append(starts[1:], owner.size) - 1
-    return starts, group, last[group] - np.arange(owner.size)
