@@ -16,6 +16,23 @@ from lextools.features.record import default_record
 app = typer.Typer()
 
 
+#: Host names answered, and proxies trusted: each repeatable, each defaulting to a comma-separated variable.
+AllowedHostOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="A Host name clients reach this server by (repeatable; .example.org: with its subdomains). "
+        "localhost and IP addresses are always answered; default: $LEXTOOLS_ALLOWED_HOSTS, comma-separated."
+    ),
+]
+TrustedProxyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="A proxy (address or CIDR network) whose X-Forwarded-For names the client that rate limits and "
+        "the director's lock-out count by (repeatable); default: $LEXTOOLS_TRUSTED_PROXIES, comma-separated."
+    ),
+]
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
@@ -29,21 +46,9 @@ def serve(
         float, typer.Option(min=1, max=600, help="Seconds a verdict stays on the judge (Esc clears it sooner).")
     ] = 10.0,
     record: RecordOpt = None,
-    allowed_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A Host name clients reach this server by (repeatable; .example.org: with its subdomains). "
-            "localhost and IP addresses are always answered; default: $LEXTOOLS_ALLOWED_HOSTS, comma-separated."
-        ),
-    ] = None,
+    allowed_host: AllowedHostOpt = None,
     database: DatabaseOpt = None,
-    trusted_proxy: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A proxy (address or CIDR network) whose X-Forwarded-For names the client that rate limits and "
-            "the director's lock-out count by (repeatable); default: $LEXTOOLS_TRUSTED_PROXIES, comma-separated."
-        ),
-    ] = None,
+    trusted_proxy: TrustedProxyOpt = None,
 ) -> None:
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted.
 
