@@ -59,9 +59,12 @@ from lextools.core.inputs import read_input
 __all__ = [
     "AffixFile",
     "AffixRule",
+    "Chain",
     "DicEntry",
     "Form",
     "Report",
+    "entry_chains",
+    "entry_expander",
     "expand",
     "expand_entry",
     "iter_dic",
@@ -828,8 +831,17 @@ class _Matcher:
         return hit
 
 
+#: A form as the expander makes it: the word and the rules applied, in order (a :class:`Form` without
+#: the entry's fields, which every form of the entry shares).
+Chain = tuple[str, tuple[AffixRule, ...]]
+
+
 class _Expander:
-    """Generates the forms of dictionary entries for one affix file (rule caches are shared)."""
+    """Generates the forms of dictionary entries for one affix file (rule caches are shared).
+
+    The work is done on :data:`Chain` lists, one per entry: a dictionary has millions of forms, so no
+    generator is resumed and no :class:`Form` made per form where a caller needs only the chains.
+    """
 
     def __init__(self, aff: AffixFile) -> None:
         self.aff = aff
@@ -841,6 +853,16 @@ class _Expander:
         self.circumfix = aff.flag("CIRCUMFIX")
         self.bad_cont = frozenset(f for f in (self.forbidden, self.onlyincompound) if f)
         self.known = frozenset(aff.prefixes) | frozenset(aff.suffixes) | frozenset(aff.special_flags.values())
+        # Normally the inner side is suffixes; with COMPLEXPREFIXES it is prefixes.
+        self.inner, self.outer = (self.pfx, self.sfx) if aff.complexprefixes else (self.sfx, self.pfx)
+        self._outer_flags = frozenset(self.outer)
+        # the inner rules whose continuation classes name an outer class (by id; the rules live in ``aff``)
+        inner_rules = aff.prefixes if aff.complexprefixes else aff.suffixes
+        self._carriers = frozenset(
+            id(r) for rules in inner_rules.values() for r in rules if not r.cont.isdisjoint(self._outer_flags)
+        )
+        # Without NEEDAFFIX, CIRCUMFIX, FORBIDDENWORD and ONLYINCOMPOUND every candidate is valid.
+        self._checks = bool(self.needaffix or self.circumfix or self.bad_cont)
         # (prefixes or suffixes, flags) → the matchers of those flags, in flag order: a dictionary has
         # few distinct flag sets, so each set's flags are sorted once, not once per entry.
         self._ordered: dict[tuple[bool, frozenset[str]], tuple[_Matcher, ...]] = {}
@@ -866,16 +888,13 @@ class _Expander:
                 return False
         return True
 
-    def _level(
-        self, matchers: Mapping[str, _Matcher], flags: Iterable[str], word: str
-    ) -> Iterator[tuple[str, AffixRule]]:
+    def _level(self, matchers: Mapping[str, _Matcher], flags: Iterable[str], word: str) -> list[tuple[str, AffixRule]]:
+        """``word`` with each rule of the classes ``flags`` (of ``matchers``) that applies, in flag order."""
         key = (matchers is self.pfx, flags if isinstance(flags, frozenset) else frozenset(flags))
         ordered = self._ordered.get(key)
         if ordered is None:
             ordered = self._ordered[key] = tuple(matchers[f] for f in sorted(flags) if f in matchers)
-        for m in ordered:
-            for rule in m(word):
-                yield rule.apply(word), rule
+        return [(rule.apply(word), rule) for m in ordered for rule in m(word)]
 
     def forms(self, entry: DicEntry) -> Iterator[Form]:
         """Every form of ``entry``: see the module docstring for what is generated.
@@ -885,23 +904,48 @@ class _Expander:
         are visited in sorted order, so the output is deterministic.
         """
         w, flags = entry.word, entry.flags
-        if self.bad_cont and not self.bad_cont.isdisjoint(flags):
-            return
-        make, valid = Form, self._valid
-        # Normally the inner side is suffixes; with COMPLEXPREFIXES it is prefixes.
-        inner, outer = (self.pfx, self.sfx) if self.aff.complexprefixes else (self.sfx, self.pfx)
-        for word, rules in self._inner_chains(inner, flags, w):
-            if valid(flags, rules):
-                yield make(word, w, tuple(r.flag for r in rules), flags, rules)
-            # one outer affix on top, cross product required on both sides
-            if not rules or all(r.cross for r in rules):
-                yield from self._with_outer_affix(inner, outer, w, flags, word, rules)
+        for word, rules in self.chains(entry):
+            yield Form(word, w, tuple([r.flag for r in rules]), flags, rules)
 
-    def _inner_chains(
-        self, inner: Mapping[str, _Matcher], flags: frozenset[str], w: str
-    ) -> list[tuple[str, tuple[AffixRule, ...]]]:
+    def chains(self, entry: DicEntry) -> list[Chain]:
+        """The forms of ``entry`` as (word, rules), in the order of :meth:`forms`."""
+        w, flags = entry.word, entry.flags
+        if self.bad_cont and not self.bad_cont.isdisjoint(flags):
+            return []
+        out: list[Chain] = []
+        checks = self._checks
+        stem_outer = not flags.isdisjoint(self._outer_flags)  # the stem names an outer class
+        carriers = self._carriers
+        for word, rules in self._inner_chains(flags, w):
+            if not checks or self._valid(flags, rules):
+                out.append((word, rules))
+            if stem_outer or (carriers and rules):
+                self._outer_on_chain(out, w, flags, stem_outer, word, rules)
+        return out
+
+    def _outer_on_chain(
+        self, out: list[Chain], w: str, flags: frozenset[str], stem_outer: bool, word: str, rules: tuple[AffixRule, ...]
+    ) -> None:
+        """Add to ``out`` the inner chain (``word`` built by ``rules``) with each outer affix it can take.
+
+        The outer classes are the stem's plus those the chain's affixes name as continuation; cross
+        product is required on both sides.
+        """
+        if not rules:
+            self._with_outer_affix(out, w, flags, flags, word, rules)
+            return
+        if not all(r.cross for r in rules):
+            return
+        named = [r.cont for r in rules if id(r) in self._carriers]
+        if named:
+            self._with_outer_affix(out, w, flags, flags.union(*named), word, rules)
+        elif stem_outer:
+            self._with_outer_affix(out, w, flags, flags, word, rules)
+
+    def _inner_chains(self, flags: frozenset[str], w: str) -> list[Chain]:
         """The bare stem, the stem with one inner affix, and with twofold inner affixes."""
-        chains: list[tuple[str, tuple[AffixRule, ...]]] = [(w, ())]
+        inner = self.inner
+        chains: list[Chain] = [(w, ())]
         for w1, r1 in self._level(inner, flags, w):
             chains.append((w1, (r1,)))
             if r1.cont:
@@ -911,48 +955,48 @@ class _Expander:
 
     def _with_outer_affix(
         self,
-        inner: Mapping[str, _Matcher],
-        outer: Mapping[str, _Matcher],
+        out: list[Chain],
         w: str,
         flags: frozenset[str],
+        outer_flags: frozenset[str],
         word: str,
         rules: tuple[AffixRule, ...],
-    ) -> Iterator[Form]:
-        """An inner chain (``word`` built by ``rules``) with one outer affix added.
+    ) -> None:
+        """Add to ``out`` an inner chain (``word`` built by ``rules``) with one outer affix added.
 
-        The outer classes are the stem's plus those the chain's affixes name as continuation.
+        The outer classes are those of ``outer_flags`` (the stem's flags, and the continuation classes
+        of the chain's affixes that name one).
         """
-        outer_flags: set[str] | frozenset[str] = flags
-        if rules:
-            outer_flags = set(flags)
-            for r in rules:
-                outer_flags |= r.cont
-        for w3, r3 in self._level(outer, outer_flags, word):
+        for w3, r3 in self._level(self.outer, outer_flags, word):
             if rules and not r3.cross:
                 continue
             chain = (*rules, r3)
-            if self._valid(flags, chain):
-                yield Form(w3, w, tuple(r.flag for r in chain), flags, chain)
+            if not self._checks or self._valid(flags, chain):
+                out.append((w3, chain))
             # an outer affix may name inner classes the stem lacks (prefix-carried
             # continuation class, hunspell(5) "Affixes with continuation classes")
             if not rules and r3.cont and r3.cross:
-                yield from self._outer_carried(inner, w, flags, r3)
+                self._outer_carried(out, w, flags, r3)
 
-    def _outer_carried(
-        self, inner: Mapping[str, _Matcher], w: str, flags: frozenset[str], r3: AffixRule
-    ) -> Iterator[Form]:
-        """The stem with an inner affix of a class only the outer affix ``r3`` names, then ``r3``."""
-        for w4, r4 in self._level(inner, r3.cont - flags, w):
+    def _outer_carried(self, out: list[Chain], w: str, flags: frozenset[str], r3: AffixRule) -> None:
+        """Add the stem with an inner affix of a class only the outer affix ``r3`` names, then ``r3``."""
+        for w4, r4 in self._level(self.inner, r3.cont - flags, w):
             if not r4.cross or not r3.applies_to(w4, self.aff.fullstrip):
                 continue
             chain = (r4, r3)
-            if self._valid(flags, chain):
-                yield Form(r3.apply(w4), w, (r4.flag, r3.flag), flags, chain)
+            if not self._checks or self._valid(flags, chain):
+                out.append((r3.apply(w4), chain))
 
 
 def entry_expander(aff: AffixFile) -> Callable[[DicEntry], Iterator[Form]]:
     """A function expanding entries with one shared rule cache (use it for many entries)."""
     return _Expander(aff).forms
+
+
+def entry_chains(aff: AffixFile) -> Callable[[DicEntry], list[Chain]]:
+    """:func:`entry_expander` for a caller that needs only each form's word and rules (:data:`Chain`):
+    a whole dictionary is read without making a :class:`Form` per form."""
+    return _Expander(aff).chains
 
 
 def expand_entry(entry: DicEntry, aff: AffixFile) -> Iterator[Form]:

@@ -47,15 +47,15 @@ from functools import cache
 from typing import Any
 
 from lextools.builder.filters import SourceWord
-from lextools.builder.hunspell import AffixFile, AffixRule, DicEntry, Form, entry_expander, iter_dic, read_aff
+from lextools.builder.hunspell import AffixFile, AffixRule, Chain, DicEntry, entry_chains, iter_dic, read_aff
 from lextools.core.clitics import clitic_split
 from lextools.core.sources import Source, load_source
 
 #: The headwords of the sources named (one name, a list, or none): :func:`lextools.builder.read.headwords_of`.
 Headwords = Callable[[str | list[str] | None], set[str]]
 
-#: Every form of one dictionary entry (:func:`lextools.builder.hunspell.entry_expander`).
-Expand = Callable[[DicEntry], Iterator[Form]]
+#: Every form of one dictionary entry, as (word, rules) (:func:`lextools.builder.hunspell.entry_chains`).
+Expand = Callable[[DicEntry], list[Chain]]
 
 #: Irregular imperatives (and the usted forms of DAR) that RLA-ES writes out without flags, with
 #: their clitics attached (DALE, DILE, HAZLO, DENLE, VETE, PONTE).
@@ -66,11 +66,16 @@ def plain_word(word: str) -> str:
     """Lower case without accents (Ñ kept): verb forms are compared in this shape.
 
     Called for every form of a dictionary (millions in a default build): ASCII needs only lower
-    case, and the marks NFD leaves are deleted by one ``str.translate``, not a loop in Python.
+    case, and a word whose letters all come before the combining marks (U+0300, so every letter of
+    Spanish) takes one ``str.translate`` through a table of those letters' plain shapes; only a
+    word with a later character is decomposed whole (NFD), its marks deleted.
     """
     if word.isascii() and "\0" not in word:
         return word.lower()
-    decomposed = unicodedata.normalize("NFD", word.lower().replace("ñ", "\0"))
+    low = word.lower()
+    if max(low) < _FIRST_MARK:
+        return low.translate(_LATIN_PLAIN)
+    decomposed = unicodedata.normalize("NFD", low.replace("ñ", "\0"))
     return decomposed.translate(_without_marks()).replace("\0", "ñ")
 
 
@@ -80,12 +85,53 @@ def _without_marks() -> dict[int, None]:
     return {c: None for c in range(sys.maxunicode + 1) if unicodedata.combining(chr(c))}
 
 
+#: The first combining mark: no character before it has a combining class.
+_FIRST_MARK = "\u0300"
+
+
+def _latin_plain() -> dict[int, str]:
+    """What the NFD route makes of each character before U+0300, where it changes it.
+
+    NFD decomposes character by character, and once every mark is deleted the canonical reordering of
+    marks changes nothing, so mapping each character alone gives the same word; Ñ is kept, and a NUL
+    becomes Ñ as on the NFD route (it stands for Ñ there).
+    """
+    table: dict[int, str] = {0: "ñ"}
+    for c in range(1, ord(_FIRST_MARK)):
+        ch = chr(c)
+        if ch == "ñ":
+            continue
+        plain = "".join(m for m in unicodedata.normalize("NFD", ch) if not unicodedata.combining(m))
+        if plain != ch:
+            table[c] = plain
+    return table
+
+
+_LATIN_PLAIN = _latin_plain()
+
+
 _VOWEL = re.compile("[aeiouy]")
 
 
 def has_vowel(plain: str) -> bool:
     """Words have a vowel (Y counts: HOY, MY); CM, KG and PH are symbols or abbreviations."""
     return _VOWEL.search(plain) is not None
+
+
+# What an affix rule says about the forms it makes (:meth:`_Tagger.rule_bits`).
+_CLITIC_RULE, _SE_RULE, _PLURAL_RULE = 1, 2, 4
+
+# A form's tags as bits: the tags of a form are then its entry's tags joined with one of a few sets,
+# looked up, not a set built and frozen per form (a default build reads millions of forms).
+LOWERCASE, ABBREVIATION, MULTIWORD, ENCLITIC, PRONOMINAL, INVARIABLE = 1, 2, 4, 8, 16, 32
+_TAG_OF_BIT = {
+    LOWERCASE: "lowercase-source",
+    ABBREVIATION: "abbreviation",
+    MULTIWORD: "multiword",
+    ENCLITIC: "enclitic",
+    PRONOMINAL: "pronominal-infinitive",
+    INVARIABLE: "invariable",
+}
 
 
 class _Tagger:
@@ -108,31 +154,82 @@ class _Tagger:
         self.skip_flags = frozenset(options.get("skip_flags", []))
         self.verb_forms: set[str] = set()  # forms of the conjugation classes
         self.flagless_forms: set[str] = set()  # flagless entries, some of them irregular verb forms
+        # id of an affix rule → what it says (_CLITIC_RULE, …); the rules stay alive in ``_rules``
+        self._kinds: dict[int, int] = {}
+        self._rules: list[AffixRule] = []
+        # an entry's tags → (a form's tag bits → the entry's tags with those): each set made once
+        self._tag_sets: dict[frozenset[str], dict[int, frozenset[str]]] = {}
 
-    def rule_tags(self, stem: str, rules: tuple[AffixRule, ...]) -> set[str]:
-        tags: set[str] = set()
-        if self.invariable and any(r.flag in self.plural_flags for r in rules) and plain_word(stem) in self.invariable:
-            tags.add("invariable")  # BYTES, GRANES, OQUES: a plural of a word that takes none
+    def _rule_kind(self, rule: AffixRule) -> int:
+        """What ``rule`` says about its forms, as :meth:`rule_bits` reads it (worked out once per rule)."""
+        kind = 0
+        if rule.flag in self.enclitic_flags:
+            kind = _CLITIC_RULE
+        elif rule.flag in self.clitic_rule_flags:
+            if rule.add.endswith("ndose"):
+                kind = _CLITIC_RULE
+            elif rule.strip == "" and rule.add == "se":
+                kind = _SE_RULE
+        if rule.flag in self.plural_flags:
+            kind |= _PLURAL_RULE
+        self._kinds[id(rule)] = kind
+        self._rules.append(rule)
+        return kind
+
+    def rule_bits(self, plain_stem: str, rules: tuple[AffixRule, ...]) -> int:
+        """The tags the rules that made a form give it, as bits; ``plain_stem`` is its entry's headword, plain."""
+        kind = 0
+        kinds = self._kinds
         for rule in rules:
-            if rule.flag in self.enclitic_flags:
-                tags.add("enclitic")
-            elif rule.flag in self.clitic_rule_flags:
-                if rule.add.endswith("ndose"):
-                    tags.add("enclitic")
-                elif rule.strip == "" and rule.add == "se":
-                    tags.add("enclitic")
-                    if plain_word(stem) in self.pronominal:
-                        tags.add("pronominal-infinitive")
+            k = kinds.get(id(rule))
+            kind |= self._rule_kind(rule) if k is None else k
+        if not kind:
+            return 0
+        bits = 0
+        if kind & _PLURAL_RULE and plain_stem in self.invariable:
+            bits = INVARIABLE  # BYTES, GRANES, OQUES: a plural of a word that takes none
+        if kind & _CLITIC_RULE:
+            bits |= ENCLITIC
+        if kind & _SE_RULE:
+            bits |= ENCLITIC
+            if plain_stem in self.pronominal:
+                bits |= PRONOMINAL
+        return bits
+
+    def spelling_bits(self, plain: str) -> int:
+        """The tags of a one-word entry of letters alone, as bits (:meth:`spelling_tags` for such a word)."""
+        bits = LOWERCASE
+        if plain in self.abbreviations:
+            bits |= ABBREVIATION
+        if plain in self.multiword_pieces:
+            bits |= MULTIWORD
+        if plain in self.enclitic_words:
+            bits |= ENCLITIC
+        if self.vowelless and not has_vowel(plain):
+            bits |= ABBREVIATION
+        return bits
+
+    def tag_sets(self, entry_tags: frozenset[str]) -> dict[int, frozenset[str]]:
+        """The sets of tags made so far for forms of entries with these tags, by the forms' bits."""
+        sets = self._tag_sets.get(entry_tags)
+        if sets is None:
+            sets = self._tag_sets[entry_tags] = {}
+        return sets
+
+    @staticmethod
+    def tag_set(sets: dict[int, frozenset[str]], entry_tags: frozenset[str], bits: int) -> frozenset[str]:
+        """The entry's tags with those of ``bits`` (made on a miss of ``sets``, and kept there)."""
+        tags = sets[bits] = entry_tags | {tag for bit, tag in _TAG_OF_BIT.items() if bits & bit}
         return tags
 
-    def is_written_out_enclitic(self, word: str) -> bool:
+    def is_written_out_enclitic(self, word: str, plain: str) -> bool:
         """DAME, HAZLO, AMAOS: a verb form of this dictionary plus clitics, listed as a word.
 
-        Flagless entries are bases only where the base is plainly a verb form that takes clitics
-        (an infinitive, a gerund, a vosotros imperative, a stressed imperative such as DÁ-MELO, or
-        one of the short irregular imperatives): MENOS is not ME + NOS, ALLÁ not AL + LA.
+        ``plain`` is ``plain_word(word)``. Flagless entries are bases only where the base is plainly a
+        verb form that takes clitics (an infinitive, a gerund, a vosotros imperative, a stressed
+        imperative such as DÁ-MELO, or one of the short irregular imperatives): MENOS is not ME + NOS,
+        ALLÁ not AL + LA.
         """
-        plain = plain_word(word)
         if plain in self.not_enclitic:
             return False
 
@@ -192,7 +289,7 @@ def read_hunspell(source: Source, headwords_of: Headwords) -> Iterator[SourceWor
     new_only = frozenset(options.get("flags_for_new_headwords_only", ""))
     known = headwords_of(options.get("main_dictionary")) if new_only else set()
     dic = source.files["dic"]
-    expand_entry = entry_expander(aff)
+    expand_entry = entry_chains(aff)
     if tagger.clitic_check:  # first pass: the verb forms, to recognise written-out enclitics
         _learn_verb_forms(tagger, iter_dic(dic, aff), expand_entry)
     for entry in iter_dic(dic, aff):
@@ -224,11 +321,13 @@ def _without_unwanted_classes(aff: AffixFile, skip: frozenset[str], only: set[st
 
 def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry: Expand) -> None:
     """Collect the verb forms, flagless entries and pronominal headwords the clitic check needs."""
+    verb_flags, add_verb_form, rule_bits = tagger.verb_flags, tagger.verb_forms.add, tagger.rule_bits
     for entry in entries:
-        if entry.flags & tagger.verb_flags:
-            for form in expand_entry(entry):
-                if not tagger.rule_tags(entry.word, form.rules):
-                    tagger.verb_forms.add(plain_word(form.word))
+        if entry.flags & verb_flags:
+            plain_stem = plain_word(entry.word)
+            for word, rules in expand_entry(entry):
+                if not rule_bits(plain_stem, rules):
+                    add_verb_form(plain_word(word))
         elif not entry.flags and entry.word.islower():
             # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
             # needs them as bases; homographs (TELA) survive through their flagged entries.
@@ -237,31 +336,68 @@ def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry
             tagger.pronominal.add(plain_word(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
 
 
-def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> set[str]:
+def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> frozenset[str]:
     """The tags every form of ``entry`` gets: from its morphological fields, flags and headword."""
     tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
     if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
         tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
     if rse_is_enclitic and entry.word.endswith("rse"):
         tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
-    return tags
+    return frozenset(tags)
 
 
 def _tagged_forms(
-    tagger: _Tagger, source_name: str, entry: DicEntry, forms: Iterable[Form], entry_tags: set[str]
+    tagger: _Tagger, source_name: str, entry: DicEntry, forms: Iterable[Chain], entry_tags: frozenset[str]
 ) -> Iterator[SourceWord]:
-    """The words of ``entry``'s forms, each with its entry's tags and those of its spelling and rules."""
-    flagless = not entry.flags
+    """The words of ``entry``'s forms, each with its entry's tags and those of its spelling and rules.
+
+    A form of letters alone (nearly all) is one word with no full stop, hyphen or space: its tags come
+    as bits (:meth:`_Tagger.spelling_bits`), and its set of tags is looked up.
+    """
+    stem = entry.word
+    plain_stem = plain_word(stem)
     unit = bool(entry.flags & tagger.unit_flags)
-    for form in forms:
-        pieces, tags = tagger.spelling_tags(form.word)
-        tags |= entry_tags | tagger.rule_tags(entry.word, form.rules)
-        if unit and (form.affixes or not has_vowel(plain_word(form.word))):
-            tags.add("abbreviation")  # KM, CD, HS: a unit symbol, bare or with an SI prefix
-        if flagless and tagger.clitic_check and tagger.is_written_out_enclitic(form.word):
-            tags.add("enclitic")
-        for piece in pieces:
-            yield SourceWord(piece, source=source_name, stem=entry.word, affixes=form.affixes, tags=frozenset(tags))
+    clitic_check = not entry.flags and tagger.clitic_check
+    sets = tagger.tag_sets(entry_tags)
+    rule_bits, spelling_bits, word_of = tagger.rule_bits, tagger.spelling_bits, SourceWord
+    for word, rules in forms:
+        affixes = (rules[0].flag,) if len(rules) == 1 else tuple([r.flag for r in rules])
+        if not word.isalpha():
+            yield from _spelled_out(tagger, source_name, entry, word, rules, entry_tags)
+            continue
+        plain = plain_word(word)
+        bits = spelling_bits(plain) | rule_bits(plain_stem, rules)
+        if unit and (affixes or not has_vowel(plain)):
+            bits |= ABBREVIATION  # KM, CD, HS: a unit symbol, bare or with an SI prefix
+        if clitic_check and tagger.is_written_out_enclitic(word, plain):
+            bits |= ENCLITIC
+        tags = sets.get(bits)
+        if tags is None:
+            tags = tagger.tag_set(sets, entry_tags, bits)
+        yield word_of(word, source_name, stem, affixes, tags)
+
+
+def _spelled_out(
+    tagger: _Tagger,
+    source_name: str,
+    entry: DicEntry,
+    word: str,
+    rules: tuple[AffixRule, ...],
+    entry_tags: frozenset[str],
+) -> Iterator[SourceWord]:
+    """The words of a form written with more than letters (``etc.``, ``-ción``, ``ad hoc``), tagged."""
+    pieces, tags = tagger.spelling_tags(word)
+    tags |= entry_tags
+    bits = tagger.rule_bits(plain_word(entry.word), rules)
+    plain = plain_word(word)
+    if entry.flags & tagger.unit_flags and (rules or not has_vowel(plain)):
+        bits |= ABBREVIATION  # KM, CD, HS: a unit symbol, bare or with an SI prefix
+    if not entry.flags and tagger.clitic_check and tagger.is_written_out_enclitic(word, plain):
+        bits |= ENCLITIC
+    tags |= {tag for bit, tag in _TAG_OF_BIT.items() if bits & bit}
+    affixes = tuple(r.flag for r in rules)
+    for piece in pieces:
+        yield SourceWord(piece, source=source_name, stem=entry.word, affixes=affixes, tags=frozenset(tags))
 
 
 def invariable_of(options: dict[str, Any]) -> list[str]:

@@ -46,6 +46,16 @@ from lextools.core.sources import Source
 
 _VERB_ENDINGS = ("ar", "er", "ir")
 
+# A form's tags (besides "lowercase-source", which every form has) as bits.
+_OUTSIDE_PARADIGM, _UNCONFIRMED, _UNCONJUGATED, _INVARIABLE, _ABBREVIATION = 1, 2, 4, 8, 16
+_TAG_OF_BIT = {
+    _OUTSIDE_PARADIGM: "outside-paradigm",
+    _UNCONFIRMED: "unconfirmed",
+    _UNCONJUGATED: "unconjugated",
+    _INVARIABLE: "invariable",
+    _ABBREVIATION: "abbreviation",
+}
+
 
 def read_table(source: Source) -> dict[str, str]:
     """The form → lemma object of the table; anything else is a :class:`SourceError`."""
@@ -87,19 +97,26 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
     # numbers (the table's lemma of CATORCEAVO is 14, which would read as tiles), ABR., CD-ROM.
     entries = [(form, lemma) for form, lemma in table.items() if form != lemma and form.isalpha()]
     entries += [(lemma, lemma) for lemma in plain_lemma if lemma.isalpha()]
+    # A form's tags are one of a few sets: each is made once and looked up by the bits of its tags.
+    tag_sets: dict[int, frozenset[str]] = {}
+    name, word_of = source.name, SourceWord
     for form, lemma in entries:
         plain, base = plain_word(form), plain_lemma[lemma]
         if not inflects(plain, base):
             lemma, base = form, plain  # judged as a headword of its own
-        tags = {"lowercase-source"}
+        bits = 0
         if base in main:
-            tags.add("outside-paradigm")
+            bits = _OUTSIDE_PARADIGM
         elif base not in confirmed:
-            tags.add("unconfirmed")
-        if plain != base and base.endswith(_VERB_ENDINGS) and forms_of[base] >= verb_min:
-            tags.add("unconjugated")
-        if plain != base and base in invariable:
-            tags.add("invariable")
+            bits = _UNCONFIRMED
+        if plain != base:
+            if base.endswith(_VERB_ENDINGS) and forms_of[base] >= verb_min:
+                bits |= _UNCONJUGATED
+            if base in invariable:
+                bits |= _INVARIABLE
         if not has_vowel(plain):
-            tags.add("abbreviation")
-        yield SourceWord(form, source=source.name, stem=lemma, tags=frozenset(tags))
+            bits |= _ABBREVIATION
+        tags = tag_sets.get(bits)
+        if tags is None:
+            tags = tag_sets[bits] = frozenset(["lowercase-source", *(t for b, t in _TAG_OF_BIT.items() if bits & b)])
+        yield word_of(form, name, lemma, (), tags)

@@ -40,11 +40,15 @@ class Provenance:
             self.sources[key] = sys.intern(word.source)
             if self.excluded:
                 self.excluded.pop(key, None)
-        elif word.source not in current.split(","):
+        elif current != word.source:  # (the same source again: nothing to join, no split)
             pair = (current, word.source)
-            if pair not in self._joined:
-                self._joined[pair] = ",".join(sorted({*current.split(","), word.source}))
-            self.sources[key] = self._joined[pair]
+            joined = self._joined.get(pair)
+            if joined is None:  # once per pair: ``current`` itself where it names the source already
+                names = current.split(",")
+                joined = current if word.source in names else ",".join(sorted({*names, word.source}))
+                self._joined[pair] = joined
+            if joined is not current:
+                self.sources[key] = joined
 
     def _lemma(self, key: str, word: SourceWord) -> None:
         """Record the lemma and rule a form's ``fise:`` tag names (one parse per set of tags), and

@@ -50,6 +50,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress, count
 from typing import TYPE_CHECKING, Literal
 
 from lextools.core.edition import Edition
@@ -367,8 +368,8 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
     flagged = set(_lines(speller.not_a_letter, folded))
     if "" in keys:
         flagged.update(i for i, key in enumerate(keys) if not key)
-    if max(map(len, keys)) > MAX_TILES:
-        flagged.update(i for i, key in enumerate(keys) if len(key) > MAX_TILES)
+    if max(map(len, keys)) > MAX_TILES:  # (a batch of words of a long dictionary: most batches; no Python per key)
+        flagged.update(compress(count(), map(MAX_TILES.__lt__, map(len, keys))))
     if max(map(len, texts)) > MAX_INPUT_CHARS:
         flagged.update(i for i, text in enumerate(texts) if len(text) > MAX_INPUT_CHARS)
     spelled: list[str | None] = list(keys)
