@@ -180,14 +180,14 @@ class PostgresCardboxes(CardboxStore):
         try:
             with self.database.transaction() as conn:
                 yield conn
-        except DatabaseError:
-            raise BusyError(message("busy_cardbox")) from None
+        except DatabaseError as e:  # the service answers 503 busy; a command names the database and why
+            raise BusyError(message("busy_cardbox_database", cause=str(e))) from None
 
     def hit(self, client: str, rate: int) -> None:
         try:
             counted = SharedHits(self.database).count_in("cardbox", client, rate, RATE_WINDOW, self.clock())
-        except DatabaseError:
-            raise BusyError(message("busy_cardbox")) from None
+        except DatabaseError as e:  # the service answers 503 busy; a command names the database and why
+            raise BusyError(message("busy_cardbox_database", cause=str(e))) from None
         if not counted:
             raise TooManySyncs(message("sync_rate", rate=rate))
 
