@@ -255,7 +255,7 @@ def log_pages(app: Any, arbiter: Any) -> None:
 PAGES = {
     "/search": "anagrams, patterns and word cards",
     "/study": "word look-up, lists that teach, quizzes",
-    "/judge": "the word judge (keyboard only)",
+    "/judge": "the word judge, keyboard only",
     "/director": "today's challenges, behind the director token",
 }
 
