@@ -21,8 +21,9 @@ from lextools.cli.common import (
     with_options,
 )
 from lextools.cli.language import PROSE_OPTIONS, LangOpt, language_of, number, say
+from lextools.cli.quiz import MaxAnswersOpt
 from lextools.core.lexicon import Lexicon
-from lextools.features import lists
+from lextools.features import lists, quiz
 
 app = typer.Typer()
 
@@ -115,15 +116,18 @@ def new_words(edition: EditionArg, against: AgainstArg, **page: Any) -> None:
 def list_quiz(
     edition: EditionArg,
     path: Annotated[Path, typer.Argument(help="A word list: a word per line, any notation (Zyzzyva's exports too).")],
+    max_answers: MaxAnswersOpt = quiz.DEFAULT_MAX_ANSWERS,
     *,
     lang: str | None,
     as_json: bool,
     lexicons: Path | None,
 ) -> None:
-    """Anagram questions on a player's word list; lines the edition cannot use are reported."""
+    """Anagram questions on a player's word list, one per alphagram; lines the edition cannot use, and
+    alphagrams with more answers than --max-answers, are reported."""
     lex = open_lexicon(edition, lexicons)
     words = lists.list_lines(path.read_text(encoding="utf-8-sig"))[: lists.MAX_QUIZ_ITEMS]
-    answer = lists.list_quiz(lex, words, lang=language_of(lang, lex.edition))  # the reasons, as the service's
+    language = language_of(lang, lex.edition)  # the reasons, as the service's
+    answer = lists.list_quiz(lex, words, lang=language, max_answers=max_answers)
     if as_json:
         print_json(answer)
         return

@@ -12,6 +12,15 @@ from lextools.features import quiz
 
 app = typer.Typer()
 
+#: The player's bound on a question's answers, for ``quiz`` and ``list-quiz`` (the API's ``max_answers``).
+MaxAnswersOpt = Annotated[
+    int,
+    typer.Option(
+        help=f"The most answers a question may have (anagram, build, hooks, list quizzes); one with more is not "
+        f"asked (1-{quiz.MAX_QUIZ_ANSWERS}).",
+    ),
+]
+
 
 @app.command("quiz")
 def quiz_command(
@@ -32,12 +41,15 @@ def quiz_command(
     list_name: Annotated[
         str | None, typer.Option("--list", help="type list: two-tile, three-tile, high-value, with-CH…")
     ] = None,
+    max_answers: MaxAnswersOpt = quiz.DEFAULT_MAX_ANSWERS,
     as_json: JsonOpt = False,
     lexicons: LexiconsOpt = None,
 ) -> None:
     """A word-study quiz with its answers: the JSON of GET /v1/{edition}/quiz."""
     lex = open_lexicon(edition, lexicons)
-    request = quiz.QuizRequest(kind, length, blanks, order, rank_from, rank_to, count, seed, min_length, list_name)
+    request = quiz.QuizRequest(
+        kind, length, blanks, order, rank_from, rank_to, count, seed, min_length, list_name, max_answers
+    )
     result = quiz.quiz(lex, request)
     if as_json:
         print_json(result)

@@ -15,8 +15,9 @@
   the edition reads, or a word list exported by Zyzzyva (a word per line, other columns after it) —
   read into valid words, each line it cannot use reported with the reason.
 
-Any list becomes a quiz with :func:`list_quiz`: one anagram question per alphagram of its words, or
-per rack given (a stem with a blank: ``AEINRS?``), in the list's order.
+Any list becomes a quiz with :func:`list_quiz`: one anagram question per alphagram of its words, in
+the list's order, each once — a stem's rack (``AEINRS?``) becomes the alphagrams its words make, each
+a question of its own — and none with more answers than the player's bound.
 """
 
 from __future__ import annotations
@@ -270,18 +271,26 @@ def player_list(lex: Lexicon, texts: Iterable[str], lang: str = "en") -> tuple[l
     return list(keys), refused
 
 
-def list_quiz(lex: Lexicon, words: Iterable[str] = (), racks: Iterable[str] = (), lang: str = "en") -> dict[str, Any]:
-    """Anagram questions on a list: one per alphagram of its valid ``words`` (the others are reported
-    in ``refused``), or one per rack of ``racks`` (tiles and at most one blank: a stem's rack)."""
+def list_quiz(
+    lex: Lexicon,
+    words: Iterable[str] = (),
+    racks: Iterable[str] = (),
+    lang: str = "en",
+    max_answers: int = quiz.DEFAULT_MAX_ANSWERS,
+) -> dict[str, Any]:
+    """Anagram questions on a list: one per alphagram of its words, in the list's order, each once.
+    A valid word of ``words`` gives its alphagram (the others are reported in ``refused``); a rack of
+    ``racks`` gives its own alphagram, or, with a blank (a stem's rack, AENORS?), the alphagram of
+    each word it makes (ACENORS, ADENORS, …, in the alphabet of the blank's tile): a question is a
+    rack a player can answer, never a whole stem list at once. A question with more than
+    ``max_answers`` answers is not asked: it is reported in ``refused`` and counted in ``over_max``."""
     ed = lex.edition
+    quiz.check_max_answers(max_answers)
     words, racks = list(words), list(racks)
     if len(words) + len(racks) > MAX_QUIZ_ITEMS:
         raise QueryError(message("quiz_range", name="words", low=1, high=MAX_QUIZ_ITEMS))
     keys, refused = player_list(lex, words, lang)
-    shown: dict[str, tuple[list[str], int]] = {}
-    for key in keys:
-        labels = list(ed.decode(quiz.alphagram(ed, key)))
-        shown.setdefault(quiz.rack_text(labels), (labels, 0))
+    grams = dict.fromkeys(lex.alphagram(key) for key in keys)  # in the list's order, each once
     for text in racks:
         try:
             key, blanks = search.parse_rack(text, lex)
@@ -291,15 +300,38 @@ def list_quiz(lex: Lexicon, words: Iterable[str] = (), racks: Iterable[str] = ()
         if blanks > MAX_QUIZ_BLANKS:
             refused.append({"text": text, "reason": message("rack_blanks", max=MAX_QUIZ_BLANKS).text(lang)})
             continue
-        labels = list(ed.decode(quiz.alphagram(ed, key)))
-        shown.setdefault(quiz.rack_text([*labels, *["?"] * blanks]), (labels, blanks))
-    questions = [
-        quiz.rack_question(lex, labels, blanks, False, len(labels) + blanks) for labels, blanks in shown.values()
-    ]
+        grams.update(dict.fromkeys(_rack_alphagrams(lex, key, blanks)))
+    questions, over = [], 0
+    with quiz.answers_capped():
+        for gram in grams:
+            tiles = list(ed.decode(quiz.alphagram(ed, gram)))
+            matches = quiz.rack_matches(lex, tiles, 0, False, len(gram))
+            if len(matches) > max_answers:  # not asked, its answers not written out
+                over += 1
+                text = quiz.rack_text(tiles)
+                reason = message("quiz_over_max", rack=repr(text), answers=len(matches), max=max_answers)
+                refused.append({"text": text, "reason": reason.text(lang)})
+                continue
+            question = quiz.rack_question(lex, tiles, 0, False, len(gram), matches=matches)
+            quiz.listed(question)
+            questions.append(question)
     return {
         "edition": ed.name,
         "type": "anagram",
+        "max_answers": max_answers,
+        "over_max": over,
         "count": len(questions),
         "questions": questions,
         "refused": refused,
     }
+
+
+def _rack_alphagrams(lex: Lexicon, key: str, blanks: int) -> list[str]:
+    """The alphagrams (lexicon keys) a rack asks: its own, or with a blank those of the words it
+    makes, in the edition's alphabet of the tile the blank stands for."""
+    if not blanks:
+        return [lex.alphagram(key)]
+    by_tile: dict[str, str] = {}
+    for match in search.anagrams(lex, key, blanks):
+        by_tile.setdefault("".join(match.blanks), lex.alphagram(match.key))
+    return [by_tile[tile] for tile in lex.edition.sort_labels(by_tile)]

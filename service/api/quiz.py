@@ -33,6 +33,19 @@ def _about(description: str) -> dict[str, str]:
     return {"description": description}
 
 
+def max_answers_param() -> WholeNumber:
+    """``max_answers``, the player's bound on a question's answers: one declaration for every quiz route."""
+    return WholeNumber(
+        1,
+        quiz.MAX_QUIZ_ANSWERS,
+        load_default=quiz.DEFAULT_MAX_ANSWERS,
+        metadata=_about(
+            "the most answers a question may have: a question with more is not asked (counted in over_max); "
+            f"anagram, build and hooks quizzes and list quizzes (default {quiz.DEFAULT_MAX_ANSWERS})"
+        ),
+    )
+
+
 class QuizQuery(EditionQuery):
     """A :class:`~lextools.features.quiz.QuizRequest` (attribute names) as query parameters (data keys)."""
 
@@ -82,6 +95,7 @@ class QuizQuery(EditionQuery):
             f"{quiz.MAX_BUILD_LENGTH} tiles, and a build quiz at most {quiz.MAX_BUILD_COUNT} questions)"
         ),
     )
+    max_answers = max_answers_param()
     list_name = Text(
         data_key="list",
         metadata={
@@ -125,6 +139,8 @@ class Quiz(Answer):
     to = int_field(required=True)
     in_range = int_field("items ranked from..to")
     seed = int_field(allow_none=True)
+    max_answers = int_field("the most answers a question has (anagram, build, hooks)", allow_none=True)
+    over_max = int_field("questions looked at and not asked: more answers than max_answers", required=True)
     count = int_field(required=True)
     questions = nested_list(QuizQuestion, required=True)
 

@@ -17,7 +17,7 @@ from flask import Blueprint
 from lextools.core.edition import edition_names
 from lextools.core.messages import message
 from lextools.features import lists, quiz
-from service.api.quiz import QuizQuestion
+from service.api.quiz import QuizQuestion, max_answers_param
 from service.api.walks import in_turn
 from service.contract.bodies import Body, Words, load_body
 from service.contract.operations import EditionQuery, operation
@@ -104,8 +104,13 @@ class ListQuizBody(Body):
         metadata={"description": "words in any notation; those not valid are refused"},
     )  # fmt: skip
     racks = Words(
-        limit=lists.MAX_QUIZ_ITEMS, allow_empty=True, default=[], metadata={"description": "racks, ? for one blank"}
-    )
+        limit=lists.MAX_QUIZ_ITEMS, allow_empty=True, default=[],
+        metadata={"description": "racks, ? for one blank (a stem's rack: the alphagrams of its words)"},
+    )  # fmt: skip
+
+
+class ListQuizQuery(EditionQuery):
+    max_answers = max_answers_param()
 
 
 class Refused(Answer):
@@ -118,6 +123,8 @@ class ListQuiz(Answer):
 
     edition = str_field(required=True)
     type = str_field(required=True, metadata={"enum": ["anagram"]})
+    max_answers = int_field("the most answers a question has", required=True)
+    over_max = int_field("alphagrams not asked: more answers than max_answers (each in refused)", required=True)
     count = int_field(required=True)
     questions = nested_list(QuizQuestion, required=True)
     refused = nested_list(Refused, required=True)
@@ -162,14 +169,18 @@ def new_words(edition: str) -> dict[str, Any]:
     bp,
     "/quiz",
     "POST",
-    summary=f"Anagram questions on a list: up to {lists.MAX_QUIZ_ITEMS} words or racks (a stem and a blank)",
+    summary=f"Anagram questions on a list, one per alphagram: up to {lists.MAX_QUIZ_ITEMS} words or racks",
     operationId="listQuiz",
+    query=ListQuizQuery,
     body=ListQuizBody,
     answer=ListQuiz,
     errors=(400, 404, 413, 503),
 )
 def list_quiz(edition: str) -> dict[str, Any]:
+    """A rack with a blank (a stem's, AENORS?) asks the alphagrams of the words it makes (ACENORS,
+    ADENORS, …), each a question; one with more than max_answers answers is not asked (in refused)."""
     lex = lexicon(edition)
+    most = load(ListQuizQuery)["max_answers"]
     body = load_body(ListQuizBody)
     lang = request_language()
-    return in_turn(lambda: lists.list_quiz(lex, body["words"], body["racks"], lang))
+    return in_turn(lambda: lists.list_quiz(lex, body["words"], body["racks"], lang, most))

@@ -35,7 +35,15 @@ sweeper that drops them), :mod:`~lextools.features.quiz.kinds` (the questions of
 :mod:`~lextools.features.quiz.make` (a quiz made from a request).
 """
 
-from lextools.features.quiz.kinds import question_line, rack_question, rack_text
+from lextools.features.quiz.kinds import (
+    answer_count,
+    answers_capped,
+    listed,
+    question_line,
+    rack_matches,
+    rack_question,
+    rack_text,
+)
 from lextools.features.quiz.make import quiz
 from lextools.features.quiz.phonies import PHONY_MIN_TRIGRAM, PHONY_NEIGHBOURS, PHONY_WORDS_PER_COUNT, VOWELS
 from lextools.features.quiz.ranked import (
@@ -48,10 +56,12 @@ from lextools.features.quiz.ranked import (
     ranked_words,
 )
 from lextools.features.quiz.request import (
+    BOUNDED_TYPES,
     BUILD_MIN_BELOW_RACK,
     DEFAULT_BUILD_MIN,
     DEFAULT_COUNT,
     DEFAULT_LENGTH,
+    DEFAULT_MAX_ANSWERS,
     FIXED_LIST_LENGTH,
     HIGH_VALUE,
     MAX_BLANKS,
@@ -59,6 +69,7 @@ from lextools.features.quiz.request import (
     MAX_BUILD_LENGTH,
     MAX_COUNT,
     MAX_LENGTH,
+    MAX_LOOKED_AT,
     MAX_QUIZ_ANSWERS,
     MAX_QUIZ_TILES,
     MAX_RANK,
@@ -68,17 +79,21 @@ from lextools.features.quiz.request import (
     QUIZ_TYPES,
     QuizRequest,
     build_min_length,
+    check_max_answers,
     check_size,
     choices,
     list_names,
+    looked_at,
     quiz_size,
 )
 
 __all__ = [
+    "BOUNDED_TYPES",
     "BUILD_MIN_BELOW_RACK",
     "DEFAULT_BUILD_MIN",
     "DEFAULT_COUNT",
     "DEFAULT_LENGTH",
+    "DEFAULT_MAX_ANSWERS",
     "FIXED_LIST_LENGTH",
     "HIGH_VALUE",
     "MAX_BLANKS",
@@ -86,6 +101,7 @@ __all__ = [
     "MAX_BUILD_LENGTH",
     "MAX_COUNT",
     "MAX_LENGTH",
+    "MAX_LOOKED_AT",
     "MAX_QUIZ_ANSWERS",
     "MAX_QUIZ_TILES",
     "MAX_RANK",
@@ -101,14 +117,20 @@ __all__ = [
     "QuizRequest",
     "Ranked",
     "alphagram",
+    "answer_count",
+    "answers_capped",
     "build_min_length",
+    "check_max_answers",
     "check_size",
     "choices",
     "keys_of_length",
     "list_names",
+    "listed",
+    "looked_at",
     "question_line",
     "quiz",
     "quiz_size",
+    "rack_matches",
     "rack_question",
     "rack_text",
     "rank",

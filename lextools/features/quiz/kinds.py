@@ -23,9 +23,11 @@ from lextools.features.quiz.request import MAX_QUIZ_ANSWERS, MIN_LENGTH, QuizReq
 
 @dataclass
 class _Work:
-    """The quiz being made in this context: the answers it lists so far."""
+    """The quiz being made in this context: the answers it lists so far, and the questions it looked
+    at and did not ask (more answers than the player's bound)."""
 
     answers: int = 0
+    over: int = 0
 
 
 _WORK: ContextVar[_Work | None] = ContextVar("quiz_work", default=None)
@@ -33,8 +35,8 @@ _WORK: ContextVar[_Work | None] = ContextVar("quiz_work", default=None)
 
 @contextlib.contextmanager
 def answers_capped() -> Iterator[None]:
-    """Within it, the answers of the rack questions made count against :data:`MAX_QUIZ_ANSWERS`: a
-    quiz listing more is a :class:`QuizTooLargeError`."""
+    """Within it, the answers of the questions kept (:func:`listed`) count against
+    :data:`MAX_QUIZ_ANSWERS`: a quiz listing more is a :class:`QuizTooLargeError`."""
     token = _WORK.set(_Work())
     try:
         yield
@@ -42,23 +44,46 @@ def answers_capped() -> Iterator[None]:
         _WORK.reset(token)
 
 
-def _each(chosen: list[Ranked]) -> Iterator[Ranked]:
+def answer_count(question: dict[str, Any]) -> int:
+    """The answers a question wants found: a rack's words, or a word's front and back hooks."""
+    if "answers" in question:
+        return len(question["answers"])
+    return len(question.get("front", ())) + len(question.get("back", ()))
+
+
+def over_bound(found: int, most: int) -> bool:
+    """Whether a question of ``found`` answers is over the player's bound ``most``: not asked, and
+    counted (:func:`passed_over`)."""
+    if found <= most:
+        return False
+    work = _WORK.get()
+    if work is not None:
+        work.over += 1
+    return True
+
+
+def passed_over() -> int:
+    """The questions the quiz being made looked at and did not ask: more answers than its bound."""
+    work = _WORK.get()
+    return work.over if work is not None else 0
+
+
+def listed(question: dict[str, Any]) -> None:
+    """Count a question kept for the quiz against its cap on answers (:func:`answers_capped`); a
+    question looked at and not asked (over the player's bound) lists nothing."""
+    work = _WORK.get()
+    if work is not None:
+        work.answers += answer_count(question)
+        if work.answers > MAX_QUIZ_ANSWERS:
+            raise QuizTooLargeError(message("quiz_answers", max=MAX_QUIZ_ANSWERS))
+
+
+def each_item(chosen: Iterable[Ranked]) -> Iterator[Ranked]:
     """The chosen items, one question each, letting the other requests run between two (:meth:`Budget.check`)."""
     pacer = Budget()
     for item in chosen:
         pacer.check(item.key)
         yield item
-
-
-def _anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> list[search.Match]:
-    """:func:`lextools.core.search.anagrams`, counted against the quiz's cap on answers."""
-    matches = search.anagrams(lex, rack, blanks, sub=sub, min_length=min_length)
-    work = _WORK.get()
-    if work is not None:
-        work.answers += len(matches)
-        if work.answers > MAX_QUIZ_ANSWERS:
-            raise QuizTooLargeError(message("quiz_answers", max=MAX_QUIZ_ANSWERS))
-    return matches
 
 
 def _entry(lex: Lexicon, key: str) -> dict[str, Any]:
@@ -75,7 +100,7 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
     """Anagram and build questions: the alphagram with ``blanks`` tiles turned to blanks, and its words."""
     ed = lex.edition
     questions, seen = [], set()
-    for item in _each(chosen):
+    for item in each_item(chosen):
         labels = list(ed.decode(item.key))
         # Which tiles become blanks is drawn per alphagram, so a seed always blanks the same ones.
         drop = set(random.Random(f"{req.seed}:{item.key}").sample(range(len(labels)), req.blanks))
@@ -87,18 +112,33 @@ def _racks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[st
         seen.add(text)
         build = req.type == "build"
         min_length = (req.min_length or MIN_LENGTH) if build else len(labels)
-        questions.append(rack_question(lex, shown, req.blanks, build, min_length, item))
+        matches = rack_matches(lex, shown, req.blanks, build, min_length)
+        if over_bound(len(matches), req.max_answers):  # its answers are never written out
+            continue
+        questions.append(rack_question(lex, shown, req.blanks, build, min_length, item, matches))
     return questions
 
 
+def rack_matches(lex: Lexicon, shown: list[str], blanks: int, sub: bool, min_length: int) -> list[search.Match]:
+    """The words of a rack question (:func:`rack_question`), to count before they are written out."""
+    return search.anagrams(lex, lex.edition.encode(shown), blanks, sub=sub, min_length=min_length)
+
+
 def rack_question(
-    lex: Lexicon, shown: list[str], blanks: int, sub: bool, min_length: int, item: Ranked | None = None
+    lex: Lexicon,
+    shown: list[str],
+    blanks: int,
+    sub: bool,
+    min_length: int,
+    item: Ranked | None = None,
+    matches: list[search.Match] | None = None,
 ) -> dict[str, Any]:
     """An anagram (or, with ``sub``, build) question: the tiles ``shown`` and ``blanks`` blanks, and
-    every word of at least ``min_length`` tiles they make; ``item`` its rank where it has one."""
-    ed = lex.edition
+    every word of at least ``min_length`` tiles they make (``matches``, if found already);
+    ``item`` its rank where it has one."""
     rack = [*shown, *(["?"] * blanks)]
-    matches = _anagrams(lex, ed.encode(shown), blanks, sub=sub, min_length=min_length)
+    if matches is None:
+        matches = rack_matches(lex, shown, blanks, sub, min_length)
     return {
         "id": rack_text(rack),
         "rank": item.rank if item else None,
@@ -114,8 +154,10 @@ def rack_question(
 def _hooks(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list[dict[str, Any]]:
     ed = lex.edition
     questions = []
-    for item in _each(chosen):
+    for item in each_item(chosen):
         hooks = lex.hooks(item.key)
+        if over_bound(len(hooks.front) + len(hooks.back), req.max_answers):
+            continue
         questions.append(
             {
                 "id": ed.spelling(item.key),
@@ -140,7 +182,7 @@ def _word_or_phony(lex: Lexicon, req: QuizRequest, chosen: list[Ranked]) -> list
     ed = lex.edition
     questions, seen = [], set()
     bounds = _ways_range(lex, req)
-    for item in _each(chosen):
+    for item in each_item(chosen):
         rng = random.Random(f"{req.seed}:{item.key}")
         phony = phony_of(lex, req, item, rng, bounds) if rng.random() < 0.5 else None
         key = phony[0] if phony else item.key

@@ -5,16 +5,17 @@ service's budgeted requests (:mod:`lextools.features.quiz.cache`)."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from lextools.core.budget import Budget
 from lextools.core.errors import BusyError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.features.quiz import cache
-from lextools.features.quiz.kinds import MAKERS, answers_capped
+from lextools.features.quiz.kinds import MAKERS, answers_capped, listed, passed_over
 from lextools.features.quiz.ranked import Packed, Ranked, draw_ways, ranked_alphagrams, ranked_words
-from lextools.features.quiz.request import QuizRequest, check_size
+from lextools.features.quiz.request import BOUNDED_TYPES, QuizRequest, check_size, looked_at
 
 
 def quiz(lex: Lexicon, request: QuizRequest, budget: Budget | None = None) -> dict[str, Any]:
@@ -54,13 +55,13 @@ def _quiz(lex: Lexicon, req: QuizRequest) -> dict[str, Any]:
         ranked = ranked_words(lex, req.length, req.blanks, req.list_name)
     rank_to = min(req.rank_to or len(ranked), len(ranked))
     pool = range(req.rank_from - 1, rank_to)  # indexes into the ranked list
-    picked = pool[: req.count] if req.seed is None else random.Random(req.seed).sample(pool, min(req.count, len(pool)))
-    chosen = [Ranked(ranked[i], i + 1, draw_ways(ed, ranked[i], req.blanks)) for i in picked]
-    if req.order == "alphabetical":
-        chosen.sort(key=lambda r: ed.collation_key(r.key))
+    over = 0
+    if req.type in BOUNDED_TYPES:
+        kept, over = _within_bound(lex, req, _drawn(req, pool, looked_at(req)), ranked)
+        questions = [q for _, q in _in_order(lex, req, kept)]
     else:
-        chosen.sort(key=lambda r: r.rank)
-    questions = MAKERS[req.type](lex, req, chosen)
+        chosen = [Ranked(ranked[i], i + 1, draw_ways(ed, ranked[i], req.blanks)) for i in _drawn(req, pool, req.count)]
+        questions = MAKERS[req.type](lex, req, [r for r, _ in _in_order(lex, req, [(r, r) for r in chosen])])
     answer: dict[str, Any] = {
         "edition": ed.name,
         "type": req.type,
@@ -74,7 +75,47 @@ def _quiz(lex: Lexicon, req: QuizRequest) -> dict[str, Any]:
         "to": rank_to,
         "in_range": len(pool),
         "seed": req.seed,
+        "max_answers": req.max_answers if req.type in BOUNDED_TYPES else None,
+        "over_max": over,
         "count": len(questions),
         "questions": questions,
     }
     return answer
+
+
+def _drawn(req: QuizRequest, pool: range, most: int) -> Sequence[int]:
+    """Up to ``most`` indexes of the pool: its first ones, or without a seed a sample drawn with it."""
+    if req.seed is None:
+        return pool[:most]
+    return random.Random(req.seed).sample(pool, min(most, len(pool)))
+
+
+T = TypeVar("T")
+
+
+def _in_order(lex: Lexicon, req: QuizRequest, items: list[tuple[Ranked, T]]) -> list[tuple[Ranked, T]]:
+    """The items by the order asked: probability rank, or the edition's alphabet."""
+    if req.order == "alphabetical":
+        return sorted(items, key=lambda item: lex.edition.collation_key(item[0].key))
+    return sorted(items, key=lambda item: item[0].rank)
+
+
+def _within_bound(
+    lex: Lexicon, req: QuizRequest, drawn: Sequence[int], ranked: Packed | list[str]
+) -> tuple[list[tuple[Ranked, dict[str, Any]]], int]:
+    """The first ``req.count`` questions of the items drawn, in the order drawn, with at most
+    ``req.max_answers`` answers each, and how many questions were passed over for having more. A
+    question asked already (two alphagrams blanked to the same rack) is not asked twice."""
+    make = MAKERS[req.type]
+    kept: list[tuple[Ranked, dict[str, Any]]] = []
+    seen: set[str] = set()
+    for i in drawn:
+        item = Ranked(ranked[i], i + 1, draw_ways(lex.edition, ranked[i], req.blanks))
+        for question in make(lex, req, [item]):  # none when over the bound
+            if question["id"] not in seen:
+                seen.add(question["id"])
+                listed(question)
+                kept.append((item, question))
+        if len(kept) >= req.count:
+            break
+    return kept, passed_over()

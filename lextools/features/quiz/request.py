@@ -36,6 +36,17 @@ MAX_BUILD_LENGTH, MAX_BUILD_COUNT = 8, 20
 MAX_QUIZ_TILES = 800
 #: Answers listed in one quiz (build racks with blanks make thousands): about 800 KB of JSON.
 MAX_QUIZ_ANSWERS = 10_000
+#: The most answers a question may have (the player's bound: a question over it is not asked), by
+#: default: a rack with 84 or 198 words is no question a player can pass. At most MAX_QUIZ_ANSWERS.
+DEFAULT_MAX_ANSWERS = 20
+#: The quiz types whose questions have many answers, bounded by ``max_answers``.
+BOUNDED_TYPES = ("anagram", "build", "hooks")
+#: A bounded quiz looks at items of its range until it has its questions within the bound, at most
+#: this much work: items × tiles × (1 + blanks), cubed for a build (:func:`looked_at`), ten quizzes' worth.
+#: The likeliest build racks make the most words (es-fise: of the 7-tile racks ranked 1 to 100, one
+#: makes 20 words or fewer; the 20th does at rank 844), and a rack with blanks takes longer to walk.
+#: A question over the bound costs its walk only: its answers are not written out.
+MAX_LOOKED_AT = 10 * MAX_QUIZ_TILES
 #: A tile worth this much or more is a "high-value" tile (es-fise: CH J LL Ñ Q RR X Z; en: J K Q X Z).
 HIGH_VALUE = 5
 
@@ -54,6 +65,7 @@ class QuizRequest:
     seed: int | None = None
     min_length: int | None = None  # build: None is the default (build_min_length)
     list_name: str | None = None
+    max_answers: int = DEFAULT_MAX_ANSWERS  # anagram, build, hooks: a question with more is not asked
 
     def checked(self, edition: Edition) -> QuizRequest:
         """This request with its length and list name settled, or a :class:`QueryError` naming the
@@ -97,11 +109,18 @@ class QuizRequest:
             raise QueryError(message("quiz_range", name="count", low=1, high=MAX_COUNT))
         if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
             raise QueryError(message("quiz_range", name="seed", low=0, high=MAX_SEED))
+        check_max_answers(self.max_answers)
         if self.type == "build":
             if length > MAX_BUILD_LENGTH or self.count > MAX_BUILD_COUNT:
                 raise QueryError(message("quiz_build", tiles=MAX_BUILD_LENGTH, count=MAX_BUILD_COUNT))
             if not MIN_LENGTH <= min_length <= length:
                 raise QueryError(message("quiz_range", name="min_length", low=MIN_LENGTH, high=length))
+
+
+def check_max_answers(most: int) -> None:
+    """Refuse a bound on a question's answers out of 1..:data:`MAX_QUIZ_ANSWERS`."""
+    if not 1 <= most <= MAX_QUIZ_ANSWERS:
+        raise QueryError(message("quiz_range", name="max_answers", low=1, high=MAX_QUIZ_ANSWERS))
 
 
 def build_min_length(length: int) -> int:
@@ -121,6 +140,8 @@ def choices() -> dict[str, Any]:
         "max_blanks": MAX_BLANKS,
         "max_count": MAX_COUNT,
         "max_seed": MAX_SEED,
+        "max_answers": DEFAULT_MAX_ANSWERS,
+        "max_answers_limit": MAX_QUIZ_ANSWERS,
         # build: the shortest word asked for by rack length, when the player leaves it to the quiz
         "min_length": {n: build_min_length(n) for n in range(MIN_LENGTH, MAX_BUILD_LENGTH + 1)},
         "max_build_length": MAX_BUILD_LENGTH,
@@ -160,6 +181,14 @@ def quiz_size(req: QuizRequest) -> int:
     assert req.length is not None
     weight = (1 + req.blanks) ** 3 if req.type == "build" else 1
     return req.count * req.length * weight
+
+
+def looked_at(req: QuizRequest) -> int:
+    """The most items of its range a bounded quiz looks at for its questions (:data:`MAX_LOOKED_AT`),
+    never fewer than it asks."""
+    assert req.length is not None
+    weight = (1 + req.blanks) ** 3 if req.type == "build" else 1 + req.blanks
+    return max(req.count, MAX_LOOKED_AT // (req.length * weight))
 
 
 def check_size(req: QuizRequest) -> None:
