@@ -4,6 +4,7 @@ reload and find the cardbox kept, export it, wipe it, import it back."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from test_browser import base_url, browser, by_id, console_errors, focused_id, o
 from lextools.core import search
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.spelling import spell
+from lextools.features import quiz
 
 pytestmark = pytest.mark.slow
 
@@ -274,9 +276,11 @@ def test_a_stems_list_opens_and_quizzes_and_a_plain_list_becomes_cards(
     driver_focus(browser, "lists-quiz")
     type_keys(browser, Keys.ENTER)
     rack = question_id(browser)
-    assert rack == f"{first_stem}?", "a stem is asked with a blank"
+    # A stem asks the alphagrams it makes, one tile more, each a question: never the stem and a blank.
+    assert "?" not in rack and not Counter(spell(first_stem, es.edition).tiles) - Counter(spell(rack, es.edition).tiles)
     words = answers_of(es, rack)
     assert words and all(len(spell(w, es.edition).tiles) == 7 for w in words)
+    assert len(words) <= quiz.DEFAULT_MAX_ANSWERS
     for word in words:
         type_keys(browser, word + Keys.ENTER)
     assert outcome(browser) == "true"
@@ -287,7 +291,8 @@ def test_a_stems_list_opens_and_quizzes_and_a_plain_list_becomes_cards(
     plain.write_text("cancion\n# a comment\n[CH]IQUI[LL]O\tdefinición\nkilo\nzzzz\n", encoding="utf-8")
     by_id(browser, "cardbox-import").send_keys(str(plain))
     text = wait_for(browser, lambda d: by_id(d, "cardbox-message").text, "the import's message")
-    assert text.startswith("2 tarjetas nuevas") and "2 omitidas" in text and "K" in text, text
+    # CANCION's alphagram is a card already: a question of the stem's quiz.
+    assert text.startswith("1 tarjeta nueva") and "2 omitidas" in text and "K" in text, text
 
     # The search page's hand-over: sessionStorage, then /study?list=session.
     browser.execute_script(
@@ -296,13 +301,75 @@ def test_a_stems_list_opens_and_quizzes_and_a_plain_list_becomes_cards(
     )
     open_page(browser, f"{base_url}/study?list=session&edition=es-fise")
     wait_for(browser, lambda d: "mi búsqueda" in by_id(d, "lists-result").text, "the handed-over list")
-    # The anagram deck holds the stem's card and the two imported ones (shown once IndexedDB answers).
-    wait_for(browser, lambda d: cardbox_state(d)[0] == 3, "the three cards so far")
+    # The anagram deck holds the stem's card and CHIQUILLO's (shown once IndexedDB answers).
+    wait_for(browser, lambda d: cardbox_state(d)[0] == 2, "the two cards so far")
     driver_focus(browser, "lists-add")
     type_keys(browser, Keys.ENTER)
-    wait_for(browser, lambda d: cardbox_state(d)[0] == 4, "CASAS as a new card (CANCION is one already)")
+    wait_for(browser, lambda d: cardbox_state(d)[0] == 3, "CASAS as a new card (CANCION is one already)")
     assert not console_errors(browser)
 
 
 def driver_focus(driver: WebDriver, element_id: str) -> None:
     driver.execute_script("arguments[0].focus()", by_id(driver, element_id))
+
+
+def test_a_question_counts_what_is_found_and_marks_found_missed_and_wrong(
+    browser: WebDriver,  # noqa: F811
+    base_url: str,  # noqa: F811
+    es: Lexicon,
+) -> None:
+    """A build question of the small list: half its words found, one wrong, the rest missed; the
+    counter says "1 de N encontradas" as it goes, the solution list marks each answer in words and class."""
+    forget_cardbox(browser, base_url)
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    assert by_id(browser, "quiz-max").get_attribute("value") == str(quiz.DEFAULT_MAX_ANSWERS)
+    choose(browser, "quiz-type", "Construir")
+    choose(browser, "quiz-length", "4")
+    choose(browser, "quiz-min", "2")
+    for field, value in (("quiz-count", "1"), ("quiz-from", "1"), ("quiz-to", "1")):  # the likeliest rack
+        by_id(browser, field).clear()
+        by_id(browser, field).send_keys(value)
+    start_quiz(browser)
+    rack = question_id(browser)
+    key, blanks = search.parse_rack(rack, es)
+    words = [es.edition.spelling(m.key) for m in search.anagrams(es, key, blanks, sub=True, min_length=2)]
+    assert 2 <= len(words) <= quiz.DEFAULT_MAX_ANSWERS, (rack, words)
+    counter = by_id(browser, "quiz-to-find")
+    assert counter.text == f"0 de {len(words)} encontradas"
+    found, missed = words[: len(words) // 2], words[len(words) // 2 :]
+    for n, word in enumerate(found, 1):
+        type_keys(browser, word.lower() + Keys.ENTER)
+        wait_for(browser, lambda d, n=n: counter.text == f"{n} de {len(words)} encontradas", f"{n} found")
+    type_keys(browser, "zorro" + Keys.ENTER)
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#quiz-marks li.wrong"), "the wrong mark")
+    assert counter.text == f"{len(found)} de {len(words)} encontradas"
+    type_keys(browser, Keys.ENTER)  # ends the question
+    assert outcome(browser) == "false"
+
+    def marked(kind: str) -> list[tuple[str, str]]:
+        items = browser.find_elements(By.CSS_SELECTOR, f"#quiz-outcome li.{kind}")
+        return [(i.find_element(By.CSS_SELECTOR, ".mark").text, i.text) for i in items]
+
+    assert sorted(text.split()[-1] for _, text in marked("found")) == sorted(found)
+    assert {mark for mark, _ in marked("found")} == {"✓ encontrada"}
+    assert sorted(text.split()[-1] for _, text in marked("missed")) == sorted(missed)
+    assert {mark for mark, _ in marked("missed")} == {"○ no encontrada"}
+    assert [(mark, text.split()[-1]) for mark, text in marked("wrong")] == [("✗ errónea", "ZORRO")]
+    assert console_errors(browser) == []
+
+
+def test_a_quiz_says_what_it_left_out_over_the_bound(
+    browser: WebDriver,  # noqa: F811
+    base_url: str,  # noqa: F811
+) -> None:
+    """With the bound at 1, a build quiz leaves out the racks of two words or more, and says so."""
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    choose(browser, "quiz-type", "Construir")
+    choose(browser, "quiz-length", "4")
+    choose(browser, "quiz-min", "2")
+    by_id(browser, "quiz-max").clear()
+    by_id(browser, "quiz-max").send_keys("1")
+    start_quiz(browser)
+    told = str(wait_for(browser, lambda d: by_id(d, "quiz-message").text, "the message"))
+    assert "con más de 1 soluciones no se" in told, told
+    assert console_errors(browser) == []

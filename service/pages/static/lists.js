@@ -3,7 +3,7 @@
 // opened with /study?list=session). Each list can be quizzed and added to the cardbox (quiz.js).
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
 import { listWords } from "./cardbox.js";
-import { addToCardbox, quizOn } from "./quiz.js";
+import { addToCardbox, maxAnswers, quizOn } from "./quiz.js";
 import { wordList } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -109,19 +109,19 @@ $("lists-more").addEventListener("click", () => shown?.next?.());
 async function questions() {
   if (!shown) return null;
   const body = { words: shown.words.slice(0, SETTINGS.max_quiz_items), racks: shown.racks.slice(0, SETTINGS.max_quiz_items) };
-  const result = await api(`${segment(shown.edition)}/lists/quiz`, { json: body });
+  const result = await api(`${segment(shown.edition)}/lists/quiz?max_answers=${maxAnswers()}`, { json: body });
   if (!result.ok) {
     say(errorText(result));
     return null;
   }
   const { refused } = result.body;
   say(refused.length ? t("lists_refused", { count: refused.length, items: refused.slice(0, 5).map((r) => r.reason).join("; ") }) : "");
-  return result.body.questions;
+  return Object.assign(result.body.questions, { over: result.body.over_max });
 }
 
 $("lists-quiz").addEventListener("click", async () => {
   const found = await questions();
-  if (found) quizOn(shown.edition, found);
+  if (found) quizOn(shown.edition, found, null, found.over);
 });
 $("lists-add").addEventListener("click", async () => {
   const found = await questions();
@@ -148,7 +148,7 @@ async function handedOver() {
   const title = String(list.title ?? t("lists_session"));
   showWords({ edition: edition().name, title, words });
   const found = await questions();
-  if (found) quizOn(shown.edition, found, title);
+  if (found) quizOn(shown.edition, found, title, found.over);
 }
 
 onEditionChange(() => {

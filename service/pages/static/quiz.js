@@ -6,7 +6,8 @@
 // the server spells them (GET /v1/{edition}/words/…), so CH, 1 and [CH] are the same tile.
 import * as cardbox from "./cardbox.js";
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
-import { rackTiles, wordList } from "./tiles.js";
+import { cardButton } from "./card.js";
+import { rackTiles, wordList, wordTiles } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
 const SETTINGS = JSON.parse($("quiz-settings").textContent);
@@ -63,6 +64,17 @@ function message(text) {
   $("quiz-message").textContent = text;
 }
 
+/** The most answers a question may have, as the player set it (the API's max_answers; default 20). */
+export function maxAnswers() {
+  const asked = Number.parseInt($("quiz-max").value, 10);
+  return String(Number.isInteger(asked) && asked >= 1 ? Math.min(asked, SETTINGS.max_answers_limit) : SETTINGS.max_answers);
+}
+
+/** What a quiz left out: its questions with more answers than the player's bound. */
+function sayOverMax(over) {
+  if (over) message(`${$("quiz-message").textContent} ${t("quiz_over_max", { count: over, max: maxAnswers() })}`.trim());
+}
+
 function queryOf(type) {
   const query = new URLSearchParams({
     type,
@@ -70,6 +82,7 @@ function queryOf(type) {
     order: $("quiz-order").value,
     from: $("quiz-from").value || "1",
     count: $("quiz-count").value || "10",
+    max_answers: maxAnswers(),
   });
   if (!$("quiz-length").disabled) query.set("length", $("quiz-length").value);
   if ($("quiz-to").value) query.set("to", $("quiz-to").value);
@@ -109,9 +122,11 @@ async function start(event) {
   const queue = [...due.map((card) => ({ question: card.question, box: card.box })), ...fresh];
   if (!queue.length) {
     message(t("quiz_empty"));
+    sayOverMax(quiz.over_max);
     return;
   }
   begin(name, type, queue, query.get("seed"));
+  sayOverMax(quiz.over_max);
 }
 
 function begin(name, type, queue, seed) {
@@ -127,8 +142,9 @@ function rackSettings(q) {
   return { ...q, length: q.rack.length, blanks, min_length: null };
 }
 
-/** Quiz on a list's anagram questions (POST /v1/{edition}/lists/quiz): every question is new. */
-export function quizOn(name, questions, title = null) {
+/** Quiz on a list's anagram questions (POST /v1/{edition}/lists/quiz, asked with maxAnswers()): every
+ * question is new; ``over`` the alphagrams the server left out for having more answers. */
+export function quizOn(name, questions, title = null, over = 0) {
   stopTimer();
   message("");
   $("quiz-list-result").replaceChildren();
@@ -141,6 +157,7 @@ export function quizOn(name, questions, title = null) {
   }
   begin(name, "anagram", questions.map((q) => ({ question: rackSettings(q), box: null })), null);
   if (title !== null) message(t("list_quiz", { title, count: questions.length }));
+  sayOverMax(over);
   $("quiz-heading").scrollIntoView();
 }
 
@@ -184,7 +201,7 @@ function ask() {
   }
   const { question: q, box } = s.queue[s.index];
   const entries = expectedEntries(s.type, q);
-  s.current = { question: q, entries, expected: new Set(entries.map((e) => e.word)), found: new Set(), wrong: 0, done: false };
+  s.current = { question: q, entries, expected: new Set(entries.map((e) => e.word)), found: new Set(), wrong: 0, wrongWords: [], done: false };
   const phony = s.type === "word-or-phony";
   $("quiz-status").textContent = `${t("quiz_question", { number: s.index + 1, total: s.queue.length })} · ${
     box === null ? t("quiz_new") : t("quiz_due", { box })
@@ -196,7 +213,7 @@ function ask() {
   const rack = $("quiz-rack");
   rack.dataset.question = q.id;
   rackTiles(rack, q.rack ?? q.tiles);
-  $("quiz-to-find").textContent = phony ? "" : t("quiz_to_find", { count: entries.length });
+  showFound();
   $("quiz-form").hidden = phony;
   $("quiz-help").hidden = phony;
   $("quiz-judge").hidden = !phony;
@@ -211,6 +228,19 @@ function ask() {
   input.value = "";
   (phony ? $("quiz-valid") : input).focus();
   startTimer();
+}
+
+/** "12 of 20 found", as the player goes. */
+function showFound() {
+  const current = session?.current;
+  const shown = $("quiz-to-find");
+  if (!current || session.type === "word-or-phony") {
+    shown.textContent = "";
+    return;
+  }
+  shown.dataset.found = String(current.found.size);
+  shown.dataset.total = String(current.expected.size);
+  shown.textContent = t("quiz_found", { found: current.found.size, total: current.expected.size });
 }
 
 function mark(text, ok) {
@@ -230,8 +260,10 @@ async function answer(typed) {
   if (result.ok && current.expected.has(word)) {
     mark(t(current.found.has(word) ? "quiz_again" : "quiz_right", { word }), true);
     current.found.add(word);
+    showFound();
   } else if (result.ok || result.status === 422) {
     current.wrong += 1;
+    if (!current.wrongWords.includes(word)) current.wrongWords.push(word);
     mark(t("quiz_wrong", { word }), false);
   } else {
     mark(errorText(result), false);
@@ -286,8 +318,14 @@ async function finish(timeUp = false) {
   } else {
     outcome.append(
       el("p", {}, `${t("quiz_answers")} ${current.entries.length ? "" : t("quiz_none")}`),
-      wordList(current.entries),
+      solutionList(current),
     );
+    if (current.wrongWords.length) {
+      outcome.append(
+        el("p", {}, t("quiz_wrong_answers")),
+        el("ul", { class: "solutions" }, ...current.wrongWords.map((word) => markedItem("wrong", word))),
+      );
+    }
   }
   showScore();
   showCardbox();
@@ -296,6 +334,23 @@ async function finish(timeUp = false) {
   const next = $("quiz-next");
   next.hidden = false;
   next.focus(); // Enter goes straight on
+}
+
+/** An answer of the solution list marked found, missed or wrong: a class and a text mark in the
+ * page's language, never the colour alone. */
+function markedItem(kind, ...content) {
+  return el("li", { class: kind, "data-mark": kind }, el("span", { class: "mark" }, t(`quiz_mark_${kind}`)), " ", ...content);
+}
+
+/** The answers, each marked found or missed (the words are buttons that open their cards). */
+function solutionList(current) {
+  return el(
+    "ul",
+    { class: "solutions wordflow" },
+    ...current.entries.map((entry) =>
+      markedItem(current.found.has(entry.word) ? "found" : "missed", cardButton(entry.word, wordTiles(entry))),
+    ),
+  );
 }
 
 $("quiz-next").addEventListener("click", () => {
@@ -361,7 +416,7 @@ async function importList(text) {
   const refused = [];
   for (let at = 0; at < words.length; at += SETTINGS.list_settings.max_quiz_items) {
     const chunk = words.slice(at, at + SETTINGS.list_settings.max_quiz_items);
-    const result = await api(`${segment(name)}/lists/quiz`, { json: { words: chunk } });
+    const result = await api(`${segment(name)}/lists/quiz?max_answers=${maxAnswers()}`, { json: { words: chunk } });
     if (!result.ok) return errorText(result);
     added += await cardbox.addCards(name, "anagram", result.body.questions.map(rackSettings));
     refused.push(...result.body.refused);
