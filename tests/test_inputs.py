@@ -1,0 +1,78 @@
+"""Every file a person gives lextools is bounded, and what the service starts or keeps has limits
+(issue 33, rows 11–17): each refusal is one line naming the cause, exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+from lextools.cli.main import main
+from lextools.core import kwg
+from lextools.core.edition import load_edition
+from lextools.core.errors import ExportFormatError
+from lextools.core.lexicon import load_lexicon
+from lextools.features.export import export_bytes
+from tests.conftest import build_small
+
+WORDS = ["casa", "casas", "cosa", "cosas", "chico", "chica", "llama", "perro", "pera"]
+
+
+def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """``lextools ARGS`` through the real entry point: (exit code, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["lextools", *args])
+    try:
+        main()
+    except SystemExit as e:
+        code = int(e.code or 0)
+    else:
+        code = 0
+    return code, capsys.readouterr().err
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+# -- row 11: a KWG child arc past the last node ----------------------------------------------------
+
+
+def child_past_the_end(data: bytes) -> tuple[bytes, int]:
+    """The KWG with the first node below the roots that has children pointed past the last node."""
+    nodes = list(struct.unpack(f"<{len(data) // 4}I", data))
+    i = next(i for i in range(2, len(nodes)) if nodes[i] & kwg.ARC_MASK)
+    nodes[i] = (nodes[i] & ~kwg.ARC_MASK) | (len(nodes) + 7)
+    return struct.pack(f"<{len(nodes)}I", *nodes), i
+
+
+def test_a_child_arc_past_the_last_node_is_refused_in_the_reading_pass() -> None:
+    data, i = child_past_the_end(kwg.encode(["CASA", "COSA", "CASAS"], load_edition("es-fise")))
+    with pytest.raises(ExportFormatError, match=f"node {i} points at node .*past the last node"):
+        kwg.read_kwg(data)
+    with pytest.raises(ExportFormatError, match="past the last node"):
+        kwg.read_kwg(data, gaddag=False)
+
+
+@pytest.mark.parametrize("gaddag", [False, True])
+def test_verify_and_build_refuse_a_kwg_whose_child_points_past_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, gaddag: bool
+) -> None:
+    home = tmp_path / "home"
+    build_small(home, "es-fise", WORDS)
+    fmt = "kwg-gaddag" if gaddag else "kwg"
+    data, _ = child_past_the_end(export_bytes(load_lexicon("es-fise", home), fmt, home=home))
+    bad = tmp_path / "bad.kwg"
+    bad.write_bytes(data)
+    code, err = run_cli(
+        monkeypatch, capsys, "verify", str(bad), "-e", "es-fise", "--format", fmt, "--lexicons", str(home)
+    )
+    assert code == 2 and "past the last node" in one_line(err)
+    code, err = run_cli(
+        monkeypatch, capsys, "build", "es-fise", "--source", str(bad), "--lexicons", str(tmp_path / "D")
+    )
+    assert code == 2 and "past the last node" in one_line(err)
+    assert not (tmp_path / "D" / "es-fise.json").exists()
