@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import struct
 import sys
 from pathlib import Path
@@ -13,6 +15,7 @@ from lextools.cli.main import main
 from lextools.core import kwg
 from lextools.core.edition import load_edition
 from lextools.core.errors import ExportFormatError
+from lextools.core.inputs import MAX_LINE_CHARS
 from lextools.core.lexicon import load_lexicon
 from lextools.features.export import export_bytes
 from tests.conftest import build_small
@@ -76,3 +79,58 @@ def test_verify_and_build_refuse_a_kwg_whose_child_points_past_the_end(
     )
     assert code == 2 and "past the last node" in one_line(err)
     assert not (tmp_path / "D" / "es-fise.json").exists()
+
+
+# -- row 12: every CLI reader of a user's file goes through the same checks --------------------------
+
+
+def hostile_files(folder: Path) -> list[tuple[Path, str]]:
+    """(file, what its refusal says) for /dev/zero, a FIFO, a directory and a 2 GB sparse file."""
+    fifo, sparse = folder / "list.fifo", folder / "huge.txt"
+    os.mkfifo(fifo)  # opened without a writer, a read would wait for ever
+    with sparse.open("wb") as f:
+        f.truncate(2 * 2**30)  # holes: no disk used, refused by its size
+    return [
+        (Path("/dev/zero"), "/dev/zero is not a regular file"),
+        (fifo, "list.fifo is not a regular file"),
+        (folder, "is not a regular file"),
+        (sparse, "huge.txt holds 2,147,483,648 bytes, more than the 4,194,304"),
+    ]
+
+
+def test_list_quiz_reads_only_a_bounded_regular_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    build_small(home, "es-fise", WORDS)
+    for path, says in hostile_files(tmp_path):
+        code, err = run_cli(monkeypatch, capsys, "list-quiz", "es-fise", str(path), "--lexicons", str(home))
+        assert code == 2 and says in one_line(err), (path, err)
+    long_line = tmp_path / "long.txt"
+    long_line.write_text("casa\n" + "a" * (MAX_LINE_CHARS + 1) + "\n", encoding="utf-8")
+    code, err = run_cli(monkeypatch, capsys, "list-quiz", "es-fise", str(long_line), "--lexicons", str(home))
+    assert code == 2 and "line 2 is longer than 4,096 characters" in one_line(err)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("\ufeffcasa\tthe house\n# a comment\ncosa\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["lextools", "list-quiz", "es-fise", str(mine), "--lexicons", str(home), "--json"])
+    with pytest.raises(SystemExit) as e:
+        main()
+    assert e.value.code == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert sorted(a["word"] for q in answer["questions"] for a in q["answers"]) == ["CASA", "COSA"]
+
+
+def test_a_lexicon_metadata_file_and_a_recipe_are_bounded_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "F").mkdir()
+    os.mkfifo(tmp_path / "F" / "es-fise.json")  # `compare FILE.json` reads a lexicon's metadata
+    words = tmp_path / "words.txt"
+    words.write_text("casa\n", encoding="utf-8")
+    code, err = run_cli(monkeypatch, capsys, "compare", str(tmp_path / "F" / "es-fise.json"), str(words))
+    assert code == 2 and "es-fise.json is not a regular file" in one_line(err)
+    recipe = tmp_path / "big.toml"
+    with recipe.open("wb") as f:
+        f.truncate(2 * 2**20)
+    code, err = run_cli(monkeypatch, capsys, "build", "es-fise", "--recipe", str(recipe), "--lexicons", str(tmp_path))
+    assert code == 2 and "big.toml holds 2,097,152 bytes, more than the 1,048,576" in one_line(err)

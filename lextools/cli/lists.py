@@ -22,6 +22,7 @@ from lextools.cli.common import (
 )
 from lextools.cli.language import PROSE_OPTIONS, LangOpt, language_of, number, say
 from lextools.core.lexicon import Lexicon
+from lextools.core.wordlist import read_text
 from lextools.features import lists
 
 app = typer.Typer()
@@ -122,7 +123,8 @@ def list_quiz(
 ) -> None:
     """Anagram questions on a player's word list; lines the edition cannot use are reported."""
     lex = open_lexicon(edition, lexicons)
-    words = lists.list_lines(path.read_text(encoding="utf-8-sig"))[: lists.MAX_QUIZ_ITEMS]
+    # bounded before it is read: a regular file (never a FIFO or a device), its size, its lines
+    words = lists.list_lines(read_text(path, lists.MAX_LIST_BYTES))[: lists.MAX_QUIZ_ITEMS]
     answer = lists.list_quiz(lex, words, lang=language_of(lang, lex.edition))  # the reasons, as the service's
     if as_json:
         print_json(answer)

@@ -19,7 +19,6 @@ than ``MAX_DEPTH`` tiles or more than ``MAX_KWG_WORDS`` words, in one pass linea
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import stat
@@ -76,6 +75,8 @@ def read_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES, gz: b
 
 
 def _gunzip(path: str | os.PathLike[str], data: bytes, limit: int) -> bytes:
+    import gzip  # noqa: PLC0415  (only for a .gz file: a command reading a lexicon's metadata loads none of it)
+
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as g:
             out = g.read(limit + 1)
