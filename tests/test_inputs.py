@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from lextools.builder.fise_forms import load_lists
 from lextools.cli.main import main
 from lextools.core import kwg
 from lextools.core.edition import load_edition
 from lextools.core.errors import ExportFormatError
-from lextools.core.inputs import MAX_LINE_CHARS
+from lextools.core.inputs import MAX_LINE_CHARS, InputRefusedError
 from lextools.core.lexicon import load_lexicon
 from lextools.features.export import export_bytes
 from tests.conftest import build_small
+from tests.fise_folder import RECIPE, fise_folder
 
 WORDS = ["casa", "casas", "cosa", "cosas", "chico", "chica", "llama", "perro", "pera"]
 
@@ -134,3 +136,51 @@ def test_a_lexicon_metadata_file_and_a_recipe_are_bounded_too(
         f.truncate(2 * 2**20)
     code, err = run_cli(monkeypatch, capsys, "build", "es-fise", "--recipe", str(recipe), "--lexicons", str(tmp_path))
     assert code == 2 and "big.toml holds 2,097,152 bytes, more than the 1,048,576" in one_line(err)
+
+
+# -- row 13: a folder of FISE's lists ------------------------------------------------------------------
+
+FISE_HEAD = "LEXICÓN FISE 2: TOTAL DE NO VERBOS\r\n".encode("latin-1")
+
+
+def test_a_fise_list_is_bounded_by_its_size_before_it_is_read(tmp_path: Path) -> None:
+    folder = fise_folder(tmp_path / "lists")
+    with (folder / "big.txt").open("wb") as f:  # named a list by its first line, then 300 MB of holes
+        f.write(FISE_HEAD)
+        f.truncate(300 * 2**20)
+    with pytest.raises(InputRefusedError, match=r"big\.txt holds 314,572,800 bytes, more than the 33,554,432"):
+        load_lists(folder)
+
+
+def test_a_huge_file_or_a_fifo_beside_the_lists_is_passed_over_unread(tmp_path: Path) -> None:
+    folder = fise_folder(tmp_path / "lists")
+    with (folder / "huge.bin").open("wb") as f:  # not a list: only its head is looked at
+        f.write(b"a backup of something\n")
+        f.truncate(2 * 2**30)
+    os.mkfifo(folder / "pipe.txt")  # never opened: it would wait for a writer
+    lists = load_lists(folder)
+    assert "huge.bin" in {p.name for p in lists.ignored} and "zumbrel" in lists.words
+
+
+def test_an_over_long_line_of_a_list_is_refused_before_its_lines_are_read(tmp_path: Path) -> None:
+    folder = fise_folder(tmp_path / "lists")
+    (folder / "line.txt").write_bytes(FISE_HEAD + b"a" * (8 * 2**20) + b"\r\n#\r\n")
+    with pytest.raises(InputRefusedError, match=r"line\.txt is not a word list: line 2 is longer than 4,096"):
+        load_lists(folder)
+
+
+def test_a_list_name_with_esc_is_shown_escaped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = fise_folder(tmp_path / "lists")
+    (folder / "a\x1b[31mred.txt").write_bytes(FISE_HEAD + b"sin cierre\r\n")  # cut short: refused, named
+    recipe = tmp_path / "fise.toml"
+    recipe.write_text(RECIPE, "utf-8")
+    args = ["build", "es-fise", "--recipe", str(recipe), "--fise-lists", str(folder), "--lexicons", str(tmp_path / "D")]
+    code, err = run_cli(monkeypatch, capsys, *args)
+    assert code == 2 and "a\\x1b[31mred.txt: line 2: the header ends" in one_line(err) and "\x1b" not in err
+    with (folder / "a\x1b[31mred.txt").open("wb") as f:
+        f.write(FISE_HEAD)
+        f.truncate(40 * 2**20)
+    code, err = run_cli(monkeypatch, capsys, *args)
+    assert code == 2 and "a\\x1b[31mred.txt holds 41,943,040 bytes" in one_line(err) and "\x1b" not in err

@@ -58,15 +58,32 @@ def check_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> i
     return st.st_size
 
 
+def check_size(path: str | os.PathLike[str], size: int, limit: int) -> None:
+    """:class:`InputRefusedError` when ``size`` (a file's, from its ``stat``) is over ``limit``."""
+    _refuse_size(path, size, limit)
+
+
+def open_input(path: str | os.PathLike[str]) -> BinaryIO:
+    """A user's file opened for reading when it is a regular file (from its ``stat``, then from the
+    file opened, without blocking: a FIFO swapped in meanwhile cannot hold the reader). Its size is
+    the caller's to bound (:func:`check_size`): a reader that looks at a file's head before deciding
+    to read it (FISE's lists) passes over a huge file that is none of its own, reading 4 KB of it."""
+    _refuse_special(path, os.stat(path).st_mode)
+    f = os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
+    try:
+        _refuse_special(path, os.fstat(f.fileno()).st_mode)  # the file opened may not be the one looked at
+    except InputRefusedError:
+        f.close()
+        raise
+    return f
+
+
 def read_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES, gz: bool | None = None) -> bytes:
     """The bytes of a user's file, bounded as the module says; decompressed when ``gz`` (by default:
     when the name ends in ``.gz``). ``OSError`` is left to the caller, which knows what the file is."""
     check_input(path, limit)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)  # the file opened may not be the one looked at
-        _refuse_special(path, st.st_mode)
-        _refuse_size(path, st.st_size, limit)
+    with open_input(path) as f:
+        _refuse_size(path, os.fstat(f.fileno()).st_size, limit)
         data = f.read(limit + 1)
     _refuse_size(path, len(data), limit)
     if gz if gz is not None else os.fspath(path).endswith(".gz"):
