@@ -16,9 +16,9 @@ from lextools.cli.main import main
 from lextools.core import kwg
 from lextools.core.edition import load_edition
 from lextools.core.errors import ExportFormatError
-from lextools.core.inputs import MAX_LINE_CHARS, InputRefusedError
+from lextools.core.inputs import MAX_JSON_DEPTH, MAX_LINE_CHARS, InputRefusedError, json_depth, load_json
 from lextools.core.lexicon import load_lexicon
-from lextools.features.export import export_bytes
+from lextools.features.export import export_bytes, write_export
 from tests.conftest import build_small
 from tests.fise_folder import RECIPE, fise_folder
 
@@ -184,3 +184,30 @@ def test_a_list_name_with_esc_is_shown_escaped(
         f.truncate(40 * 2**20)
     code, err = run_cli(monkeypatch, capsys, *args)
     assert code == 2 and "a\\x1b[31mred.txt holds 41,943,040 bytes" in one_line(err) and "\x1b" not in err
+
+
+# -- row 14: a manifest nested 200,000 deep -------------------------------------------------------
+
+
+def test_a_deep_manifest_is_refused_naming_it_not_a_recursion_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    build_small(tmp_path, "es-fise", WORDS)
+    out = tmp_path / "x.kwg"
+    write_export(load_lexicon("es-fise", tmp_path), "kwg", out, home=tmp_path)
+    manifest = out.with_name("x.kwg.manifest.json")
+    good = manifest.read_bytes()
+    code, _ = run_cli(monkeypatch, capsys, "verify", str(out), "--lexicons", str(tmp_path))
+    assert code == 0 and json_depth(good) <= MAX_JSON_DEPTH  # a real manifest passes the bound
+    manifest.write_bytes(b'{"edition": ' + b"[" * 200_000 + b"]" * 200_000 + b"}")
+    for edition in ([], ["-e", "es-fise"]):
+        code, err = run_cli(monkeypatch, capsys, "verify", str(out), *edition, "--lexicons", str(tmp_path))
+        assert code == 2 and "x.kwg.manifest.json nests deeper than the 64 levels" in one_line(err)
+
+
+def test_json_depth_counts_brackets_outside_strings() -> None:
+    assert json_depth(b'{"a": [1, {"b": "[[[{\\"]"}], "c": {}}') == 3
+    assert json_depth(b"[" * 1000, stop=64) == 65  # stops counting once past the bound
+    with pytest.raises(InputRefusedError, match=r"m\.json nests deeper than the 2 levels"):
+        load_json(b"[[[1]]]", "m.json", max_depth=2)
+    assert load_json(b'{"a": ["]]"]}', "m.json", max_depth=2) == {"a": ["]]"]}

@@ -20,7 +20,9 @@ than ``MAX_DEPTH`` tiles or more than ``MAX_KWG_WORDS`` words, in one pass linea
 from __future__ import annotations
 
 import io
+import json
 import os
+import re
 import stat
 import sys
 from typing import BinaryIO
@@ -102,6 +104,38 @@ def _gunzip(path: str | os.PathLike[str], data: bytes, limit: int) -> bytes:
     if len(out) > limit:
         raise InputRefusedError(message("input_inflates", file=path_text(path), limit=f"{limit:,}"))
     return out
+
+
+#: The deepest nesting of a JSON document a person gives (a manifest is 4 levels deep): Python's
+#: parser recurses once a level, so a 200,000-deep one would end in RecursionError.
+MAX_JSON_DEPTH = 64
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_OPENS_CLOSES = bytes.maketrans(b"[{]}", b"\x01\x01\x02\x02")
+
+
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def json_depth(data: bytes, stop: int | None = None) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings not counted), in
+    one pass over its brackets, checked before the text is parsed; the count ends once past ``stop``."""
+    brackets = _JSON_STRING.sub(b"", data).translate(_OPENS_CLOSES, _NOT_BRACKETS)
+    depth = most = 0
+    for b in brackets:
+        depth += 1 if b == 1 else -1
+        if depth > most:
+            most = depth
+            if stop is not None and most > stop:
+                break
+    return most
+
+
+def load_json(data: bytes, name: str, max_depth: int = MAX_JSON_DEPTH) -> object:
+    """A JSON document a person gives, its depth bounded before it is parsed; ``ValueError`` (or
+    ``UnicodeDecodeError``) when it is not JSON, as :func:`json.loads` says."""
+    if json_depth(data, stop=max_depth) > max_depth:
+        raise InputRefusedError(message("input_json_too_deep", file=name, limit=max_depth))
+    return json.loads(data)
 
 
 def read_stream(stream: BinaryIO | None = None, name: str = "standard input", limit: int = MAX_INPUT_BYTES) -> bytes:
