@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -127,3 +129,64 @@ def test_a_rebuilt_lexicon_s_exports_replace_the_old_ones(tmp_path: Path) -> Non
     assert client.test_client().get("/v1/es-fise/export?format=kwg").status_code == 200
     now = {p.name for p in cache.iterdir()}
     assert len(now) == 1 and all(len(f) == 1 for f in folders) and len(set().union(*folders, now)) == 4
+
+
+# -- row 17: the log and Expect: 100-continue ------------------------------------------------------
+
+
+def _first_line(port: int, head: bytes, body: bytes | None = None) -> tuple[bytes, bytes]:
+    """Send a request's head, read what comes back first; then (if ``body``) send it and read the rest."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head)
+        first = s.recv(65536)
+        rest = b""
+        if body is not None:
+            s.sendall(body)
+            s.shutdown(socket.SHUT_WR)
+            while chunk := s.recv(65536):
+                rest += chunk
+        return first, rest
+
+
+@pytest.mark.slow
+def test_expect_100_continue_over_the_body_limit_gets_413_without_100(lexicon_home: Path, tmp_path: Path) -> None:
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--record", str(tmp_path / "challenges.sqlite3"))
+    try:
+        head = (
+            "POST /v1/es-fise/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Content-Length: {}\r\nExpect: 100-continue\r\n\r\n"
+        )
+        first, _ = _first_line(server.port, head.format(50 * 2**20).encode())
+        assert first.startswith(b"HTTP/1.1 413 ") and b"100 Continue" not in first, first
+        assert b'"code":"body_too_large"' in first.replace(b" ", b"") and b"connection: close" in first.lower()
+        body = b'{"words":["casa"]}'
+        first, rest = _first_line(server.port, head.format(len(body)).encode(), body)
+        assert first.startswith(b"HTTP/1.1 100 Continue"), first  # within the limit: invited as before
+        assert b" 200 " in first + rest and b'"valid":true' in (first + rest).replace(b" ", b"")
+    finally:
+        assert server.stop() == 0, server.log
+
+
+@pytest.mark.slow
+def test_challenges_refused_while_the_record_is_locked_are_throttled_in_the_log(
+    lexicon_home: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "challenges.sqlite3"
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--record", str(record))
+    play, json_type = b'{"words":["casa"],"reveal":false}', {"Content-Type": "application/json"}
+    try:
+        assert server.request("POST", "/v1/es-fise/challenge", play, json_type)[0] == 200
+        holder = sqlite3.connect(record, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+        try:
+            statuses = [server.request("POST", "/v1/es-fise/challenge", play, json_type)[0] for _ in range(8)]
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert statuses == [503] * 8
+        lines = [line for line in server.log.splitlines() if "record_error" in line]
+        assert len(lines) == 5, server.log  # Throttle's per_minute, as the malformed bodies'
+        assert "Traceback" not in server.log
+        assert server.request("POST", "/v1/es-fise/challenge", play, json_type)[0] == 200
+    finally:
+        assert server.stop() == 0, server.log
