@@ -17,8 +17,9 @@ file twice (a lock file beside it); a request waits for its turn and its file at
 for the next ask. ``/manifest`` describes any export (see
 lextools.features.export).
 
-The child has a time-out, ``EXPORT_TIMEOUT_S``, and may go at most ``EXPORT_STALL_S`` without using
-the CPU (``/proc``: a child stopped by SIGSTOP, or stuck, makes no progress): then it is killed and
+The child has a time-out, ``EXPORT_TIMEOUT_S``, and may go at most ``EXPORT_STALL_S`` neither using
+nor waiting for the CPU or the disk (``/proc``: a child stopped by SIGSTOP, or stuck asleep, makes no
+progress; one starved on a busy machine is runnable, and waits): then it is killed and
 reaped, the requests waiting for it get 503 ``busy`` with ``Retry-After``, and the next request
 starts a new child. The cache keeps each lexicon's current build only: once an export is made, the
 folders of the edition's other builds (a rebuilt lexicon's) are removed, and then the oldest
@@ -294,28 +295,33 @@ class _Child:
         """The child's exit status and standard error; :class:`BusyError` once it is killed (and reaped)."""
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         start = last = time.monotonic()
-        cpu = _cpu_ticks(proc.pid)
+        cpu: int | None = None
         while True:
             try:  # gevent's subprocess under gunicorn: the worker's other requests run meanwhile
                 _, err = proc.communicate(timeout=self.POLL_S)
                 return proc.returncode, err
             except subprocess.TimeoutExpired:
                 pass
-            now, ticks = time.monotonic(), _cpu_ticks(proc.pid)
-            if ticks != cpu:  # progress (or no /proc to tell: then only the time-out applies)
-                cpu, last = ticks, now
-            if now - start > self.timeout or (ticks is not None and now - last > self.stall):
+            now, usage = time.monotonic(), _cpu_usage(proc.pid)
+            if usage is None:  # no /proc to tell (or it has just ended): only the time-out applies
+                last = now
+            elif usage[0] != cpu or usage[1]:  # it used the CPU, or waits for a core or the disk
+                cpu, last = usage[0], now
+            if now - start > self.timeout or now - last > self.stall:
                 proc.kill()  # SIGKILL ends a stopped process too
                 proc.communicate()  # reaped: no zombie, its pipe closed
                 raise BusyError(message("busy_export"))
 
 
-def _cpu_ticks(pid: int) -> int | None:
-    """The CPU time a process has used, in clock ticks (``/proc/PID/stat``); None where there is no /proc."""
+def _cpu_usage(pid: int) -> tuple[int, bool] | None:
+    """The CPU time a process has used, in clock ticks, and whether it is runnable or waiting for the
+    disk (``/proc/PID/stat``: a child starved of CPU on a busy machine is not stalled; a stopped or
+    sleeping one that uses none is); None where there is no /proc."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             fields = f.read().rpartition(b")")[2].split()
-        return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
+        # state, then utime and stime (fields 3, 14 and 15 of proc(5))
+        return int(fields[11]) + int(fields[12]), fields[0] in (b"R", b"D")
     except (OSError, ValueError, IndexError):
         return None
 
