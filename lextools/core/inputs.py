@@ -11,6 +11,11 @@ walked for ever. So every reader of a user's file goes through :func:`read_input
   limit plus one byte (a file that grows meanwhile is refused too);
 - decompresses a ``.gz`` file at most to the same limit (a gzip bomb stops there).
 
+A reader that decides from a file's head whether to read it at all (FISE's lists in a folder) opens it
+with :func:`open_input` (a regular file, without blocking) and bounds its size (:func:`check_size`)
+only once it is one of its own; a JSON file's nesting is bounded before it is parsed
+(:func:`load_json`, :data:`MAX_JSON_DEPTH`).
+
 Line-based readers then refuse a line longer than :data:`MAX_LINE_CHARS` (``lextools.core.wordlist``),
 and the KWG reader refuses more than ``MAX_NODES`` nodes from the file's size, a cycle, a path longer
 than ``MAX_DEPTH`` tiles or more than ``MAX_KWG_WORDS`` words, in one pass linear in the nodes
