@@ -97,6 +97,7 @@ DEFAULTS: dict[str, Any] = {
     "control_socket_disable": True,  # gunicorn 24+: one fixed socket path would clash between servers
     "preload_app": True,  # build the app (and load the lexicons) once, before the fork: workers share it
     "post_worker_init": _init_worker,
+    "pre_request": wire.refuse_continue_over_limit,  # no 100 Continue for a body no route takes
 }
 
 

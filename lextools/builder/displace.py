@@ -105,9 +105,7 @@ def _place_class(
     return seeds, spots
 
 
-def _first_fits(
-    a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_]
-) -> tuple[Ints, Ints] | None:
+def _first_fits(a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_]) -> tuple[Ints, Ints] | None:
     """Each row's first seed from ``start`` on whose slots are free in ``taken`` and distinct, and
     those slots; None when a row has none below :data:`SEEDS`. Windows of seeds grow for the rows
     that found none yet."""

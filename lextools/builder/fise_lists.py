@@ -37,14 +37,19 @@ Other files of a folder (the regulation as ``.docx``, a ``.zip``, notes) are pas
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from lextools.builder.conjugate import CONJUGATIONS, models
 from lextools.core.errors import SourceError, path_text, printable
+from lextools.core.inputs import MAX_LINE_CHARS, InputRefusedError, check_size, open_input, read_input
+from lextools.core.messages import message
+from lextools.core.wordlist import long_line
 
 #: Each kind of file by the words of its first line.
 KINDS = {
@@ -121,6 +126,9 @@ _UTF8_LETTER = re.compile(rb"[\xc2\xc3][\x80-\xbf]")
 _UTF16 = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 #: Read to know a file by its first line.
 _HEAD_BYTES = 4096
+#: The largest list read, checked from its size before a byte of it is read (FISE's largest, the
+#: non-verb total, is about 2 MB; 500,000 invented lines, bench/fise_reader's largest, about 12 MB).
+MAX_LIST_BYTES = 32 * 2**20
 
 
 class _Unread(ValueError):
@@ -218,8 +226,9 @@ def plain(word: str) -> str:
 def decode(path: Path, data: bytes | None = None) -> list[str]:
     """The lines of a Latin-1 file, line ends CRLF, CR or LF, trailing spaces kept; a file that is not
     Latin-1 text (a NUL byte, UTF-16, UTF-8, C1 control bytes) is refused naming its line."""
-    data = path.read_bytes() if data is None else data
+    data = read_input(path, MAX_LIST_BYTES, gz=False) if data is None else data
     shown = path_text(path)
+    _refuse_long_line(data, shown)
     nul = data.find(b"\x00")
     if nul >= 0:
         what = "UTF-16" if _utf16(data) else "a NUL byte"
@@ -235,6 +244,14 @@ def decode(path: Path, data: bytes | None = None) -> list[str]:
         where = f"{shown}: line {_line_at(data, bad.start())}"
         raise SourceError(f"{where}: byte 0x{byte:02x}, which Latin-1 (ISO-8859-1) has no letter for")
     return data.decode("latin-1").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _refuse_long_line(data: bytes, shown: str) -> None:
+    """A line longer than any list has (one 200 MB line) is refused before the lines are looked at."""
+    start = long_line(data.decode("latin-1"))
+    if start is not None:
+        line = _line_at(data, start)
+        raise InputRefusedError(message("input_line_too_long", file=shown, line=line, limit=f"{MAX_LINE_CHARS:,}"))
 
 
 def _utf16(data: bytes) -> bool:
@@ -274,11 +291,12 @@ def kind_of(first_line: str) -> str | None:
 def read_file(path: Path) -> FiseFile | None:
     """One list, or None when its first line is not one of FISE's lists (a README, the regulation as
     ``.docx``, a ``.zip`` beside them). Lines not understood are in :attr:`FiseFile.skipped`."""
-    with path.open("rb") as f:
+    with open_input(path) as f:  # a regular file, not opened blocking
         head = f.read(_HEAD_BYTES)
-    if not _names_fise(head):
-        return None
-    lines = decode(path)
+        if not _names_fise(head):
+            return None  # passed over, whatever its size: a 2 GB file beside the lists costs 4 KB
+        check_size(path, os.fstat(f.fileno()).st_size, MAX_LIST_BYTES)  # before the rest is read
+        lines = decode(path, _rest(f, head, path))
     kind = kind_of(lines[0])
     if kind is None:
         first = printable(lines[0].strip())
@@ -292,6 +310,14 @@ def read_file(path: Path) -> FiseFile | None:
             f"{path_text(path)}: line {last}: the list ends without the '#' line that closes its body (cut short?)"
         )
     return parsed
+
+
+def _rest(f: BinaryIO, head: bytes, path: Path) -> bytes:
+    """The whole list, its head and the rest, from the file opened once (its size checked already)."""
+    data = head + f.read(MAX_LIST_BYTES + 1 - len(head))
+    if len(data) > MAX_LIST_BYTES:  # it grew meanwhile
+        raise InputRefusedError(message("input_inflates", file=path_text(path), limit=f"{MAX_LIST_BYTES:,}"))
+    return data
 
 
 def _names_fise(head: bytes) -> bool:

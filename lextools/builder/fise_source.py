@@ -35,10 +35,11 @@ from typing import Any
 
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_forms import PLURAL_REASONS, PluralEvidence, generate, load_lists, plural_forms
-from lextools.builder.fise_lists import Lists, plain
+from lextools.builder.fise_lists import MAX_LIST_BYTES, Lists, plain
 from lextools.builder.hunspell import iter_dic, read_aff
 from lextools.builder.lemma_table import read_table
 from lextools.core.errors import SourceError, path_text, printable
+from lextools.core.inputs import read_input
 from lextools.core.sources import Source, load_source, verify
 from lextools.core.spelling import MAX_TILES
 from lextools.core.wordlist import read_words
@@ -82,7 +83,8 @@ def configure(source: Source, settings: dict[str, Any]) -> Source:
         **reading_summary(lists),
     }
     files = dict(lists.files)
-    sha = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in files.items()}
+    # read again as bounded as the first time (a list swapped for a FIFO or a huge file meanwhile)
+    sha = {k: hashlib.sha256(read_input(p, MAX_LIST_BYTES, gz=False)).hexdigest() for k, p in files.items()}
     info = {**source.info, "fise": summary}
     return replace(source, files=files, sha256=sha, info=info, options={**options, "_words": words})
 

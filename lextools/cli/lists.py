@@ -23,6 +23,7 @@ from lextools.cli.common import (
 from lextools.cli.language import PROSE_OPTIONS, LangOpt, language_of, number, say
 from lextools.cli.quiz import MaxAnswersOpt
 from lextools.core.lexicon import Lexicon
+from lextools.core.wordlist import read_text
 from lextools.features import lists, quiz
 
 app = typer.Typer()
@@ -125,7 +126,8 @@ def list_quiz(
     """Anagram questions on a player's word list, one per alphagram; lines the edition cannot use, and
     alphagrams with more answers than --max-answers, are reported."""
     lex = open_lexicon(edition, lexicons)
-    words = lists.list_lines(path.read_text(encoding="utf-8-sig"))[: lists.MAX_QUIZ_ITEMS]
+    # bounded before it is read: a regular file (never a FIFO or a device), its size, its lines
+    words = lists.list_lines(read_text(path, lists.MAX_LIST_BYTES))[: lists.MAX_QUIZ_ITEMS]
     language = language_of(lang, lex.edition)  # the reasons, as the service's
     answer = lists.list_quiz(lex, words, lang=language, max_answers=max_answers)
     if as_json:

@@ -46,6 +46,8 @@ from lextools.core.lexicon import Lexicon, latin_ranks
 MAGIC = b"lextools-alphawords 2\n"
 #: The metadata's name of the file (``files``).
 PART = "alphawords"
+
+
 class AnagramTable:
     """The file read in place: :meth:`ranked_words` of alphagrams."""
 

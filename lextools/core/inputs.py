@@ -11,6 +11,11 @@ walked for ever. So every reader of a user's file goes through :func:`read_input
   limit plus one byte (a file that grows meanwhile is refused too);
 - decompresses a ``.gz`` file at most to the same limit (a gzip bomb stops there).
 
+A reader that decides from a file's head whether to read it at all (FISE's lists in a folder) opens it
+with :func:`open_input` (a regular file, without blocking) and bounds its size (:func:`check_size`)
+only once it is one of its own; a JSON file's nesting is bounded before it is parsed
+(:func:`load_json`, :data:`MAX_JSON_DEPTH`).
+
 Line-based readers then refuse a line longer than :data:`MAX_LINE_CHARS` (``lextools.core.wordlist``),
 and the KWG reader refuses more than ``MAX_NODES`` nodes from the file's size, a cycle, a path longer
 than ``MAX_DEPTH`` tiles or more than ``MAX_KWG_WORDS`` words, in one pass linear in the nodes
@@ -19,9 +24,10 @@ than ``MAX_DEPTH`` tiles or more than ``MAX_KWG_WORDS`` words, in one pass linea
 
 from __future__ import annotations
 
-import gzip
 import io
+import json
 import os
+import re
 import stat
 import sys
 from typing import BinaryIO
@@ -59,15 +65,32 @@ def check_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> i
     return st.st_size
 
 
+def check_size(path: str | os.PathLike[str], size: int, limit: int) -> None:
+    """:class:`InputRefusedError` when ``size`` (a file's, from its ``stat``) is over ``limit``."""
+    _refuse_size(path, size, limit)
+
+
+def open_input(path: str | os.PathLike[str]) -> BinaryIO:
+    """A user's file opened for reading when it is a regular file (from its ``stat``, then from the
+    file opened, without blocking: a FIFO swapped in meanwhile cannot hold the reader). Its size is
+    the caller's to bound (:func:`check_size`): a reader that looks at a file's head before deciding
+    to read it (FISE's lists) passes over a huge file that is none of its own, reading 4 KB of it."""
+    _refuse_special(path, os.stat(path).st_mode)
+    f = os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
+    try:
+        _refuse_special(path, os.fstat(f.fileno()).st_mode)  # the file opened may not be the one looked at
+    except InputRefusedError:
+        f.close()
+        raise
+    return f
+
+
 def read_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES, gz: bool | None = None) -> bytes:
     """The bytes of a user's file, bounded as the module says; decompressed when ``gz`` (by default:
     when the name ends in ``.gz``). ``OSError`` is left to the caller, which knows what the file is."""
     check_input(path, limit)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)  # the file opened may not be the one looked at
-        _refuse_special(path, st.st_mode)
-        _refuse_size(path, st.st_size, limit)
+    with open_input(path) as f:
+        _refuse_size(path, os.fstat(f.fileno()).st_size, limit)
         data = f.read(limit + 1)
     _refuse_size(path, len(data), limit)
     if gz if gz is not None else os.fspath(path).endswith(".gz"):
@@ -76,6 +99,8 @@ def read_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES, gz: b
 
 
 def _gunzip(path: str | os.PathLike[str], data: bytes, limit: int) -> bytes:
+    import gzip  # noqa: PLC0415  (only for a .gz file: a command reading a lexicon's metadata loads none of it)
+
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as g:
             out = g.read(limit + 1)
@@ -84,6 +109,38 @@ def _gunzip(path: str | os.PathLike[str], data: bytes, limit: int) -> bytes:
     if len(out) > limit:
         raise InputRefusedError(message("input_inflates", file=path_text(path), limit=f"{limit:,}"))
     return out
+
+
+#: The deepest nesting of a JSON document a person gives (a manifest is 4 levels deep): Python's
+#: parser recurses once a level, so a 200,000-deep one would end in RecursionError.
+MAX_JSON_DEPTH = 64
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_OPENS_CLOSES = bytes.maketrans(b"[{]}", b"\x01\x01\x02\x02")
+
+
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def json_depth(data: bytes, stop: int | None = None) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings not counted), in
+    one pass over its brackets, checked before the text is parsed; the count ends once past ``stop``."""
+    brackets = _JSON_STRING.sub(b"", data).translate(_OPENS_CLOSES, _NOT_BRACKETS)
+    depth = most = 0
+    for b in brackets:
+        depth += 1 if b == 1 else -1
+        if depth > most:
+            most = depth
+            if stop is not None and most > stop:
+                break
+    return most
+
+
+def load_json(data: bytes, name: str, max_depth: int = MAX_JSON_DEPTH) -> object:
+    """A JSON document a person gives, its depth bounded before it is parsed; ``ValueError`` (or
+    ``UnicodeDecodeError``) when it is not JSON, as :func:`json.loads` says."""
+    if json_depth(data, stop=max_depth) > max_depth:
+        raise InputRefusedError(message("input_json_too_deep", file=name, limit=max_depth))
+    return json.loads(data)
 
 
 def read_stream(stream: BinaryIO | None = None, name: str = "standard input", limit: int = MAX_INPUT_BYTES) -> bytes:

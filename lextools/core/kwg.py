@@ -447,7 +447,8 @@ def check_graph(nodes: array.array, roots: Sequence[int]) -> array.array:
     """The number of accepted paths from each node reached from ``roots`` (the node, its later siblings
     and everything below them; saturated at 2**62), in one pass linear in the nodes and in memory.
 
-    Refuses (:class:`ExportFormatError`) an arc or a list that runs past the last node, siblings not in
+    Refuses (:class:`ExportFormatError`) an arc (a root's or a child's: checked against the node count
+    before it is followed) or a list that runs past the last node, siblings not in
     ascending tile order, a cycle, and a path longer than :data:`MAX_DEPTH` tiles: what would make a
     walk of the words run for ever, or for longer than any lexicon needs. An iterative depth-first
     search on arrays: a node depends on its next sibling and on the list its arc points at; it is
@@ -474,13 +475,15 @@ def _count_from(nodes: array.array, root: int, count: array.array, depth: bytear
     counted, so a grey node reached means a cycle, and a list that points into its own tail is fine.
     """
     starts, cursors = [root], [_open_segment(nodes, root, state)]
-    arc_mask, is_end, most, cap = ARC_MASK, IS_END, MAX_DEPTH, _COUNT_CAP
+    arc_mask, is_end, most, cap, size = ARC_MASK, IS_END, MAX_DEPTH, _COUNT_CAP, len(nodes)
     while starts:
         start, i = starts[-1], cursors[-1]
         while i >= start:
             v = nodes[i]
             arc = v & arc_mask
             if arc:
+                if arc >= size:  # checked before it indexes anything: a child past the last node
+                    raise ExportFormatError(message("kwg_arc_past_end", node=i, arc=f"{arc:,}", size=f"{size:,}"))
                 below = state[arc]
                 if not below:
                     break
@@ -506,11 +509,8 @@ def _count_from(nodes: array.array, root: int, count: array.array, depth: bytear
             cursors.pop()
         else:  # node i's arc leads to a list not counted yet: count it first, then come back to i
             cursors[-1] = i
-            arc = nodes[i] & arc_mask
-            if arc >= len(nodes):
-                raise ExportFormatError(f"node {i}: its arc {arc:,} runs past the last node ({len(nodes):,})")
-            starts.append(arc)
-            cursors.append(_open_segment(nodes, arc, state))
+            starts.append(nodes[i] & arc_mask)
+            cursors.append(_open_segment(nodes, starts[-1], state))
 
 
 def _open_segment(nodes: array.array, start: int, state: bytearray) -> int:

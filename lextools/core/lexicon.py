@@ -70,6 +70,7 @@ import dawg_python
 
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError, SpellingError
+from lextools.core.inputs import read_input
 from lextools.core.spelling import Spelling, spell, spell_lines
 
 FORMAT = "lextools-lexicon"
@@ -411,10 +412,14 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
     raise AssertionError("unreachable")
 
 
+#: The largest metadata file read (a build writes a few KB: its sources, rules and files).
+MAX_METADATA_BYTES = 16 * 2**20
+
+
 def read_metadata(home: Path, edition_name: str) -> dict[str, Any]:
     path = metadata_path(home, edition_name)
-    try:
-        raw = path.read_bytes()
+    try:  # bounded: `lextools compare FILE.json` reads any file a person names (a FIFO, a huge file)
+        raw = read_input(path, MAX_METADATA_BYTES, gz=False)
     except FileNotFoundError:
         raise LexiconNotFoundError(
             f"no {edition_name} lexicon in {home}; build it with `lextools build {edition_name}`"

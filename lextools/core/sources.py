@@ -73,12 +73,16 @@ def source_names() -> list[str]:
     return sorted(p.stem for p in project_dir("sources").glob("*.toml"))
 
 
+#: The largest descriptor or recipe read (ours are a few KB).
+MAX_TOML_BYTES = 2**20
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     """A descriptor or recipe; a syntax error becomes a :class:`SourceError` naming the file."""
-    try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise SourceError(f"{path}: {e}") from None
+    try:  # bounded: ``build --recipe FILE`` reads a file a person names
+        return tomllib.loads(read_input(path, MAX_TOML_BYTES, gz=False).decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise SourceError(f"{path_text(path)}: {e}") from None
 
 
 def load_source(name: str) -> Source:

@@ -195,6 +195,12 @@ def words_of(text: str) -> list[str]:
     return [word for word in map(str.strip, lines) if word and word[0] != "#"]
 
 
+def read_text(path: Path, limit: int = MAX_INPUT_BYTES, encoding: str | None = None) -> str:
+    """The text of a line-based file a person gives (a player's list, Zyzzyva's export), bounded and
+    decoded as a word list is: a regular file of at most ``limit`` bytes, no over-long line."""
+    return decode(read_bytes(path, limit), path_text(path), encoding)[0]
+
+
 def read_list(path: Path, encoding: str | None = None, edition: Edition | None = None) -> WordList:
     """Read a list file; a file that is not a word list raises :class:`SourceError` naming it.
 

@@ -50,6 +50,9 @@ MAX_QUIZ_ITEMS = 200
 MAX_QUIZ_BLANKS = 1
 #: Lines of a player's list read at once; characters in a line.
 MAX_LIST_LINES, MAX_LINE_CHARS = 5000, 64
+#: The largest list file a player gives (``lextools list-quiz``): 5,000 lines of a word and a
+#: Zyzzyva definition are under 1 MB; a larger file is refused from its size, before it is read.
+MAX_LIST_BYTES = 4 * 2**20
 #: A comment line in a list file (Zyzzyva writes none, other tools do).
 _COMMENT = ("#", "//", ";")
 _COLUMNS = re.compile(r"[\s,;]+")

@@ -24,7 +24,6 @@ full, then listed word by word to say what differs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -34,7 +33,7 @@ from typing import Any
 from lextools.core import kwg
 from lextools.core.edition import load_edition
 from lextools.core.errors import ExportFormatError, QueryError, SourceError, SpellingError, path_text
-from lextools.core.inputs import MAX_INPUT_BYTES, read_input
+from lextools.core.inputs import MAX_INPUT_BYTES, load_json, read_input
 from lextools.core.lexicon import Lexicon, dawg_from_bytes
 from lextools.core.messages import message
 from lextools.core.spelling import spell
@@ -90,8 +89,8 @@ def detect_format(path: Path, data: bytes) -> str:
     beside = manifest_path(path)
     if beside.is_file():
         try:
-            fmt = json.loads(read_input(beside, gz=False)).get("format")
-        except (ValueError, UnicodeDecodeError, AttributeError, OSError):
+            fmt = _field(read_input(beside, MAX_MANIFEST_BYTES, gz=False), beside, "format")
+        except (ValueError, UnicodeDecodeError, OSError):
             fmt = None
         if fmt in FORMATS:
             return str(fmt)
@@ -103,19 +102,30 @@ def detect_format(path: Path, data: bytes) -> str:
     return "txt"
 
 
+#: The largest manifest read (an export's is a few KB: its alphabet, its lexicon's sources and rules).
+MAX_MANIFEST_BYTES = 4 * 2**20
+
+
+def _field(raw: bytes, manifest: Path, name: str) -> object:
+    """One field of a manifest's JSON object (None when it is no object); its nesting bounded before
+    it is parsed (:func:`lextools.core.inputs.load_json`): a 200,000-deep one is refused, named."""
+    info = load_json(raw, path_text(manifest))
+    return info.get(name) if isinstance(info, dict) else None
+
+
 def manifest_edition(path: Path) -> str | None:
     """The edition the manifest beside ``path`` names (every file export writes one), or None when there
     is no manifest; :class:`ExportFormatError` when it is there but names no edition."""
     beside = manifest_path(Path(path))
     try:
-        raw = read_input(beside, gz=False)
+        raw = read_input(beside, MAX_MANIFEST_BYTES, gz=False)
     except FileNotFoundError:
         return None
     except OSError as e:
         raise SourceError(f"cannot read {path_text(beside)}: {e.strerror or e}") from None
     try:
-        edition = json.loads(raw).get("edition")
-    except (ValueError, UnicodeDecodeError, AttributeError):
+        edition = _field(raw, beside, "edition")
+    except (ValueError, UnicodeDecodeError):
         edition = None
     if not isinstance(edition, str) or not edition:
         raise ExportFormatError(message("manifest_no_edition", manifest=path_text(beside)))

@@ -16,6 +16,14 @@ file twice (a lock file beside it); a request waits for its turn and its file at
 ``EXPORT_WAIT_MS``, then gets 503 ``busy`` with ``Retry-After`` while the file is still being made
 for the next ask. ``/manifest`` describes any export (see
 lextools.features.export).
+
+The child has a time-out, ``EXPORT_TIMEOUT_S``, and may go at most ``EXPORT_STALL_S`` neither using
+nor waiting for the CPU or the disk (``/proc``: a child stopped by SIGSTOP, or stuck asleep, makes no
+progress; one starved on a busy machine is runnable, and waits): then it is killed and
+reaped, the requests waiting for it get 503 ``busy`` with ``Retry-After``, and the next request
+starts a new child. The cache keeps each lexicon's current build only: once an export is made, the
+folders of the edition's other builds (a rebuilt lexicon's) are removed, and then the oldest
+exports until the cache holds at most ``EXPORT_CACHE_MAX_BYTES``.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -253,10 +262,18 @@ def _exported(lex: Lexicon, fmt: str, notation: Notation) -> Path:
     # What the file depends on: the lexicon (where it was loaded from, its words, its build) and,
     # for text only, the notation (KWG and KAD number the tiles and take no notation).
     which = f"{home}\0{lex.checksum}\0{lex.metadata.get('built')}"
-    folder = f"{lex.edition.name}-{hashlib.sha256(which.encode()).hexdigest()[:20]}"
-    path = Path(current_app.config["EXPORT_CACHE"]) / folder / export_name(lex.edition.name, fmt, notation)
+    folder = f"{lex.edition.name}-{hashlib.sha256(which.encode()).hexdigest()[:_HASH_CHARS]}"
+    config = current_app.config
+    cache = Path(config["EXPORT_CACHE"])
+    path = cache / folder / export_name(lex.edition.name, fmt, notation)
+    child = _Child(config["EXPORT_TIMEOUT_S"], config["EXPORT_STALL_S"])
+
+    def make(p: Path) -> None:
+        _write(lex, fmt, notation, home, p, child)
+        prune(cache, p, config["EXPORT_CACHE_MAX_BYTES"])
+
     files: ExportFiles = current_app.extensions[MADE]
-    files.wait_for(path, lambda p: _write(lex, fmt, notation, home, p), current_app.config["EXPORT_WAIT_MS"] / 1000)
+    files.wait_for(path, make, config["EXPORT_WAIT_MS"] / 1000)
     return path
 
 
@@ -264,25 +281,110 @@ def _exported(lex: Lexicon, fmt: str, notation: Notation) -> Path:
 _EXPORT_COMMAND = [sys.executable, "-c", "from lextools.cli.main import main; main()", "export"]
 
 
-def _write(lex: Lexicon, fmt: str, notation: Notation, home: Path, path: Path) -> None:
+class _Child:
+    """How long an export's child may take (``EXPORT_TIMEOUT_S``) and go without using the CPU
+    (``EXPORT_STALL_S``) before it is killed: see the module docstring."""
+
+    #: Seconds between two looks at the child.
+    POLL_S = 0.25
+
+    def __init__(self, timeout: float, stall: float) -> None:
+        self.timeout, self.stall = timeout, stall
+
+    def run(self, command: list[str]) -> tuple[int, bytes]:
+        """The child's exit status and standard error; :class:`BusyError` once it is killed (and reaped)."""
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        start = last = time.monotonic()
+        cpu: int | None = None
+        while True:
+            try:  # gevent's subprocess under gunicorn: the worker's other requests run meanwhile
+                _, err = proc.communicate(timeout=self.POLL_S)
+                return proc.returncode, err
+            except subprocess.TimeoutExpired:
+                pass
+            now, usage = time.monotonic(), _cpu_usage(proc.pid)
+            if usage is None:  # no /proc to tell (or it has just ended): only the time-out applies
+                last = now
+            elif usage[0] != cpu or usage[1]:  # it used the CPU, or waits for a core or the disk
+                cpu, last = usage[0], now
+            if now - start > self.timeout or now - last > self.stall:
+                proc.kill()  # SIGKILL ends a stopped process too
+                proc.communicate()  # reaped: no zombie, its pipe closed
+                raise BusyError(message("busy_export"))
+
+
+def _cpu_usage(pid: int) -> tuple[int, bool] | None:
+    """The CPU time a process has used, in clock ticks, and whether it is runnable or waiting for the
+    disk (``/proc/PID/stat``: a child starved of CPU on a busy machine is not stalled; a stopped or
+    sleeping one that uses none is); None where there is no /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rpartition(b")")[2].split()
+        # state, then utime and stime (fields 3, 14 and 15 of proc(5))
+        return int(fields[11]) + int(fields[12]), fields[0] in (b"R", b"D")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def prune(cache: Path, made: Path, max_bytes: int) -> None:
+    """Keep the current build's exports only: remove the edition's other folders in the cache (a
+    rebuilt lexicon's), then the oldest exports until the cache holds at most ``max_bytes`` (never
+    the one just ``made``). A file is removed after its manifest, which says it is there."""
+    edition = made.parent.name[: -_HASH_CHARS - 1]
+    for other in cache.glob(f"{edition}-*"):
+        if other != made.parent and other.is_dir() and _HASHED.fullmatch(other.name[len(edition) + 1 :]):
+            shutil.rmtree(other, ignore_errors=True)
+    exports = sorted(
+        (st.st_mtime, st.st_size, p)
+        for p in cache.glob("*/*")
+        if not p.name.startswith(".") and not p.name.endswith(".manifest.json") and (st := _stat(p)) is not None
+    )
+    total = sum(size + _size(manifest_path(p)) for _, size, p in exports)
+    for _, size, p in exports:
+        if total <= max_bytes:
+            break
+        if p == made:
+            continue
+        total -= size + _size(manifest_path(p))
+        manifest_path(p).unlink(missing_ok=True)
+        p.unlink(missing_ok=True)
+
+
+_HASH_CHARS = 20
+_HASHED = re.compile(f"[0-9a-f]{{{_HASH_CHARS}}}")
+
+
+def _stat(p: Path) -> os.stat_result | None:
+    try:
+        return p.stat()
+    except OSError:  # removed meanwhile by another worker
+        return None
+
+
+def _size(p: Path) -> int:
+    st = _stat(p)
+    return st.st_size if st is not None else 0
+
+
+def _write(lex: Lexicon, fmt: str, notation: Notation, home: Path, path: Path, child: _Child) -> None:
     """``lextools export`` writes the file and its manifest (the CLI's, byte for byte); a manifest
     of another build than the one this worker serves (a rebuild meanwhile) is thrown away."""
     nice = ["nice", "-n", "10"] if shutil.which("nice") else []
     command = [*nice, *_EXPORT_COMMAND, lex.edition.name, "--format", fmt, "--notation", notation,
                "--output", str(path), "--lexicons", str(home)]  # fmt: skip
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    returncode, stderr = child.run(command)
     try:
         made = json.loads(manifest_path(path).read_bytes())["lexicon"]
     except (OSError, ValueError, KeyError):
         made = None
     if (
-        done.returncode != 0
+        returncode != 0
         or made is None
         or (made["checksum"], made["built"]) != (lex.checksum, lex.metadata.get("built"))
     ):
         for p in (manifest_path(path), path):
             p.unlink(missing_ok=True)
-        error = done.stderr.decode(errors="replace").strip()[-300:]
+        error = stderr.decode(errors="replace").strip()[-300:]
         raise CorruptLexiconError(f"{lex.edition.name}: the {fmt} export was not made ({error or 'rebuilt meanwhile'})")
 
 

@@ -67,6 +67,11 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "QUIZ_CONCURRENCY": (1, "quizzes one worker makes at once; the others wait their turn (at most the budget)"),
     "EXPORT_CONCURRENCY": (1, "exports one worker makes at once (KWG, KAD, text); the others wait their turn"),
     "EXPORT_WAIT_MS": (10_000, "milliseconds an export request waits for its turn or its file; then 503 busy"),
+    # The largest export (en, kwg-gaddag) takes 10 s on a busy machine; a child stopped (SIGSTOP) or
+    # stuck uses no CPU: it is killed long before the time-out, and the next request starts another.
+    "EXPORT_TIMEOUT_S": (120, "seconds an export's child process may run; then it is killed and 503 busy"),
+    "EXPORT_STALL_S": (5, "seconds an export's child may neither use nor wait for a CPU (stopped, stuck): then killed"),
+    "EXPORT_CACHE_MAX_BYTES": (512 * 2**20, "bytes of exports kept in the cache (a lexicon's current build only)"),
     "CARDBOX_RATE": (30, "cardbox sync requests a minute per client"),
     "CARDBOX_MAX_BYTES": (1024 * 1024, "bytes of one cardbox kept on the server (thousands of cards)"),
     "CARDBOX_MAX_COUNT": (100_000, "cardboxes the server keeps"),

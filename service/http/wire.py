@@ -5,7 +5,8 @@ header over its limits — itself, before the app runs, with an HTML page. A chu
 the chunked coding (RFC 9112 §7.1) is found only when a view reads the body, as gunicorn's
 ``ParseException``. Both are the client's doing: the client gets the service's one JSON error shape
 (service/http/errors.py), and the log one line, a few a minute at most (:class:`Throttle`), so that a
-flood of such requests cannot fill the disk.
+flood of such requests cannot fill the disk. The refusals a server's condition causes (a challenge
+while another program holds the record's lock) are throttled the same way (:func:`refusal_log`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from gunicorn import util as gunicorn_util
 
 from lextools.core.messages import message
+from service.http.limits import limit_defaults
 
 #: What gunicorn's own refusals become: its status → (our status, our code; service.http.errors.ERRORS).
 WIRE_ERRORS: dict[int, tuple[int, str]] = {
@@ -64,9 +66,25 @@ class Throttle(logging.Filter):
         return True
 
 
+#: The log of the service's refusals of one kind (``REFUSALS.record_error``…): throttled as the client's faults.
+REFUSALS = "lextools.service.refusals"
+
+
 def client_fault_log() -> logging.Logger:
     """The logger of malformed requests the views meet, throttled once per process."""
-    log = logging.getLogger(CLIENT_FAULTS)
+    return _throttled(CLIENT_FAULTS)
+
+
+def refusal_log(code: str) -> logging.Logger:
+    """The logger of one kind of refusal a server's condition causes (``record_error`` while another
+    program holds the record's lock, ``corrupt_lexicon``): each request that meets it is refused, so
+    its line is throttled as the malformed bodies' are, each kind on its own (a flood of one never
+    hides another's first lines). Its records reach the service's log (``lextools.service``)."""
+    return _throttled(f"{REFUSALS}.{code}")
+
+
+def _throttled(name: str) -> logging.Logger:
+    log = logging.getLogger(name)
     if not any(isinstance(f, Throttle) for f in log.filters):
         log.addFilter(Throttle())
     return log
@@ -88,6 +106,29 @@ def write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None
         f"Content-Length: {len(body)}\r\n\r\n"
     )
     gunicorn_util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+#: The app config keys of the body limits of the routes (the API's, a cardbox's): a body over the
+#: largest is refused by every route that reads one.
+BODY_LIMITS = ("MAX_CONTENT_LENGTH", "CARDBOX_MAX_BYTES")
+
+
+def refuse_continue_over_limit(worker: Any, req: Any) -> None:
+    """gunicorn ``pre_request``: no ``100 Continue`` for a body over every route's limit.
+
+    gunicorn answers ``Expect: 100-continue`` itself (``http.wsgi.create``, right after this hook)
+    with ``100 Continue``, inviting the body the app then refuses with 413. A request whose
+    ``Content-Length`` is over the largest body limit gets no invitation: the app answers 413 from
+    the header (werkzeug refuses before reading a byte), and the connection closes after it, so a body
+    the client sends anyway is never read."""
+    if not getattr(req, "_expected_100_continue", False):
+        return
+    length = next((v for name, v in req.headers if name == "CONTENT-LENGTH"), None)
+    config = getattr(worker.wsgi, "config", None) or limit_defaults()
+    most = max(int(config[key]) for key in BODY_LIMITS if config.get(key) is not None)
+    if length is not None and length.isdigit() and int(length) > most:
+        req._expected_100_continue = False
+        req.must_close = True
 
 
 def install(worker: Any) -> None:
