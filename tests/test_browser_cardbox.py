@@ -244,22 +244,29 @@ import("/static/vendor/ts-fsrs.js").then(({ fsrs, generatorParameters, createEmp
 GRADES = ["good", "good", "again", "hard", "good", "easy", "good", "again", "good"]
 
 
-def test_an_fsrs_deck_schedules_as_ts_fsrs_does(browser: WebDriver, base_url: str) -> None:  # noqa: F811
-    forget(browser, base_url)
-    open_page(browser, f"{base_url}/study?edition=es-fise")
-    assert by_id(browser, "cardbox-scheduler").get_attribute("value") == "leitner", "Leitner is the default"
-    choose(browser, "cardbox-scheduler", "FSRS")
-    wait_for(browser, lambda d: "FSRS" in by_id(d, "cardbox-message").text, "the choice said")
-    question = questions(base_url, 1)[0]
-    # Each review when the card is due (the first at once), graded in turn.
-    at = start = 1_780_000_000_000
+def graded_in_the_page(driver: WebDriver, base: str, start: int) -> tuple[list[tuple[str, int]], list[dict[str, Any]]]:
+    """GRADES given to one card of an FSRS deck in the page, each review when the card is due (the
+    first at ``start``): the (grade, time) script and the card's FSRS state and due after each."""
+    forget(driver, base)
+    open_page(driver, f"{base}/study?edition=es-fise")
+    assert by_id(driver, "cardbox-scheduler").get_attribute("value") == "leitner", "Leitner is the default"
+    choose(driver, "cardbox-scheduler", "FSRS")
+    wait_for(driver, lambda d: "FSRS" in by_id(d, "cardbox-message").text, "the choice said")
+    question = questions(base, 1)[0]
+    at = start
     script, page = [], []
     for grade in GRADES:
-        card = call(browser, "(m, q, g, now) => m.record('es-fise', 'anagram', q, g, now)", question, grade, at)
+        card = call(driver, "(m, q, g, now) => m.record('es-fise', 'anagram', q, g, now)", question, grade, at)
         assert card["scheduler"] == "fsrs" and "box" not in card
         script.append((grade, at))
         page.append({**card["fsrs"], "due": card["due"]})
         at = card["due"]
+    return script, page
+
+
+def test_an_fsrs_deck_schedules_as_ts_fsrs_does(browser: WebDriver, base_url: str) -> None:  # noqa: F811
+    start = 1_780_000_000_000
+    script, page = graded_in_the_page(browser, base_url, start)
     direct = browser.execute_async_script(DIRECT, script, start)
     assert [p["due"] for p in page] == [d["due"] for d in direct], "the page's due dates are the library's"
     for mine, library in zip(page, direct, strict=True):
