@@ -127,11 +127,15 @@ def test_two_devices_study_offline_and_sync_in_either_order(
 
     # Offline, each studies on its own (the network is cut: nothing of it reaches the server).
     for driver, script in ((laptop, LAPTOP), (phone, PHONE)):
+        assert console_errors(driver) == []
         driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
-        study(driver, cards, script, start)
-        assert sync(driver, code) == "error", "offline, the sync says it could not reach the server"
-        assert all("ERR_INTERNET_DISCONNECTED" in error for error in console_errors(driver))  # and only that
-        driver.delete_network_conditions()
+        try:
+            study(driver, cards, script, start)
+            assert sync(driver, code) == "error", "offline, the sync says it could not reach the server"
+            errors = console_errors(driver)
+            assert all("ERR_INTERNET_DISCONNECTED" in error for error in errors), errors  # and only that
+        finally:
+            driver.delete_network_conditions()
 
     first, second = (laptop, phone) if laptop_first else (phone, laptop)
     for driver in (first, second, first):
@@ -299,6 +303,12 @@ def test_the_four_grades_after_an_answer(browser: WebDriver, base_url: str) -> N
     assert [b.text for b in grades] == ["Otra vez", "Difícil", "Bien", "Fácil"]
     assert [b.get_attribute("aria-pressed") for b in grades] == ["true", "false", "false", "false"]
     assert "Fallada (Otra vez): próximo repaso dentro de 1 minuto" in by_id(browser, "quiz-outcome").text
+    # On a phone the grades and the cardbox's controls fit the screen.
+    browser.set_window_size(390, 844)
+    try:
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        browser.set_window_size(1280, 900)
     (missed,) = call(browser, "(m) => m.cards()")
     assert missed["question"]["id"] == asked and missed["wrong"] == 1
     grades[3].click()  # the player knew it after all: Easy
@@ -383,3 +393,31 @@ def test_the_cardbox_routes_give_an_etag_and_honour_if_match(lexicon_home: Path,
     assert stale.status_code == 412 and stale.get_json()["error"]["code"] == "stale_cardbox"
     assert client.get(f"/v1/cardbox/{code}").get_json()["cardbox"] == changed
     assert client.get(f"/v1/cardbox/{code}").headers["ETag"] == put.headers["ETag"]
+
+
+def test_a_card_follows_its_decks_scheduler_from_its_next_answer(browser: WebDriver, base_url: str) -> None:  # noqa: F811
+    forget(browser, base_url)
+    open_page(browser, f"{base_url}/study?edition=es-fise")
+    question = questions(base_url, 1)[0]
+    answer = "(m, q, g, now) => m.record('es-fise', 'anagram', q, g, now)"
+    start = 1_780_000_000_000
+    for step in range(3):  # boxes 1, 2, 3
+        leitner = call(browser, answer, question, True, start + step * DAY)
+    assert (leitner["scheduler"], leitner["box"], leitner["right"]) == ("leitner", 3, 3)
+    call(browser, "(m) => m.setScheduler('es-fise|anagram', 'fsrs')")
+    fsrs = call(browser, answer, question, "good", start + 10 * DAY)
+    assert fsrs["scheduler"] == "fsrs" and "box" not in fsrs and fsrs["right"] == 4, "a new FSRS card, counts kept"
+    assert fsrs["fsrs"]["reps"] == 1 and fsrs["due"] == start + 10 * DAY + 10 * MINUTE
+    for at in (fsrs["due"], start + 20 * DAY):
+        fsrs = call(browser, answer, question, "easy", at)
+    days = fsrs["fsrs"]["scheduled_days"]
+    assert days >= 7
+    call(browser, "(m) => m.setScheduler('es-fise|anagram', 'leitner')")
+    back = call(browser, answer, question, True, start + 60 * DAY)
+    intervals = [0, 1, 2, 4, 7, 12, 20, 30, 45, 60, 90, 120, 180, 270, 365, 540]
+    reached = max(box for box, interval in enumerate(intervals) if interval <= days)
+    assert back["scheduler"] == "leitner" and back["box"] == reached + 1, "up one box from what FSRS had reached"
+    assert (back["right"], back["wrong"]) == (7, 0)
+    # The player's choice is per deck: the build deck is still Leitner.
+    assert call(browser, "(m) => m.schedulerOf('es-fise|build')") == "leitner"
+    assert console_errors(browser) == []
