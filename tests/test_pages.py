@@ -204,6 +204,8 @@ def test_nothing_is_loaded_from_another_origin(client: FlaskClient) -> None:
     for path in files:
         if path.is_file():
             text = path.read_text(encoding="utf-8")
+            if path.parent.name == "vendor":  # a published build kept byte for byte: links in its comments
+                text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(("*", "//")))
             assert not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/", text, re.IGNORECASE), path
     for url in PAGES:
         r = client.get(url)

@@ -17,6 +17,7 @@ by a bounded number of bytes a minute per client. None of it is reachable in kio
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -65,6 +66,24 @@ def read_code(text: str) -> str:
     if len(code) != CODE_LENGTH or any(c not in ALPHABET for c in code):
         raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
     return code
+
+
+def etag(body: str) -> str:
+    """The ``ETag`` of a stored cardbox: the quoted sha256 of its text, so a sync can say which copy
+    it merged with (``If-Match``) and never overwrite one it has not seen."""
+    return '"' + hashlib.sha256(body.encode()).hexdigest() + '"'
+
+
+def _check_if_match(code: str) -> None:
+    """A PUT that names the copy it replaces (``If-Match``) is refused (412) when that copy is gone."""
+    wanted = request.headers.get("If-Match")
+    if wanted is None or wanted.strip() == "*":
+        return
+    kept = store().get(code)
+    if kept is None:
+        raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
+    if etag(kept[0]) not in [tag.strip() for tag in wanted.split(",")]:
+        raise ServiceError(412, "stale_cardbox", message("sync_stale"))
 
 
 def store() -> CardboxStore:
@@ -149,13 +168,13 @@ def _iso(seconds: float) -> str:
     status=201,
     errors=(400, 403, 413, 415, 429, 503),
 )
-def create() -> tuple[dict[str, Any], int]:
+def create() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Keep a cardbox on the server under a new sync code (no account: the code is the key)."""
     _counted()
     body = _cardbox_of_body()
     with _refusals():
         code, updated = store().put(None, body, current_app.config["CARDBOX_MAX_COUNT"])
-    return _stored(code, updated), 201
+    return _stored(code, updated), 201, {"ETag": etag(body)}
 
 
 @operation(
@@ -167,28 +186,29 @@ def create() -> tuple[dict[str, Any], int]:
     body=CardboxBody,
     body_description="Content-Type: application/json only.",
     answer=Stored,
-    errors=(400, 403, 404, 413, 415, 429),
+    errors=(400, 403, 404, 412, 413, 415, 429),
 )
-def replace(code: str) -> dict[str, Any]:
-    """Replace the cardbox kept under a sync code."""
+def replace(code: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Replace the cardbox kept under a sync code (``If-Match``: only the copy with that ETag)."""
     _counted()
     found = read_code(code)
     body = _cardbox_of_body()
+    _check_if_match(found)
     with _refusals():
-        return _stored(*store().put(found, body, current_app.config["CARDBOX_MAX_COUNT"]))
+        return _stored(*store().put(found, body, current_app.config["CARDBOX_MAX_COUNT"])), 200, {"ETag": etag(body)}
 
 
 @operation(
     bp, "/v1/cardbox/<code>", "GET", operationId="getCardbox", parameters=(_CODE,), answer=Kept, errors=(404, 429)
 )
-def read(code: str) -> dict[str, Any]:
-    """The cardbox kept under a sync code."""
+def read(code: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The cardbox kept under a sync code (its ``ETag`` names this copy)."""
     _counted()
     found = read_code(code)
     kept = store().get(found)
     if kept is None:
         raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
-    return {**_stored(found, kept[1]), "cardbox": json.loads(kept[0])}
+    return {**_stored(found, kept[1]), "cardbox": json.loads(kept[0])}, 200, {"ETag": etag(kept[0])}
 
 
 def init_app(app: Flask) -> None:

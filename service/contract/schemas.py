@@ -178,6 +178,7 @@ RESPONSES: dict[str, Any] = {
     "E401": _described(401, "The director token is missing or wrong"),
     "E403": _described(403, "A browser sent it from another site's page (its Origin is not this server)"),
     "E404": _described(404, "Unknown edition or route"),
+    "E412": _described(412, "The stored copy is no longer the one named in If-Match"),
     "E413": _described(
         413, f"Body over {{MAX_CONTENT_LENGTH}} bytes, or over {{MAX_BATCH}} words ({MAX_WORDS} in a challenge)"
     ),

@@ -74,6 +74,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "too_many_attempts": (429, "too many wrong director tokens from one client: wait the Retry-After seconds"),
     "headers_too_large": (431, "request headers over the server's limits"),
     "unknown_sync_code": (404, "no cardbox is kept under this sync code"),
+    "stale_cardbox": (412, "the cardbox changed since the copy named in If-Match: read it again, merge, send"),
     "too_many_syncs": (429, "more cardbox sync requests a minute from one client than a player needs"),
     "sync_full": (503, "the server keeps as many cardboxes as it may: no new sync code now"),
     "internal_error": (500, "a bug; the service log has the details"),

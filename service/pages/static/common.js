@@ -69,7 +69,7 @@ editionSelect.addEventListener("change", () => {
 });
 
 /**
- * Call the JSON API. Resolves to {ok, status, body}; a network failure gives status 0 and body null,
+ * Call the JSON API. Resolves to {ok, status, body, headers}; a network failure gives status 0 and body null,
  * so callers handle every outcome in one place instead of a try/catch each.
  */
 export async function api(path, options = {}) {
@@ -85,9 +85,9 @@ export async function api(path, options = {}) {
   try {
     const response = await fetch(`/v1/${path}`, init);
     const body = await response.json().catch(() => null);
-    return { ok: response.ok, status: response.status, body };
+    return { ok: response.ok, status: response.status, body, headers: response.headers };
   } catch {
-    return { ok: false, status: 0, body: null };
+    return { ok: false, status: 0, body: null, headers: new Headers() };
   }
 }
 

@@ -7,6 +7,7 @@
 import * as cardbox from "./cardbox.js";
 import { api, edition, el, errorText, onEditionChange, segment, t } from "./common.js";
 import { cardButton } from "./card.js";
+import { gradeButtons, recordAnswer, verdictOf } from "./decks.js";
 import { rackTiles, wordList, wordTiles } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -119,7 +120,7 @@ async function start(event) {
     .slice(0, SETTINGS.max_count);
   const dueIds = new Set(due.map((card) => card.question.id));
   const fresh = quiz.questions.filter((q) => !dueIds.has(q.id)).map((q) => ({ question: asked(q), box: null }));
-  const queue = [...due.map((card) => ({ question: card.question, box: card.box })), ...fresh];
+  const queue = [...due.map((card) => ({ question: card.question, box: card.box ?? "FSRS" })), ...fresh];
   if (!queue.length) {
     message(t("quiz_empty"));
     sayOverMax(quiz.over_max);
@@ -204,7 +205,7 @@ function ask() {
   s.current = { question: q, entries, expected: new Set(entries.map((e) => e.word)), found: new Set(), wrong: 0, wrongWords: [], done: false };
   const phony = s.type === "word-or-phony";
   $("quiz-status").textContent = `${t("quiz_question", { number: s.index + 1, total: s.queue.length })} · ${
-    box === null ? t("quiz_new") : t("quiz_due", { box })
+    box === null ? t("quiz_new") : t(box === "FSRS" ? "quiz_due_fsrs" : "quiz_due", { box })
   }`;
   $("quiz-prompt").textContent = t(`quiz_prompt_${typeKey(s.type)}`, { min: q.min_length ?? "" });
   const help = s.type === "hooks" ? "quiz_answer_help_hooks" : "quiz_answer_help";
@@ -303,13 +304,13 @@ async function finish(timeUp = false) {
       ? current.judged === q.valid
       : current.found.size === current.expected.size && current.wrong === 0);
   s.asked += 1;
+  const saved = await recordAnswer(s.edition, s.type, q, right);
   if (right) s.right += 1;
-  else s.queue.splice(Math.min(s.index + 1 + AGAIN_AFTER, s.queue.length), 0, { question: q, box: 0 });
-  const saved = await cardbox.record(s.edition, s.type, q, right);
+  else s.queue.splice(Math.min(s.index + 1 + AGAIN_AFTER, s.queue.length), 0, { question: q, box: saved.box ?? "FSRS" });
 
   const outcome = $("quiz-outcome");
   outcome.dataset.right = String(right);
-  const verdict = right ? t("quiz_correct", { box: saved.box }) : t("quiz_missed");
+  const verdict = verdictOf(saved, right);
   outcome.replaceChildren(
     el("p", { class: right ? "valid" : "invalid" }, timeUp ? `${t("quiz_time_up")} ${verdict}` : verdict),
   );
@@ -327,6 +328,7 @@ async function finish(timeUp = false) {
       );
     }
   }
+  outcome.append(...gradeButtons());
   showScore();
   showCardbox();
   $("quiz-answer").disabled = true;
@@ -438,7 +440,7 @@ async function showCardbox() {
   const now = Date.now();
   const due = list.filter((card) => card.due <= now).length;
   const byBox = {};
-  for (const card of list) byBox[card.box] = (byBox[card.box] ?? 0) + 1;
+  for (const card of list) byBox[card.box ?? "FSRS"] = (byBox[card.box ?? "FSRS"] ?? 0) + 1;
   const summary = $("cardbox-summary");
   summary.dataset.cards = String(list.length);
   summary.dataset.due = String(due);
