@@ -15,13 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
 from lextools.cli.main import app as cli
 from lextools.core.errors import BusyError
-from lextools.features import cardbox_format, cardboxes
+from lextools.features import cardbox_format, cardboxes, postgres
 from lextools.features.cardbox_format import CardboxRefused, checked_cardbox
 from lextools.features.cardboxes import (
     EXPIRY_SECONDS,
@@ -350,3 +351,25 @@ def test_a_held_lock_is_waited_for_in_python_sleeps(tmp_path: Path, monkeypatch:
     assert db.execute("PRAGMA busy_timeout").fetchone() == (0,)  # SQLite itself never waits
     db.close()
     assert store.replace(code, text(V2), None, bounds).etag == etag(text(V2))
+
+
+@pytest.mark.slow
+def test_a_version_2_database_is_migrated(database_url: str) -> None:
+    """The cardboxes a database of schema version 2 holds get their use, maker and size (version 3)."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for step in (1, 2):
+            for statement in postgres.MIGRATIONS[step]:
+                conn.execute(statement)
+        conn.execute("INSERT INTO schema_version VALUES (2)")
+        conn.execute("INSERT INTO cardboxes VALUES (%s, %s, %s)", ("A" * 20, text(V1), NOW - 10))
+    database = Database(database_url)
+    try:
+        store = PostgresCardboxes(database, clock=lambda: NOW)
+        assert store.get("A" * 20) == (text(V1), NOW - 10)
+        with database.transaction() as conn:
+            row = conn.execute("SELECT touched, client, bytes FROM cardboxes").fetchone()
+            version = conn.execute("SELECT version FROM schema_version").fetchone()
+        assert row == (NOW - 10, "", len(text(V1).encode())) and version == (postgres.SCHEMA_VERSION,)
+    finally:
+        database.close()
