@@ -66,11 +66,13 @@ _SQLITE_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS cardboxes (code TEXT PRIMARY KEY, body TEXT NOT NULL, updated REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS hits (client TEXT NOT NULL, at REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS hits_client_at ON hits (client, at)",
-    # Version 1: when each cardbox was last used, who made it, and its size in bytes.
-    "ALTER TABLE cardboxes ADD COLUMN touched REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE cardboxes ADD COLUMN client TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE cardboxes ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0",
-    "UPDATE cardboxes SET touched = updated, bytes = length(CAST(body AS BLOB))",
+    # Version 1: when each cardbox was last used, who made it, and its size in bytes — before the body,
+    # so reading them never walks a 1 MiB body's overflow pages (the table is made again in that order).
+    "CREATE TABLE cardboxes_v1 (code TEXT PRIMARY KEY, touched REAL NOT NULL, client TEXT NOT NULL, "
+    "bytes INTEGER NOT NULL, updated REAL NOT NULL, body TEXT NOT NULL)",
+    "INSERT INTO cardboxes_v1 SELECT code, updated, '', length(CAST(body AS BLOB)), updated, body FROM cardboxes",
+    "DROP TABLE cardboxes",
+    "ALTER TABLE cardboxes_v1 RENAME TO cardboxes",
     "CREATE INDEX cardboxes_touched ON cardboxes (touched)",
     "CREATE INDEX cardboxes_client ON cardboxes (client, bytes)",
 )
@@ -206,11 +208,14 @@ class CardboxStore:
         raise NotImplementedError
 
 
-_USAGE_SQL = (
-    "SELECT (SELECT COUNT(*) FROM cardboxes WHERE client = {p}), "
-    "(SELECT COALESCE(SUM(bytes), 0) FROM cardboxes WHERE client = {p}), "
-    "COUNT(*), COALESCE(SUM(bytes), 0), MIN(touched) FROM cardboxes"
-)
+def _usage(execute: Callable[..., Any], placeholder: str, client: str) -> Usage:
+    """What a write counts before it decides, each from an index (never a cardbox's body): the
+    client's cardboxes and bytes, all of them, and the least recently used one's last use."""
+    mine = execute(f"SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM cardboxes WHERE client = {placeholder}", (client,))
+    every = execute("SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM cardboxes", ())
+    (oldest,) = execute("SELECT MIN(touched) FROM cardboxes", ()).fetchone()
+    (count, total), (client_count, client_bytes) = every.fetchone(), mine.fetchone()
+    return int(client_count), int(client_bytes), int(count), int(total), oldest
 
 
 class Cardboxes(CardboxStore):
@@ -315,7 +320,7 @@ class Cardboxes(CardboxStore):
         now, size = self.clock(), len(body.encode("utf-8"))
         with self._writing() as db:
             db.execute("DELETE FROM cardboxes WHERE touched < ?", (now - bounds.expiry,))
-            _admit(db.execute(_USAGE_SQL.format(p="?"), (client, client)).fetchone(), size, True, bounds, now)
+            _admit(_usage(db.execute, "?", client), size, True, bounds, now)
             code = new_code()
             db.execute(
                 "INSERT INTO cardboxes (code, body, updated, touched, client, bytes) VALUES (?, ?, ?, ?, ?, ?)",
@@ -334,9 +339,7 @@ class Cardboxes(CardboxStore):
                 raise StaleCardbox(message("sync_stale"))
             if size > row[1]:
                 owner = str(row[2])
-                _admit(
-                    db.execute(_USAGE_SQL.format(p="?"), (owner, owner)).fetchone(), size - row[1], False, bounds, now
-                )
+                _admit(_usage(db.execute, "?", owner), size - row[1], False, bounds, now)
             db.execute(
                 "UPDATE cardboxes SET body = ?, updated = ?, touched = ?, bytes = ? WHERE code = ?",
                 (body, now, now, size, code),
@@ -360,7 +363,11 @@ class Cardboxes(CardboxStore):
         rows = [(code, body, updated, now, "", len(body.encode("utf-8"))) for code, body, updated in kept]
         with self._writing() as db:
             before = db.total_changes
-            db.executemany("INSERT OR IGNORE INTO cardboxes VALUES (?, ?, ?, ?, ?, ?)", rows)
+            db.executemany(
+                "INSERT OR IGNORE INTO cardboxes (code, body, updated, touched, client, bytes) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
             added = db.total_changes - before
         return added
 
@@ -417,7 +424,7 @@ class PostgresCardboxes(CardboxStore):
     def create(self, body: str, client: str, bounds: Bounds) -> Saved:
         now, size = self.clock(), len(body.encode("utf-8"))
         with self._writing(bounds.expiry, now) as conn:
-            _admit(conn.execute(_USAGE_SQL.format(p="%s"), (client, client)).fetchone(), size, True, bounds, now)
+            _admit(_usage(conn.execute, "%s", client), size, True, bounds, now)
             code = new_code()
             conn.execute(
                 "INSERT INTO cardboxes (code, body, updated, touched, client, bytes) VALUES (%s, %s, %s, %s, %s, %s)",
@@ -435,8 +442,7 @@ class PostgresCardboxes(CardboxStore):
                 raise StaleCardbox(message("sync_stale"))
             if size > row[1]:
                 owner = str(row[2])
-                usage = conn.execute(_USAGE_SQL.format(p="%s"), (owner, owner)).fetchone()
-                _admit(usage, size - row[1], False, bounds, now)
+                _admit(_usage(conn.execute, "%s", owner), size - row[1], False, bounds, now)
             conn.execute(
                 "UPDATE cardboxes SET body = %s, updated = %s, touched = %s, bytes = %s WHERE code = %s",
                 (body, now, now, size, code),
