@@ -29,6 +29,7 @@ import hashlib
 import ipaddress
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
@@ -227,12 +228,15 @@ class Cardboxes(CardboxStore):
         self.clock = clock
         self.lock_wait = lock_wait
         self._current = False  # the file's schema was checked (and migrated) by this process
+        # One writer at a time in this process (a gevent worker's greenlets queue here, in turn,
+        # rather than race each other for the file's lock in sleeps): made after gevent's patching.
+        self._writer = threading.Lock()
 
-    def _retry(self, attempt: Callable[[], T]) -> T:
-        """``attempt()``, tried again while another process holds the file's lock, for at most
-        ``lock_wait`` seconds; the pauses are ``time.sleep``, which gevent's workers patch to let the
-        worker serve other requests meanwhile; then 503 ``busy``."""
-        deadline = time.monotonic() + self.lock_wait
+    def _retry(self, attempt: Callable[[], T], deadline: float | None = None) -> T:
+        """``attempt()``, tried again while another process holds the file's lock, until ``deadline``
+        (``time.monotonic()``; default ``lock_wait`` seconds from now); the pauses are ``time.sleep``,
+        which gevent's workers patch to let the worker serve other requests meanwhile; then 503 ``busy``."""
+        deadline = time.monotonic() + self.lock_wait if deadline is None else deadline
         pause = _FIRST_PAUSE
         while True:
             try:
@@ -283,19 +287,26 @@ class Cardboxes(CardboxStore):
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (``BEGIN IMMEDIATE``, waited for as :meth:`_retry` waits). A refusal of
-        lextools raised inside still commits what came before it (the expired cardboxes deleted)."""
-        with self._session() as db:
-            self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
-            try:
-                yield db
-            except LexiconError:
+        """One write transaction (``BEGIN IMMEDIATE``): this process's turn, then the file's lock, both
+        within ``lock_wait`` seconds. A refusal of lextools raised inside still commits what came
+        before it (the expired cardboxes deleted)."""
+        deadline = time.monotonic() + self.lock_wait
+        if not self._writer.acquire(timeout=self.lock_wait):
+            raise BusyError(message("busy_cardbox"))
+        try:
+            with self._session() as db:
+                self._retry(lambda: db.execute("BEGIN IMMEDIATE"), deadline)
+                try:
+                    yield db
+                except LexiconError:
+                    db.execute("COMMIT")
+                    raise
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
                 db.execute("COMMIT")
-                raise
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        finally:
+            self._writer.release()
 
     def hit(self, client: str, rate: int) -> None:
         now = self.clock()
