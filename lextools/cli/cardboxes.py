@@ -17,7 +17,7 @@ from lextools.features.cardboxes import EXPIRY_DAYS, EXPIRY_SECONDS, Cardboxes, 
 from lextools.features.stores import CARDBOXES_NAME, copy_cardboxes, database_url, open_cardboxes
 
 app = typer.Typer()
-cardboxes_app = typer.Typer(help="The cardboxes kept by sync code: move them to a shared database and back.",
+cardboxes_app = typer.Typer(help="The cardboxes kept by sync code: move them to a shared database and back, sweep.",
                             no_args_is_help=True)  # fmt: skip
 app.add_typer(cardboxes_app, name="cardboxes")
 
