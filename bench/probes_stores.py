@@ -20,12 +20,12 @@ set small for a short run (:data:`CONFIG`), and prints one line per probe:
   (``BEGIN IMMEDIATE``) while 4 clients loop cardbox requests: the look-ups (``bench.hostile_clients``'s
   mix, 4 keep-alive connections, timed by the client, ``--lookup-seconds`` each) keep their p50 within
   1.5 × + 2 ms and their p99 within 2 × + 10 ms of the same look-ups without the lock, and at most
-  ``--p99-ms`` (100); every cardbox request answers 503 ``busy`` (after about 1 s: the wait sleeps in
+  ``--p99-ms`` (100); every cardbox request answers 503 ``busy`` (after about 2 s: the wait sleeps in
   Python, gevent serves the look-ups meanwhile); once the lock is let go a cardbox is made;
 - ``rotating addresses`` (row 7): ``--clients`` (32) clients POST 1 MiB cardboxes for ``--duration``
   (60) s, each from a new address of its own IPv6 /64 on every request: the store's bytes grow by at
   most ``clients × CARDBOX_CLIENT_BYTES`` and ``CARDBOX_MAX_TOTAL_BYTES``, its file by at most the
-  latter and 16 MiB; no 5xx but 503 ``busy`` (a write that waited 1 s for the other worker's: the
+  latter and 16 MiB; no 5xx but 503 ``busy`` (a write that waited 2 s for its turn: the
   documented answer, with Retry-After), no request lost; then a new user (another address) still
   makes a cardbox (201).
 
@@ -219,7 +219,7 @@ def held_lock(svc: Service, store: Path, paths: Sequence[str], seconds: int, p99
         holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store)], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True)  # fmt: skip
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-        time.sleep(2)  # the reads under way when the lock was taken are answered (their 1 s wait included)
+        time.sleep(3)  # the reads under way when the lock was taken are answered (their 2 s wait included)
         for c in clients:
             c.answers.clear()
             c.slowest = 0.0

@@ -291,7 +291,7 @@ def test_the_cardbox_store_is_rate_and_size_limited(lexicon_home: Path, tmp_path
 
 
 def test_a_locked_cardbox_file_is_busy_at_once(lexicon_home: Path, tmp_path: Path) -> None:
-    """Another program holding the file's write lock costs a request 1 s (slept in Python) and a 503."""
+    """Another program holding the file's write lock costs a request 2 s (slept in Python) and a 503."""
     client = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3"}).test_client()
     code = client.post("/v1/cardbox", json={"cardbox": CARDBOX}).get_json()["code"]
     holder = sqlite3.connect(tmp_path / "cardboxes.sqlite3", isolation_level=None)

@@ -41,10 +41,11 @@ from lextools.core.errors import BusyError, LexiconError
 from lextools.core.messages import message
 from lextools.features.postgres import Database, DatabaseError, SharedHits
 
-#: Seconds a request waits for a lock on the file another process holds, then 503 ``busy``. The wait
-#: sleeps in Python, so it costs the worker's other requests nothing; a write of a 1 MiB cardbox by the
-#: other worker on a loaded machine took over the 0.2 s this was when SQLite waited in C.
-LOCK_WAIT = 1.0
+#: Seconds a request waits for its worker's turn and the file's lock, then 503 ``busy``: the challenge
+#: record's wait. The wait sleeps in Python, so it costs the worker's other requests nothing; on a
+#: machine at load 15, 1 MiB cardboxes written by 32 clients waited over 1 s for their turn (a worker
+#: reading another 1 MiB body serves nothing else meanwhile).
+LOCK_WAIT = 2.0
 #: The pauses between two tries of a locked file (doubling from the first up to the last).
 _FIRST_PAUSE, _LONGEST_PAUSE = 0.002, 0.02
 #: Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand is not mistaken.
