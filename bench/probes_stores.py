@@ -315,10 +315,12 @@ def run(args: argparse.Namespace) -> list[tuple[str, bool, str]]:
             probe("lone surrogate", lambda: unstorable(svc.port, svc.log))
             probe("held cardbox lock", lambda: held_lock(svc, store, paths, args.lookup_seconds, args.p99_ms))
             probe("rotating addresses", lambda: rotating(svc.port, store, args.clients, args.duration))
-            killed = svc.log.read_text(errors="replace").count("WORKER TIMEOUT")
-        if killed:
+            log = svc.log.read_text(errors="replace")
+        killed = log.count("WORKER TIMEOUT")
+        if killed:  # the killed worker's last frames (gunicorn's SIGABRT) say where it was held
+            where = log[log.index("WORKER TIMEOUT") :][:3000]
             results.append(("worker timeouts", False, str(killed)))
-            print(f"worker timeouts: {killed} — FAIL", flush=True)
+            print(f"worker timeouts: {killed} — FAIL\n{where}", flush=True)
     return results
 
 
