@@ -390,7 +390,7 @@ def test_the_cardbox_routes_give_an_etag_and_honour_if_match(lexicon_home: Path,
     put = client.put(f"/v1/cardbox/{code}", json={"cardbox": changed}, headers={"If-Match": tag})
     assert put.status_code == 200 and put.headers["ETag"] != tag
     stale = client.put(f"/v1/cardbox/{code}", json={"cardbox": box}, headers={"If-Match": tag})
-    assert stale.status_code == 412 and stale.get_json()["error"]["code"] == "stale_cardbox"
+    assert stale.status_code == 412 and stale.get_json()["error"]["code"] == "sync_stale"
     assert client.get(f"/v1/cardbox/{code}").get_json()["cardbox"] == changed
     assert client.get(f"/v1/cardbox/{code}").headers["ETag"] == put.headers["ETag"]
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from lextools.cli.main import app as cli
 from lextools.core.errors import QueryError, RateLimitError, RecordError
 from lextools.features import postgres
-from lextools.features.cardboxes import Cardboxes, PostgresCardboxes, TooManySyncs
+from lextools.features.cardboxes import Bounds, Cardboxes, PostgresCardboxes, TooManySyncs
 from lextools.features.postgres import SCHEMA_VERSION, Database
 from lextools.features.receipts import SECRET_ENV
 from lextools.features.record import ChallengeRecord
@@ -30,7 +30,8 @@ from tests.postgres import PostgresServer
 pytestmark = pytest.mark.slow
 
 DIRECTOR = "director-token-0123456789abcdef"
-CARDBOX = {"format": "lextools-cardbox", "cards": [{"word": "CASA", "box": 1}]}
+CARD = {"id": "es-fise|anagram|AACS", "deck": "es-fise|anagram", "question": {"id": "AACS"}, "box": 1, "due": 0}
+CARDBOX = {"format": "lextools-cardbox", "version": 1, "cards": [CARD]}
 
 
 @pytest.fixture(autouse=True)
@@ -146,8 +147,11 @@ def test_cardboxes_are_shared(lexicon_home: Path, tmp_path: Path, database_url: 
     assert made.status_code == 201
     code = made.get_json()["code"]
     assert b.test_client().get(f"/v1/cardbox/{code}").get_json()["cardbox"] == CARDBOX
-    changed = {**CARDBOX, "cards": [{"word": "MESA", "box": 2}]}
-    assert b.test_client().put(f"/v1/cardbox/{code}", json={"cardbox": changed}).status_code == 200
+    changed = {**CARDBOX, "cards": [{**CARD, "box": 2}]}
+    version = {"If-Match": made.headers["ETag"]}
+    assert b.test_client().put(f"/v1/cardbox/{code}", json={"cardbox": changed}, headers=version).status_code == 200
+    stale = a.test_client().put(f"/v1/cardbox/{code}", json={"cardbox": CARDBOX}, headers=version)
+    assert stale.status_code == 412  # the version is checked in the database every replica shares
     assert a.test_client().get(f"/v1/cardbox/{code}").get_json()["cardbox"] == changed
     assert b.test_client().get("/v1/cardbox/" + "0" * 20).status_code == 404
 
@@ -286,12 +290,13 @@ def test_the_commands_read_export_and_import(tmp_path: Path, database_url: str) 
 
 def test_cardboxes_move_to_postgres_and_back(tmp_path: Path, database_url: str) -> None:
     sqlite = Cardboxes(tmp_path / "cardboxes.sqlite3")
-    made = [sqlite.put(None, json.dumps({**CARDBOX, "n": i}), 100) for i in range(5)]
+    bounds = Bounds(most=100, total_bytes=10**6, client_count=10, client_bytes=10**6)
+    made = [sqlite.create(json.dumps({**CARDBOX, "n": i}), "192.0.2.1", bounds) for i in range(5)]
     runner = CliRunner()
     done = runner.invoke(cli, ["cardboxes", "import", "--cardboxes", str(sqlite.path), "--database", database_url])
     assert done.exit_code == 0, done.output
     shared = PostgresCardboxes(Database(database_url))
-    assert [shared.get(code) for code, _ in made] == [sqlite.get(code) for code, _ in made]
+    assert [shared.get(saved.code) for saved in made] == [sqlite.get(saved.code) for saved in made]
     back = Cardboxes(tmp_path / "back.sqlite3")
     assert copy_cardboxes(shared, back).added == 5
     assert back.all() == sqlite.all()

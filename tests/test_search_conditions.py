@@ -262,12 +262,15 @@ def test_a_cardbox_kept_by_sync_code(client: FlaskClient) -> None:
     assert made.status_code == 201
     code = made.get_json()["code"]
     assert len(code) == 20 and made.get_json()["shown"].count("-") == 4  # 100 bits, in groups of four
-    box = {**CARDBOX, "cards": [{"id": "es-fise|anagram|AEINRS", "deck": "es-fise|anagram"}]}
-    assert client.put(f"/v1/cardbox/{code.lower()}", json={"cardbox": box}).status_code == 200
-    read = client.get(f"/v1/cardbox/{made.get_json()['shown']}").get_json()
-    assert read["cardbox"] == box and read["code"] == code
+    card = {"id": "es-fise|anagram|AEINRS", "deck": "es-fise|anagram", "question": {"id": "AEINRS"}, "box": 1, "due": 0}
+    box = {**CARDBOX, "cards": [card]}
+    version = {"If-Match": made.headers["ETag"]}
+    assert client.put(f"/v1/cardbox/{code.lower()}", json={"cardbox": box}, headers=version).status_code == 200
+    read = client.get(f"/v1/cardbox/{made.get_json()['shown']}")
+    assert read.get_json()["cardbox"] == box and read.get_json()["code"] == code
+    assert read.headers["ETag"] != version["If-Match"]
     assert client.get("/v1/cardbox/" + "0" * 20).get_json()["error"]["code"] == "unknown_sync_code"
-    assert client.put("/v1/cardbox/" + "0" * 20, json={"cardbox": box}).status_code == 404
+    assert client.put("/v1/cardbox/" + "0" * 20, json={"cardbox": box}, headers=version).status_code == 404
     assert client.post("/v1/cardbox", json={"cardbox": {"cards": []}}).status_code == 400
     foreign = client.post("/v1/cardbox", json={"cardbox": CARDBOX}, headers={"Origin": "https://elsewhere.example"})
     assert foreign.status_code == 403
@@ -278,7 +281,7 @@ def test_the_cardbox_store_is_rate_and_size_limited(lexicon_home: Path, tmp_path
     config = {"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3", "CARDBOX_RATE": 3, "CARDBOX_MAX_BYTES": 400}
     client = create_app(config).test_client()
     assert (tmp_path / "cardboxes.sqlite3").exists() is False  # made by the first request, beside the record
-    big = {**CARDBOX, "cards": [{"id": "x" * 500}]}
+    big = {**CARDBOX, "cards": [{"id": "x" * 500}]}  # over the bytes before it is read
     assert client.post("/v1/cardbox", json={"cardbox": big}).status_code == 413
     assert client.post("/v1/cardbox", json={"cardbox": CARDBOX}).status_code == 201
     assert client.get("/v1/cardbox/" + "1" * 20).status_code == 404
@@ -288,19 +291,19 @@ def test_the_cardbox_store_is_rate_and_size_limited(lexicon_home: Path, tmp_path
 
 
 def test_a_locked_cardbox_file_is_busy_at_once(lexicon_home: Path, tmp_path: Path) -> None:
-    """Another program holding the file's write lock costs a request 0.2 s and a 503, not a stalled worker."""
+    """Another program holding the file's write lock costs a request 2 s (slept in Python) and a 503."""
     client = create_app({"LEXICONS": lexicon_home, "RECORD": tmp_path / "r.sqlite3"}).test_client()
     code = client.post("/v1/cardbox", json={"cardbox": CARDBOX}).get_json()["code"]
     holder = sqlite3.connect(tmp_path / "cardboxes.sqlite3", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        refused = client.put(f"/v1/cardbox/{code}", json={"cardbox": CARDBOX})
+        refused = client.put(f"/v1/cardbox/{code}", json={"cardbox": CARDBOX}, headers={"If-Match": "*"})
         assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "busy"
         assert client.get(f"/v1/cardbox/{code}").status_code == 503  # its rate is counted in the file too
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert client.put(f"/v1/cardbox/{code}", json={"cardbox": CARDBOX}).status_code == 200
+    assert client.put(f"/v1/cardbox/{code}", json={"cardbox": CARDBOX}, headers={"If-Match": "*"}).status_code == 200
 
 
 # -- kiosk mode: nothing of this is reachable ------------------------------------------------------------------

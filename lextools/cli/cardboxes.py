@@ -1,5 +1,6 @@
 """The cardboxes kept by sync code (lextools/features/cardboxes.py): ``cardboxes export`` and ``import``
-move them between the SQLite file beside the lexicons and the database replicas share."""
+move them between the SQLite file beside the lexicons and the database replicas share; ``cardboxes sweep``
+deletes those neither read nor written for 180 days (``EXPIRY_DAYS``)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from rich.markup import escape
 from lextools.cli.common import DatabaseOpt, LexiconsOpt, err, home
 from lextools.core.errors import QueryError
 from lextools.core.messages import message
-from lextools.features.cardboxes import Cardboxes, CardboxStore
+from lextools.features.cardboxes import EXPIRY_DAYS, EXPIRY_SECONDS, Cardboxes, CardboxStore
 from lextools.features.stores import CARDBOXES_NAME, copy_cardboxes, database_url, open_cardboxes
 
 app = typer.Typer()
-cardboxes_app = typer.Typer(help="The cardboxes kept by sync code: move them to a shared database and back.",
+cardboxes_app = typer.Typer(help="The cardboxes kept by sync code: move them to a shared database and back, sweep.",
                             no_args_is_help=True)  # fmt: skip
 app.add_typer(cardboxes_app, name="cardboxes")
 
@@ -66,3 +67,18 @@ def import_cardboxes(
     """
     sqlite, shared = _stores("lextools cardboxes import", cardboxes, lexicons, database)
     _copy(sqlite, shared)
+
+
+@cardboxes_app.command("sweep")
+def sweep_cardboxes(cardboxes: CardboxesOpt = None, lexicons: LexiconsOpt = None, database: DatabaseOpt = None) -> None:
+    """Delete the cardboxes neither read nor written for 180 days.
+
+    The store's writes delete them too, as they come; this empties a quiet store (a cron job). The
+    shared database's with --database (or $LEXTOOLS_DATABASE_URL), else the SQLite file. Exit 0, or 2
+    when the store cannot be read or written.
+    """
+    url = database_url(database)
+    path = cardboxes if cardboxes is not None else home(lexicons) / CARDBOXES_NAME
+    store = open_cardboxes(url, path)
+    said = message("store_swept", deleted=store.sweep(EXPIRY_SECONDS), days=EXPIRY_DAYS, where=store.where)
+    err.print(escape(str(said)), highlight=False)

@@ -59,7 +59,7 @@ RECONNECT_GIVE_UP = 5.0
 POOL_MIN, POOL_MAX = 1, 4
 
 #: The schema's version, kept in ``schema_version``; :data:`MIGRATIONS` brings a database to it.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: The statements that bring a database of version ``n - 1`` to version ``n``. Times are kept as the
 #: SQLite record keeps them (ISO text for ``time``, seconds since the epoch for ``at``), so a row copied
@@ -88,6 +88,17 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (
         "ALTER TABLE challenges ADD COLUMN request_key TEXT",
         "CREATE UNIQUE INDEX challenges_request_key ON challenges (request_key)",
+    ),
+    # The cardboxes' bounds (lextools/features/cardboxes.py): when each was last read or written (its
+    # expiry), the client that made it (IPv4 address or IPv6 /64) and its size in bytes.
+    3: (
+        "ALTER TABLE cardboxes ADD COLUMN touched DOUBLE PRECISION",
+        "ALTER TABLE cardboxes ADD COLUMN client TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE cardboxes ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0",
+        "UPDATE cardboxes SET touched = updated, bytes = octet_length(body)",
+        "ALTER TABLE cardboxes ALTER COLUMN touched SET NOT NULL",
+        "CREATE INDEX cardboxes_touched ON cardboxes (touched)",
+        "CREATE INDEX cardboxes_client ON cardboxes (client, bytes)",
     ),
 }
 

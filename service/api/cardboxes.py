@@ -1,23 +1,28 @@
 """The study page's cardbox kept on the server, so the same cardbox works on a phone and a laptop.
 
 Optional, and with no account and no e-mail: ``POST /v1/cardbox`` stores a cardbox (the study page's
-export, ``static/cardbox.js``) under a new sync code — 20 characters of Crockford's base32 drawn by
-:mod:`secrets`, 100 bits, shown to the player as ``XXXX-XXXX-XXXX-XXXX-XXXX`` — and whoever has the
-code reads it (``GET /v1/cardbox/{code}``) and replaces it (``PUT``). Knowing the code is the only key,
-so it is long enough that nobody finds one by trying.
+export, ``static/cardbox.js``; the format, version 2 or 1: lextools/features/cardbox_format.py) under a
+new sync code — 20 characters of Crockford's base32 drawn by :mod:`secrets`, 100 bits, shown to the
+player as ``XXXX-XXXX-XXXX-XXXX-XXXX`` — and whoever has the code reads it (``GET /v1/cardbox/{code}``)
+and replaces it (``PUT``). Knowing the code is the only key, so it is long enough that nobody finds one
+by trying. Every answer with a cardbox's version carries its ``ETag``; a ``PUT`` must send the one it
+read in ``If-Match`` (428 without, 412 when the cardbox has changed since: read, merge, send again),
+so a device that did not sync first never overwrites another's newer progress.
 
 The cardboxes are one SQLite file beside the challenge record (``cardboxes.sqlite3`` in the lexicon
 directory; app config ``CARDBOXES``), or with a shared database (``DATABASE``) kept there, so every
 replica reads the same ones (lextools/features/cardboxes.py). Each request counts against its client's
-rate (``CARDBOX_RATE`` a minute, 429 beyond; the client behind a trusted proxy, service/http/clients.py;
-counted in the database when there is one), a cardbox is at most ``CARDBOX_MAX_BYTES`` (413), and the
-file holds at most ``CARDBOX_MAX_COUNT`` of them (a new one beyond is refused, 503): the file grows
-by a bounded number of bytes a minute per client. None of it is reachable in kiosk mode.
+rate (``CARDBOX_RATE`` a minute, 429 beyond; the client behind a trusted proxy, service/http/clients.py,
+an IPv6 client by its /64; counted in the database when there is one). A cardbox is at most
+``CARDBOX_MAX_BYTES`` (413) and is checked against the format (400); one client makes at most
+``CARDBOX_CLIENT_COUNT`` cardboxes of ``CARDBOX_CLIENT_BYTES`` in all (429 ``sync_quota``); the store
+holds at most ``CARDBOX_MAX_COUNT`` of ``CARDBOX_MAX_TOTAL_BYTES`` in all, and deletes a cardbox
+neither read nor written for 180 days (``EXPIRY_DAYS``), so only a store full of cardboxes in use refuses a
+new one (503 ``sync_full`` with ``Retry-After``). None of it is reachable in kiosk mode.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import time
@@ -26,23 +31,29 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from marshmallow import fields
 
 from lextools.core.messages import message
+from lextools.features.cardbox_format import CardboxRefused, checked_cardbox
 from lextools.features.cardboxes import (
     ALPHABET,
     CODE_LENGTH,
-    CardboxesFull,
+    Bounds,
     CardboxStore,
+    ClientQuota,
+    Saved,
+    StaleCardbox,
     TooManySyncs,
     UnknownSyncCode,
+    client_group,
+    etag,
 )
 from lextools.features.stores import CARDBOXES_NAME, open_cardboxes
 from service.contract.bodies import Body, load_body
-from service.contract.operations import operation
+from service.contract.operations import operation, summary_of
 from service.contract.params import refused
-from service.contract.schemas import Answer, dict_field, str_field
+from service.contract.schemas import Answer, dict_field, json_response, str_field
 from service.http.clients import client_address
 from service.http.errors import ServiceError, bad_request
 from service.http.guards import require_json, require_own_origin
@@ -51,8 +62,6 @@ bp = Blueprint("cardboxes", __name__)
 
 #: Where :func:`init_app` keeps the store.
 EXTENSION = "lextools.cardboxes"
-#: The format of the study page's export (static/cardbox.js), the only thing stored.
-FORMAT = "lextools-cardbox"
 
 
 def shown(code: str) -> str:
@@ -68,24 +77,6 @@ def read_code(text: str) -> str:
     return code
 
 
-def etag(body: str) -> str:
-    """The ``ETag`` of a stored cardbox: the quoted sha256 of its text, so a sync can say which copy
-    it merged with (``If-Match``) and never overwrite one it has not seen."""
-    return '"' + hashlib.sha256(body.encode()).hexdigest() + '"'
-
-
-def _check_if_match(code: str) -> None:
-    """A PUT that names the copy it replaces (``If-Match``) is refused (412) when that copy is gone."""
-    wanted = request.headers.get("If-Match")
-    if wanted is None or wanted.strip() == "*":
-        return
-    kept = store().get(code)
-    if kept is None:
-        raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
-    if etag(kept[0]) not in [tag.strip() for tag in wanted.split(",")]:
-        raise ServiceError(412, "stale_cardbox", message("sync_stale"))
-
-
 def store() -> CardboxStore:
     boxes: CardboxStore = current_app.extensions[EXTENSION]
     return boxes
@@ -93,18 +84,44 @@ def store() -> CardboxStore:
 
 @contextmanager
 def _refusals() -> Iterator[None]:
-    """The store's refusals as the API's answers: 429 ``too_many_syncs``, 404 ``unknown_sync_code``,
-    503 ``sync_full`` (a store that cannot answer now is the library's 503 ``busy``)."""
+    """The store's refusals as the API's answers: 429 ``too_many_syncs`` and ``sync_quota``, 404
+    ``unknown_sync_code``, 412 ``sync_stale`` (a full store is the library's 503 ``sync_full`` with
+    ``Retry-After``, one that cannot answer now its 503 ``busy``)."""
     try:
         yield
-    except (TooManySyncs, UnknownSyncCode, CardboxesFull) as e:
-        status = {TooManySyncs: 429, UnknownSyncCode: 404, CardboxesFull: 503}[type(e)]
+    except (TooManySyncs, ClientQuota, UnknownSyncCode, StaleCardbox) as e:
+        status = {TooManySyncs: 429, ClientQuota: 429, UnknownSyncCode: 404, StaleCardbox: 412}[type(e)]
         raise ServiceError(status, e.code, e.message or str(e)) from None
+
+
+def _client() -> str:
+    """Who the store counts this request against: the client's address, an IPv6 one by its /64."""
+    return client_group(client_address())
 
 
 def _counted() -> None:
     with _refusals():
-        store().hit(client_address(), current_app.config["CARDBOX_RATE"])
+        store().hit(_client(), current_app.config["CARDBOX_RATE"])
+
+
+def _bounds() -> Bounds:
+    config = current_app.config
+    return Bounds(
+        most=config["CARDBOX_MAX_COUNT"],
+        total_bytes=config["CARDBOX_MAX_TOTAL_BYTES"],
+        client_count=config["CARDBOX_CLIENT_COUNT"],
+        client_bytes=config["CARDBOX_CLIENT_BYTES"],
+    )
+
+
+def _if_match() -> set[str] | None:
+    """The versions (ETags) a replacement may replace (None for ``*``: whatever is kept; a weak tag
+    matches none, RFC 9110 §13.1.1); 428 without the header."""
+    if "If-Match" not in request.headers:
+        raise ServiceError(428, "if_match_required", message("sync_needs_if_match"))
+    if request.if_match.star_tag:
+        return None
+    return {f'"{tag}"' for tag in request.if_match.as_set(include_weak=False)}
 
 
 def _cardbox_of_body() -> str:
@@ -134,9 +151,10 @@ class CardboxExport(fields.Dict):
     """The study page's cardbox export (static/cardbox.js), read as the compact JSON text kept."""
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
-        if not isinstance(value, dict) or value.get("format") != FORMAT or not isinstance(value.get("cards"), list):
-            raise refused(bad_request(message("sync_not_cardbox")))
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        try:
+            return checked_cardbox(value)
+        except CardboxRefused as e:
+            raise refused(bad_request(e.message or str(e))) from None
 
 
 class CardboxBody(Body):
@@ -147,6 +165,29 @@ class CardboxBody(Body):
 
 #: The sync code in an operation's path.
 _CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}
+#: The version of the cardbox an answer gives.
+_ETAG = {
+    "ETag": {"description": "the cardbox's version: send it in If-Match to replace it", "schema": {"type": "string"}}
+}
+_IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": True,
+    "description": "the ETag of the version this one replaces (from the GET, POST or PUT it was made from)",
+    "schema": {"type": "string"},
+}
+
+
+def _with_etag(answer: type[Answer], status: int) -> dict[str, Any]:
+    """The operation's answer in the document, with its ``ETag`` header."""
+    return {str(status): {**json_response(answer, summary_of(answer)), "headers": _ETAG}}
+
+
+def _answer(saved: Saved, status: int) -> Response:
+    response = jsonify(Stored().dump(_stored(saved.code, saved.updated)))
+    response.status_code = status
+    response.headers["ETag"] = saved.etag
+    return response
 
 
 def _stored(code: str, updated: float) -> dict[str, Any]:
@@ -164,17 +205,17 @@ def _iso(seconds: float) -> str:
     operationId="createCardbox",
     body=CardboxBody,
     body_description="Content-Type: application/json only.",
-    answer=Stored,
     status=201,
+    responses=_with_etag(Stored, 201),
     errors=(400, 403, 413, 415, 429, 503),
 )
-def create() -> tuple[dict[str, Any], int, dict[str, str]]:
+def create() -> Response:
     """Keep a cardbox on the server under a new sync code (no account: the code is the key)."""
     _counted()
     body = _cardbox_of_body()
     with _refusals():
-        code, updated = store().put(None, body, current_app.config["CARDBOX_MAX_COUNT"])
-    return _stored(code, updated), 201, {"ETag": etag(body)}
+        saved = store().create(body, _client(), _bounds())
+    return _answer(saved, 201)
 
 
 @operation(
@@ -182,39 +223,48 @@ def create() -> tuple[dict[str, Any], int, dict[str, str]]:
     "/v1/cardbox/<code>",
     "PUT",
     operationId="putCardbox",
-    parameters=(_CODE,),
+    parameters=(_CODE, _IF_MATCH),
     body=CardboxBody,
     body_description="Content-Type: application/json only.",
-    answer=Stored,
-    errors=(400, 403, 404, 412, 413, 415, 429),
+    responses=_with_etag(Stored, 200),
+    errors=(400, 403, 404, 412, 413, 415, 428, 429, 503),
 )
-def replace(code: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Replace the cardbox kept under a sync code (``If-Match``: only the copy with that ETag)."""
+def replace(code: str) -> Response:
+    """Replace the cardbox kept under a sync code, if it is still the version named in If-Match."""
     _counted()
     found = read_code(code)
+    expected = _if_match()
     body = _cardbox_of_body()
-    _check_if_match(found)
     with _refusals():
-        return _stored(*store().put(found, body, current_app.config["CARDBOX_MAX_COUNT"])), 200, {"ETag": etag(body)}
+        return _answer(store().replace(found, body, expected, _bounds()), 200)
 
 
 @operation(
-    bp, "/v1/cardbox/<code>", "GET", operationId="getCardbox", parameters=(_CODE,), answer=Kept, errors=(404, 429)
+    bp,
+    "/v1/cardbox/<code>",
+    "GET",
+    operationId="getCardbox",
+    parameters=(_CODE,),
+    responses=_with_etag(Kept, 200),
+    errors=(404, 429, 503),
 )
-def read(code: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The cardbox kept under a sync code (its ``ETag`` names this copy)."""
+def read(code: str) -> Response:
+    """The cardbox kept under a sync code."""
     _counted()
     found = read_code(code)
     kept = store().get(found)
     if kept is None:
         raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
-    return {**_stored(found, kept[1]), "cardbox": json.loads(kept[0])}, 200, {"ETag": etag(kept[0])}
+    response = jsonify(Kept().dump({**_stored(found, kept[1]), "cardbox": json.loads(kept[0])}))
+    response.headers["ETag"] = etag(kept[0])
+    return response
 
 
 def init_app(app: Flask) -> None:
     """Config (defaults here and in service/http/limits.py): ``CARDBOXES`` (the SQLite file, default
     ``cardboxes.sqlite3`` beside the challenge record; with a ``DATABASE``, the database's instead),
-    ``CARDBOX_RATE``, ``CARDBOX_MAX_BYTES``, ``CARDBOX_MAX_COUNT``."""
+    ``CARDBOX_RATE``, ``CARDBOX_MAX_BYTES``, ``CARDBOX_MAX_COUNT``, ``CARDBOX_MAX_TOTAL_BYTES``,
+    ``CARDBOX_CLIENT_COUNT``, ``CARDBOX_CLIENT_BYTES``."""
     app.config.setdefault("CARDBOXES", None)
     record = app.config.get("RECORD")
     beside = Path(record).parent if record else Path(app.config["LEXICONS"])

@@ -178,12 +178,13 @@ RESPONSES: dict[str, Any] = {
     "E401": _described(401, "The director token is missing or wrong"),
     "E403": _described(403, "A browser sent it from another site's page (its Origin is not this server)"),
     "E404": _described(404, "Unknown edition or route"),
-    "E412": _described(412, "The stored copy is no longer the one named in If-Match"),
     "E413": _described(
         413, f"Body over {{MAX_CONTENT_LENGTH}} bytes, or over {{MAX_BATCH}} words ({MAX_WORDS} in a challenge)"
     ),
+    "E412": _described(412, "If-Match names another version than the one kept: read it again (its ETag)"),
     "E415": _described(415, "The body is not sent as Content-Type: application/json"),
     "E422": _described(422, "The word cannot be spelled with the edition's tiles; the message says why"),
+    "E428": _described(428, "The replacement sends no If-Match: say which version (ETag) it replaces"),
     "E429": _described(429, f"More than {CHALLENGE_RATE} challenges a second from this client; not recorded"),
     "E503": _described(503, "No usable lexicon for the edition on this server"),
 }

@@ -39,7 +39,7 @@ from lextools.core.errors import (
 )
 from lextools.core.messages import Message, message
 from service.http.language import language, request_language
-from service.http.wire import client_fault_log, refusal_log
+from service.http.wire import client_fault_log
 
 log = logging.getLogger("lextools.service")
 
@@ -74,9 +74,14 @@ ERRORS: dict[str, tuple[int, str]] = {
     "too_many_attempts": (429, "too many wrong director tokens from one client: wait the Retry-After seconds"),
     "headers_too_large": (431, "request headers over the server's limits"),
     "unknown_sync_code": (404, "no cardbox is kept under this sync code"),
-    "stale_cardbox": (412, "the cardbox changed since the copy named in If-Match: read it again, merge, send"),
+    "sync_stale": (412, "the cardbox changed since the ETag sent in If-Match: read it again, merge, send again"),
+    "if_match_required": (428, "a cardbox replaced without If-Match (the ETag it was read with)"),
     "too_many_syncs": (429, "more cardbox sync requests a minute from one client than a player needs"),
-    "sync_full": (503, "the server keeps as many cardboxes as it may: no new sync code now"),
+    "sync_quota": (429, "the client (an IPv4 address, an IPv6 /64) keeps as many cardboxes or bytes as one may"),
+    "sync_full": (
+        503,
+        "the server keeps as many cardboxes or bytes as it may, none expired: no new sync code; ask after Retry-After",
+    ),
     "internal_error": (500, "a bug; the service log has the details"),
     "edition_data": (500, "a shipped edition file is inconsistent; the service log has the details"),
     "unsupported_transfer_coding": (501, "a Transfer-Encoding the server does not take"),
@@ -132,7 +137,7 @@ def public_message(e: LexiconError) -> str:
     (then it may name the server's files, which only the log gets)."""
     if status_of(e) < 500:
         return str(e)
-    refusal_log(e.code).error("%s: %s", e.code, e)  # every request meeting it is refused: throttled
+    log.error("%s: %s", e.code, e)
     return ERRORS.get(e.code, ERRORS["internal_error"])[1]
 
 
@@ -141,7 +146,7 @@ def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
     lang = request_language()
     edition = (request.view_args or {}).get("edition")
     if isinstance(e, LexiconNotFoundError) and edition:  # said for people; the log has where it looked
-        refusal_log(e.code).error("%s: %s", e.code, e)
+        log.error("%s: %s", e.code, e)
         return error_response(status, e.code, message("no_lexicon", edition=edition).text(lang))
     if status >= 500:
         return error_response(status, e.code, public_message(e))

@@ -75,6 +75,9 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "CARDBOX_RATE": (30, "cardbox sync requests a minute per client"),
     "CARDBOX_MAX_BYTES": (1024 * 1024, "bytes of one cardbox kept on the server (thousands of cards)"),
     "CARDBOX_MAX_COUNT": (100_000, "cardboxes the server keeps"),
+    "CARDBOX_MAX_TOTAL_BYTES": (2 * 1024**3, "bytes of all the cardboxes the server keeps"),
+    "CARDBOX_CLIENT_COUNT": (50, "cardboxes one client (an IPv4 address, an IPv6 /64) may make"),
+    "CARDBOX_CLIENT_BYTES": (16 * 1024**2, "bytes of the cardboxes one client (IPv4 address, IPv6 /64) may make"),
 }
 
 #: ``export?format=``: the word list as text, the words DAWG as built, KWG and KAD files (the library's).
