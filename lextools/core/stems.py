@@ -1,0 +1,128 @@
+"""The stems lists, made once by a build (``E-<sha16>.stems``, named in ``E.json`` with its checksum,
+checked on first use) so that a list's first page is a slice of a file, not a pass over the words.
+
+A *stem* of ``n`` tiles is a set of tiles that makes a word of ``n + 1`` tiles with one tile more;
+the list ranks the stems by the number of tiles they take, then of words, then in the edition's
+alphabet (as Zyzzyva's and the clubs' stem lists do), and keeps the best :data:`KEPT` of each length
+(the lists players study are their first few hundred). Ranking them is one pass over the words of
+``n + 1`` tiles (:func:`rank`): a build does it for every length of :data:`LENGTHS`; a lexicon built
+before this file did it in the background of the process that asks (lextools.features.lists).
+
+The file, UTF-8 text::
+
+    lextools-stems 1\\n
+    one JSON line per length: {"length": n, "total": stems that make a word,
+                               "stems": [[stem key, [[tile code, [word keys]], …]], …] best first}
+
+One line per length: a process reads (parses) only the lengths it is asked for.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from lextools.core.edition import Edition
+from lextools.core.errors import CorruptLexiconError
+from lextools.core.lexicon import STEMS, Lexicon
+
+MAGIC = b"lextools-stems 1\n"
+#: The part's name in the metadata's ``files``.
+PART = STEMS
+#: Stem lengths, in tiles.
+LENGTHS = (6, 7)
+#: Stems kept per length, the best ones.
+KEPT = 5000
+#: Words looked at between two calls of ``pace`` (a worker's other requests run in between).
+PACE_EVERY = 2048
+
+
+@dataclass(frozen=True)
+class Stem:
+    key: str  # the stem's tiles, in the lexicon's alphagram order
+    takes: dict[str, list[str]]  # tile code → the words the stem makes with it (keys)
+
+
+def rank(
+    edition: Edition,
+    keys: Iterable[str],
+    alphagram: Callable[[str], str],
+    kept: int = KEPT,
+    pace: Callable[[], None] | None = None,
+) -> tuple[int, list[Stem]]:
+    """How many stems the ``keys`` (the words of one length, n + 1 tiles) make, and the best ``kept``
+    stems of n tiles, best first; ``pace`` is called every :data:`PACE_EVERY` words."""
+    alphagrams: dict[str, list[str]] = {}
+    for i, key in enumerate(keys):
+        alphagrams.setdefault(alphagram(key), []).append(key)
+        if pace is not None and i % PACE_EVERY == 0:
+            pace()
+    takes: dict[str, dict[str, list[str]]] = {}
+    for i, (gram, words) in enumerate(alphagrams.items()):
+        for j in range(len(gram)):
+            takes.setdefault(gram[:j] + gram[j + 1 :], {})[gram[j]] = words
+        if pace is not None and i % PACE_EVERY == 0:
+            pace()
+    # Ties in the edition's alphabet: a stem's collation characters, sorted, are its alphagram in that order.
+    best = heapq.nsmallest(
+        kept,
+        takes.items(),
+        key=lambda s: (-len(s[1]), -sum(map(len, s[1].values())), "".join(sorted(edition.collation_key(s[0])))),
+    )
+    return len(takes), [Stem(stem, tiles) for stem, tiles in best]
+
+
+def file_bytes(edition: Edition, keys: Iterable[str], alphagram: Callable[[str], str]) -> bytes:
+    """The stems file of a lexicon whose words are ``keys`` (any order)."""
+    by_length: dict[int, list[str]] = {n + 1: [] for n in LENGTHS}
+    for key in keys:
+        if len(key) in by_length:
+            by_length[len(key)].append(key)
+    lines = [MAGIC]
+    for n in LENGTHS:
+        total, best = rank(edition, sorted(by_length[n + 1]), alphagram)
+        stems = [[s.key, [[code, words] for code, words in s.takes.items()]] for s in best]
+        line = {"length": n, "total": total, "stems": stems}
+        lines.append(json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
+    return b"".join(lines)
+
+
+def has_file(lex: Lexicon) -> bool:
+    """Did the build write the stems file (a lexicon built before it did not)?"""
+    return lex.stems_map is not None
+
+
+def read(lex: Lexicon, length: int) -> tuple[int, list[Stem]]:
+    """The stems of ``length`` tiles from the lexicon's file: the total and the best, best first.
+    The file is checked against its checksum the first time; a damaged one is a
+    :class:`CorruptLexiconError` naming it."""
+    lines: list[bytes] | None = getattr(lex, "_stem_lines", None)
+    entry = lex.metadata["files"][PART]
+    if lines is None:
+        mapped = lex.stems_map
+        if mapped is None:
+            raise CorruptLexiconError(f"{lex.edition.name}: its build wrote no stems file; rebuild the lexicon")
+        if not mapped.matches(entry["sha256"]):
+            raise CorruptLexiconError(
+                f"{entry['name']} does not match its checksum in {lex.edition.name}.json: "
+                "the file is truncated or altered; rebuild the lexicon"
+            )
+        data = bytes(mapped.data)
+        if not data.startswith(MAGIC):
+            raise CorruptLexiconError(f"{entry['name']} is not a stems file of this version; rebuild the lexicon")
+        lines = data[len(MAGIC) :].splitlines()
+        lex._stem_lines = lines  # type: ignore[attr-defined]  # kept with the lexicon
+    try:
+        line = lines[LENGTHS.index(length)]
+        parsed: dict[str, Any] = json.loads(line)
+        if parsed["length"] != length:
+            raise ValueError(f"its line for {length} tiles is of {parsed['length']}")
+        stems = [
+            Stem(str(key), {str(c): list(map(str, words)) for c, words in takes}) for key, takes in parsed["stems"]
+        ]
+        return int(parsed["total"]), stems
+    except (ValueError, IndexError, KeyError, TypeError) as e:
+        raise CorruptLexiconError(f"{entry['name']} is damaged ({e}); rebuild the lexicon") from None
