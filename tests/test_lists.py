@@ -240,3 +240,10 @@ def test_the_api_answers_with_progress_while_a_list_is_made(
     assert r.json["ready"] is True and "Retry-After" not in r.headers
     fise, fr = load_lexicon("es-fise", lexicon_home), load_lexicon("fr", lexicon_home)
     assert r.json["total"] == len([k for k in _reference_new(fise, fr) if len(k) == 4]) > 0
+
+
+def test_against_defaults_to_another_edition_of_the_same_language() -> None:
+    against = lists.choices()["against"]
+    assert against["es-fise"] == "es-na103" and against["es-na103"] == "es-fise"
+    assert against["es-mattel2021"] == "es-fise"  # a sibling with a verified tile table first
+    assert against["en"] == "es-fise" and against["fr"] == "en"  # no sibling: the first other edition

@@ -220,7 +220,17 @@ def choices() -> dict[str, Any]:
         "max_page": MAX_PAGE,
         "max_quiz_items": MAX_QUIZ_ITEMS,
         "max_lines": MAX_LIST_LINES,
+        "against": {name: default_against(name) for name in edition_names()},
     }
+
+
+def default_against(name: str) -> str:
+    """The edition a list of new words compares ``name`` with by default: another edition of its
+    language (one whose tile table is verified first: es-fise → es-na103), else the first other one."""
+    others = [load_edition(other) for other in edition_names() if other != name]
+    language = load_edition(name).language
+    siblings = sorted((e for e in others if e.language == language), key=lambda e: bool(e.unverified))
+    return (siblings or others)[0].name if others else name
 
 
 # -- stems ------------------------------------------------------------------------------------------
