@@ -10,20 +10,21 @@ before this file did it in the background of the process that asks (lextools.fea
 
 The file, UTF-8 text::
 
-    lextools-stems 1\\n
-    one JSON line per length: {"length": n, "total": stems that make a word,
-                               "stems": [[stem key, [[tile code, [word keys]], …]], …] best first}
+    lextools-stems 1\n
+    per length: a line {"length": n, "total": stems that make a word, "stems": k},
+                then k lines, best first, each a stem: [stem key, [[tile code, [word keys]], …]]
 
-One line per length: a process reads (parses) only the lengths it is asked for.
+A line per stem: a page parses only its own stems (the whole list of 5,000 stems as JSON is a
+second of work on a busy machine, which a worker's event loop cannot spare).
 """
 
 from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
@@ -84,10 +85,13 @@ def file_bytes(edition: Edition, keys: Iterable[str], alphagram: Callable[[str],
     lines = [MAGIC]
     for n in LENGTHS:
         total, best = rank(edition, sorted(by_length[n + 1]), alphagram)
-        stems = [[s.key, [[code, words] for code, words in s.takes.items()]] for s in best]
-        line = {"length": n, "total": total, "stems": stems}
-        lines.append(json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
+        lines.append(_line({"length": n, "total": total, "stems": len(best)}))
+        lines.extend(_line([s.key, [[code, words] for code, words in s.takes.items()]]) for s in best)
     return b"".join(lines)
+
+
+def _line(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 def has_file(lex: Lexicon) -> bool:
@@ -95,34 +99,63 @@ def has_file(lex: Lexicon) -> bool:
     return lex.stems_map is not None
 
 
-def read(lex: Lexicon, length: int) -> tuple[int, list[Stem]]:
-    """The stems of ``length`` tiles from the lexicon's file: the total and the best, best first.
-    The file is checked against its checksum the first time; a damaged one is a
-    :class:`CorruptLexiconError` naming it."""
-    lines: list[bytes] | None = getattr(lex, "_stem_lines", None)
+class StemLines(Sequence[Stem]):
+    """The stems of one length as the file's lines, each parsed when a page asks for it."""
+
+    def __init__(self, name: str, lines: list[bytes]) -> None:
+        self.name, self.lines = name, lines
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, index: int) -> Stem: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Stem]: ...
+    def __getitem__(self, index: int | slice) -> Stem | list[Stem]:
+        if isinstance(index, slice):
+            return [self._parsed(line) for line in self.lines[index]]
+        return self._parsed(self.lines[index])
+
+    def _parsed(self, line: bytes) -> Stem:
+        try:
+            key, takes = json.loads(line)
+            stem = Stem(key, {code: words for code, words in takes})
+            if not isinstance(key, str) or not all(isinstance(w, list) for w in stem.takes.values()):
+                raise ValueError("a stem is not a key and its words")
+        except (ValueError, TypeError) as e:
+            raise CorruptLexiconError(f"{self.name} is damaged ({e}); rebuild the lexicon") from None
+        return stem
+
+
+def read(lex: Lexicon, length: int) -> tuple[int, StemLines]:
+    """The stems of ``length`` tiles from the lexicon's file: the total and the best, best first
+    (each parsed when read). The file is checked against its checksum the first time; a damaged
+    one is a :class:`CorruptLexiconError` naming it."""
     entry = lex.metadata["files"][PART]
+    name = str(entry["name"])
+    lines: list[bytes] | None = getattr(lex, "_stem_lines", None)
     if lines is None:
         mapped = lex.stems_map
         if mapped is None:
             raise CorruptLexiconError(f"{lex.edition.name}: its build wrote no stems file; rebuild the lexicon")
         if not mapped.matches(entry["sha256"]):
             raise CorruptLexiconError(
-                f"{entry['name']} does not match its checksum in {lex.edition.name}.json: "
+                f"{name} does not match its checksum in {lex.edition.name}.json: "
                 "the file is truncated or altered; rebuild the lexicon"
             )
         data = bytes(mapped.data)
         if not data.startswith(MAGIC):
-            raise CorruptLexiconError(f"{entry['name']} is not a stems file of this version; rebuild the lexicon")
-        lines = data[len(MAGIC) :].splitlines()
+            raise CorruptLexiconError(f"{name} is not a stems file of this version; rebuild the lexicon")
+        lines = data[len(MAGIC) :].split(b"\n")
         lex._stem_lines = lines  # type: ignore[attr-defined]  # kept with the lexicon
     try:
-        line = lines[LENGTHS.index(length)]
-        parsed: dict[str, Any] = json.loads(line)
-        if parsed["length"] != length:
-            raise ValueError(f"its line for {length} tiles is of {parsed['length']}")
-        stems = [
-            Stem(str(key), {str(c): list(map(str, words)) for c, words in takes}) for key, takes in parsed["stems"]
-        ]
-        return int(parsed["total"]), stems
+        at = 0
+        while True:
+            head: dict[str, Any] = json.loads(lines[at])
+            count = int(head["stems"])
+            if head["length"] == length:
+                return int(head["total"]), StemLines(name, lines[at + 1 : at + 1 + count])
+            at += 1 + count
     except (ValueError, IndexError, KeyError, TypeError) as e:
-        raise CorruptLexiconError(f"{entry['name']} is damaged ({e}); rebuild the lexicon") from None
+        raise CorruptLexiconError(f"{name} is damaged ({e}); rebuild the lexicon") from None

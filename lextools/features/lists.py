@@ -236,7 +236,7 @@ def default_against(name: str) -> str:
 # -- stems ------------------------------------------------------------------------------------------
 
 
-def ranked_stems(lex: Lexicon, length: int, wait: float | None = None) -> tuple[int, list[Stem]] | None:
+def ranked_stems(lex: Lexicon, length: int, wait: float | None = None) -> tuple[int, Sequence[Stem]] | None:
     """How many stems of ``length`` tiles make a word with one tile more, and the best
     :data:`KEPT_STEMS` of them, best first: from the build's file, or ranked in the background for a
     lexicon built before it (None while that is not done within ``wait`` seconds)."""
