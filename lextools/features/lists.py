@@ -38,7 +38,7 @@ from typing import Any, TypeVar, overload
 
 from lextools.core import background, search
 from lextools.core import stems as stem_file
-from lextools.core.budget import pause
+from lextools.core.budget import paced, pause
 from lextools.core.edition import Edition, edition_names, load_edition
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
@@ -70,7 +70,7 @@ KEPT_LISTS = 24
 #: Stems kept per length, the best ones: the lists players study are their first few hundred.
 KEPT_STEMS = stem_file.KEPT
 #: Keys read, spelled or sorted at once while a list is made: a pause for other requests between two.
-SLICE = 8192
+SLICE = 2048
 #: How long the service waits for a list being made before it answers with the progress (seconds).
 LIST_WAIT = 0.3
 _KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
@@ -274,7 +274,7 @@ def stems(
     return {
         **_paged("stems", lex, total, start, len(page)),
         "length": length,
-        "stems": [_stem_entry(lex, ed, stem, start + i) for i, stem in enumerate(page)],
+        "stems": [_stem_entry(lex, ed, stem, start + i) for i, stem in enumerate(paced(page))],
         "ready": True,
     }
 
@@ -402,7 +402,12 @@ def new_keys(lex: Lexicon, other: Lexicon, tell: Tell = lambda done: None) -> Ke
             lacking = map(operator.not_, map(theirs.__contains__, spellings(lex.edition, chunk)))
             yield list(compress(chunk, lacking))
 
-    return KeyList.of(lex.edition, new(), lambda: tell(done[0] / total))
+    made = KeyList.of(lex.edition, new(), lambda: tell(done[0] / total))
+    for _ in _slices(range(len(theirs))):  # freed a slice at a time: all at once is a long pause
+        for _ in range(min(SLICE, len(theirs))):
+            theirs.pop()
+        pause()
+    return made
 
 
 # -- a player's list --------------------------------------------------------------------------------
