@@ -193,8 +193,8 @@ def _sorted_paced(records: list[bytes]) -> list[bytes]:
     return merged
 
 
-def _slices(keys: Iterable[str]) -> Iterator[list[str]]:
-    """The keys, :data:`SLICE` at a time."""
+def _slices(keys: Iterable[T]) -> Iterator[list[T]]:
+    """The keys (or any items), :data:`SLICE` at a time."""
     it = iter(keys)
     while chunk := list(islice(it, SLICE)):
         yield chunk
