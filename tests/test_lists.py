@@ -18,6 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
+from lextools.builder.compile import outdated
 from lextools.cli.main import app
 from lextools.core.errors import CorruptLexiconError, QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
@@ -247,3 +248,12 @@ def test_against_defaults_to_another_edition_of_the_same_language() -> None:
     assert against["es-fise"] == "es-na103" and against["es-na103"] == "es-fise"
     assert against["es-mattel2021"] == "es-fise"  # a sibling with a verified tile table first
     assert against["en"] == "es-fise" and against["fr"] == "en"  # no sibling: the first other edition
+
+
+def test_a_lexicon_built_before_the_stems_file_is_served_and_built_again(lexicon_home: Path, tmp_path: Path) -> None:
+    """Its stems are ranked in the background of the process that asks (the service answers their
+    progress meanwhile), and ``scripts/run`` builds it again: it is outdated."""
+    assert not outdated(lexicon_home, "es-fise")
+    old = _without_stems_file(lexicon_home, tmp_path, "es-fise")
+    assert outdated(tmp_path, "es-fise")
+    assert lists.stems(old, 7, count=3) == lists.stems(load_lexicon("es-fise", lexicon_home), 7, count=3)

@@ -376,15 +376,16 @@ def _generation(
 
 def outdated(home: Path, edition: str) -> bool:
     """Is this lexicon missing, or built before a file that a build writes today (the ranking, the
-    alphagram table) or with an older version of the table? lextools refuses such a lexicon until it
-    is built again, which ``scripts/run`` does."""
+    alphagram table, the stems lists) or with an older version of the table? lextools refuses such a
+    lexicon until it is built again (one without the stems file it serves, ranking its stems in the
+    background of each process), which ``scripts/run`` does."""
     try:
         files = read_metadata(home, edition)["files"]  # refuses a lexicon without the ranking or the table
         with (home / files[ALPHAWORDS]["name"]).open("rb") as f:
             head = f.read(len(ALPHAWORDS_MAGIC))
     except (LexiconError, OSError, KeyError, TypeError):
         return True
-    return head != ALPHAWORDS_MAGIC
+    return head != ALPHAWORDS_MAGIC or STEMS not in files
 
 
 def outdated_editions(home: Path) -> list[str]:
