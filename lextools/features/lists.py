@@ -163,29 +163,34 @@ class KeyList(Sequence[str]):
     @classmethod
     def of(cls, edition: Edition, slices: Iterable[list[str]], tell: Callable[[], None]) -> KeyList:
         """The keys of ``slices`` (lists of keys, each a few thousand), packed and sorted, a pause for
-        other requests (and ``tell``) after each slice and each sort of a length. Each slice is split
-        by length with a sort by ``len`` and a bisection per length (C calls, no Python code per key);
-        each length is sorted once at the end, one ``list.sort`` — quick on keys in a lexicon's order,
-        which differs from the alphabet's only around the tiles whose code sorts elsewhere (es-fise's
-        CH, LL, RR, Ñ): timsort merges the long runs it finds."""
-        by_length: dict[int, list[bytes]] = {}
+        other requests (and ``tell``) after each slice and each sort of a bucket. Each slice is sorted
+        (by length, then the alphabet) and split into buckets of one length and first tile by
+        bisection (C calls, no Python code per key); each bucket, a few thousand keys, is sorted once
+        at the end, and a length's buckets joined in the order of their first tile."""
+        buckets: dict[tuple[int, int], list[bytes]] = {}
         for keys in slices:
-            records = list(edition.rank_bytes(keys))
-            records.sort(key=len)  # stable: each length's keys stay in the order given
+            records = sorted(edition.rank_bytes(keys))
+            records.sort(key=len)  # stable: each length's keys stay in the alphabet's order
             at = 0
             while at < len(records):
-                n = len(records[at])
-                end = bisect_right(records, n, lo=at, key=len)
-                by_length.setdefault(n, []).extend(records[at:end])
+                bucket = _bucket(records[at])
+                end = bisect_right(records, bucket, lo=at, key=_bucket)
+                buckets.setdefault(bucket, []).extend(records[at:end])
                 at = end
             tell()
             pause()
-        blocks = {}
-        for n, records in by_length.items():
+        blocks: dict[int, list[bytes]] = {}
+        for bucket in sorted(buckets):
+            records = buckets.pop(bucket)
             records.sort()
-            blocks[n] = b"".join(records)
+            blocks.setdefault(bucket[0], []).append(b"".join(records))
             pause()
-        return cls(edition, blocks)
+        return cls(edition, {n: b"".join(parts) for n, parts in blocks.items()})
+
+
+def _bucket(record: bytes) -> tuple[int, int]:
+    """A key's bucket in :meth:`KeyList.of`: its length and its first tile."""
+    return len(record), record[0]
 
 
 def _slices(keys: Iterable[T]) -> Iterator[list[T]]:
