@@ -17,7 +17,7 @@ from lextools.builder.filters import RULES, Candidate, SourceWord, first_rule_dr
 from lextools.builder.provenance import Provenance
 from lextools.builder.study_files import sorted_alphagrams
 from lextools.core import output_files as files_mod
-from lextools.core.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon
+from lextools.core.lexicon import FORMAT_VERSION, alphagram_order, alphagrammer, load_lexicon, read_metadata
 from lextools.core.spelling import spell
 from lextools.core.wordlist import read_words
 
@@ -163,6 +163,10 @@ def test_rebuild_swaps_and_removes_old_generations(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("es-fise-*.alphagrams.dawg"))) == 2
     assert len(list(tmp_path.glob("es-fise-*.ranks"))) == 2
     assert len(list(tmp_path.glob("es-fise-*.alphawords"))) == 2
+    # (no word of 7 or 8 tiles here: every build's stems file has the same bytes, so the same name)
+    assert [p.name for p in tmp_path.glob("es-fise-*.stems")] == [
+        read_metadata(tmp_path, "es-fise")["files"]["stems"]["name"]
+    ]
 
 
 ALPHABET = ["A", "E", "O", "N", "Ñ", "CH", "LL", "RR", "C", "L", "R", "S"]
@@ -209,17 +213,16 @@ def test_built_files_get_the_umask_mode_not_mkstemps_0600(tmp_path: Path) -> Non
     finally:
         os.umask(old)
     modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
-    named = {"es-fise.lock", "es-fise.provenance.tsv.gz"}  # and metadata, exclusions, two DAWGs, ranking, table
-    assert len(modes) == 8 and named <= set(modes) and set(modes.values()) == {0o644}, modes
+    named = {"es-fise.lock", "es-fise.provenance.tsv.gz"}  # and metadata, exclusions, two DAWGs, ranking, table, stems
+    assert len(modes) == 9 and named <= set(modes) and set(modes.values()) == {0o644}, modes
 
 
 def test_a_stale_temporary_of_either_dawg_is_removed(tmp_path: Path) -> None:
     """What a killed build leaves: the temporaries of the words DAWG and of the alphagram index."""
     from lextools.builder.lock import remove_stale_temporaries
 
-    names = [
-        f".es-fise-{'a' * 16}{part}.{'b' * 16}.tmp" for part in (".dawg", ".alphagrams.dawg", ".ranks", ".alphawords")
-    ]
+    parts = (".dawg", ".alphagrams.dawg", ".ranks", ".alphawords", ".stems")
+    names = [f".es-fise-{'a' * 16}{part}.{'b' * 16}.tmp" for part in parts]
     for name in names:
         (tmp_path / name).write_bytes(b"half")
     (tmp_path / "es-fise.json").write_bytes(b"{}")

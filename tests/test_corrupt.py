@@ -30,6 +30,7 @@ from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFo
 from lextools.core.inputs import MAX_LINE_CHARS, InputRefusedError, read_input, read_stream
 from lextools.core.lexicon import load_lexicon
 from lextools.core.search import anagrams, find, parse_rack
+from lextools.features import lists
 from service import create_app
 from tests.conftest import build_small
 
@@ -321,6 +322,13 @@ def test_every_refusal_is_a_lexicon_error() -> None:
 FIRST_USE = {
     "ranks": lambda lex: list(find(lex, pattern="C*", order="probability")),
     "alphawords": lambda lex: anagrams(lex, *parse_rack("ASAC", lex)),
+    "stems": lambda lex: lists.stems(lex, 6),
+}
+#: The request that first reads each of them.
+FIRST_URL = {
+    "ranks": "/v1/es-fise/search?pattern=C*&order=probability",
+    "alphawords": "/v1/es-fise/anagrams/ASAC",
+    "stems": "/v1/es-fise/lists/stems?length=6",
 }
 
 
@@ -342,8 +350,7 @@ def test_a_damaged_file_read_on_first_use_is_refused_then(home: Path, part: str,
         FIRST_USE[part](lex)
     client = create_app({"LEXICONS": home, "TESTING": True}).test_client()
     assert client.get("/v1/es-fise/words/casa").status_code == 200
-    url = "/v1/es-fise/search?pattern=C*&order=probability" if part == "ranks" else "/v1/es-fise/anagrams/ASAC"
-    assert_error_shape(client.get(url), 503, "corrupt_lexicon")
+    assert_error_shape(client.get(FIRST_URL[part]), 503, "corrupt_lexicon")
 
 
 # -- hostile input files: refused before they are read ------------------------------------------------

@@ -4,18 +4,27 @@ the CLI giving the same JSON."""
 
 from __future__ import annotations
 
+import hashlib
+import heapq
 import json
+import shutil
+import threading
+import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
+from lextools.builder.compile import outdated
 from lextools.cli.main import app
-from lextools.core.errors import QueryError
+from lextools.core.errors import CorruptLexiconError, QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
+from lextools.core.spelling import spell
 from lextools.features import lists, quiz
+from lextools.features.compare import WordSet, diff
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +109,152 @@ def test_the_api_its_document_and_the_cli_agree(client: FlaskClient, lexicon_hom
         assert client.get(f"/v1/es-fise/lists/{bad}").status_code == 400, bad
     too_many = client.post("/v1/es-fise/lists/quiz", json={"words": ["casa"] * (lists.MAX_QUIZ_ITEMS + 1)})
     assert too_many.status_code == 413
+
+
+# -- today's computations, kept as the reference of the lists made in bulk, at build time or in the
+# background: the same items in the same order.
+
+
+def _reference_stems(lex: Lexicon, length: int) -> tuple[int, list[tuple[str, dict[str, list[str]]]]]:
+    """The stems as lists.py ranked them at a request before the build made them (its code, as it was)."""
+    alphagrams: dict[str, list[str]] = {}
+    for key in quiz.keys_of_length(lex, length + 1):
+        alphagrams.setdefault(lex.alphagram(key), []).append(key)
+    takes: dict[str, dict[str, list[str]]] = {}
+    for gram, words in alphagrams.items():
+        for i in range(len(gram)):
+            takes.setdefault(gram[:i] + gram[i + 1 :], {})[gram[i]] = words
+    ed = lex.edition
+    best = heapq.nsmallest(
+        lists.KEPT_STEMS,
+        takes.items(),
+        key=lambda s: (-len(s[1]), -sum(map(len, s[1].values())), "".join(sorted(ed.collation_key(s[0])))),
+    )
+    return len(takes), best
+
+
+def _reference_new(lex: Lexicon, other: Lexicon) -> list[str]:
+    """The new words as lists.py found them with compare.diff, word by word (its code, as it was)."""
+    ed = lex.edition
+    _, added, _ = diff(
+        WordSet(other.edition.name, other.edition, frozenset(other)),
+        WordSet(lex.edition.name, lex.edition, frozenset(lex)),
+    )
+    return sorted([spell(word, ed).key for word in added], key=len)
+
+
+def _reference_with(lex: Lexicon, code: str, length: int | None) -> list[str]:
+    keys = quiz.keys_of_length(lex, length) if length else lex
+    return sorted((k for k in keys if code in k), key=lambda k: (len(k), lex.edition.collation_key(k)))
+
+
+def _without_stems_file(home: Path, tmp_path: Path, edition: str) -> Lexicon:
+    """The lexicon as a build before the stems file left it: E.json names no such file."""
+    for path in home.iterdir():
+        if path.name.startswith(f"{edition}") and not path.name.endswith(".stems"):
+            shutil.copy(path, tmp_path / path.name)
+    meta = json.loads((tmp_path / f"{edition}.json").read_text())
+    del meta["files"]["stems"]
+    (tmp_path / f"{edition}.json").write_text(json.dumps(meta))
+    return load_lexicon(edition, tmp_path)
+
+
+@pytest.mark.parametrize("length", lists.STEM_LENGTHS)
+def test_stems_from_the_build_are_todays_ranking(
+    lexicon_home: Path, fise: Lexicon, tmp_path: Path, length: int
+) -> None:
+    total, best = _reference_stems(fise, length)
+    assert lists.stems(fise, length, count=1)["total"] == total > 0
+    built = lists.ranked_stems(fise, length)
+    assert built is not None and fise.stems_map is not None  # read from the build's file
+    assert [(s.key, s.takes) for s in built[1]] == best
+    old = _without_stems_file(lexicon_home, tmp_path, "es-fise")  # ranked in the background instead
+    assert old.stems_map is None
+    again = lists.ranked_stems(old, length)
+    assert again is not None and again[0] == total and [(s.key, s.takes) for s in again[1]] == best
+    page = lists.stems(fise, length, start=3, count=5)
+    assert page == lists.stems(old, length, start=3, count=5) and page["ready"] is True
+
+
+def test_new_words_and_high_value_lists_are_todays(lexicon_home: Path, fise: Lexicon) -> None:
+    for other in ("es-na103", "en", "es-mattel2021"):
+        against = load_lexicon(other, lexicon_home)
+        expected = _reference_new(fise, against)
+        made = lists.new_keys(fise, against)
+        assert made[:] == expected and len(made) == len(expected), other
+        assert expected or other != "en"
+        for n in {len(k) for k in expected}:
+            assert made.of_length(n)[:] == [k for k in expected if len(k) == n]
+        page = lists.new_words(fise, against, start=2, count=7)
+        assert [w["word"] for w in page["words"]] == [fise.edition.spelling(k) for k in expected[1:8]]
+        assert page["total"] == len(expected)
+    for label in lists.high_value_tiles(fise.edition):
+        code = fise.edition.by_label[label].code
+        for length in (None, 4):
+            expected = _reference_with(fise, code, length)
+            page = lists.with_tile(fise, label, length, count=lists.MAX_PAGE)
+            assert page["total"] == len(expected)
+            assert [w["word"] for w in page["words"]] == [fise.edition.spelling(k) for k in expected[: lists.MAX_PAGE]]
+
+
+def test_the_build_writes_the_stems_file_and_a_damaged_one_is_refused(lexicon_home: Path, tmp_path: Path) -> None:
+    meta = json.loads((lexicon_home / "es-fise.json").read_text())
+    entry = meta["files"]["stems"]
+    data = (lexicon_home / entry["name"]).read_bytes()
+    assert entry["name"] == f"es-fise-{entry['sha256'][:16]}.stems" and entry["bytes"] == len(data)
+    assert hashlib.sha256(data).hexdigest() == entry["sha256"] and data.startswith(b"lextools-stems 1\n")
+    for path in lexicon_home.iterdir():
+        if path.name.startswith("es-fise"):
+            shutil.copy(path, tmp_path / path.name)
+    damaged = bytearray(data)
+    damaged[len(damaged) // 2] ^= 0x20
+    (tmp_path / entry["name"]).write_bytes(bytes(damaged))
+    lex = load_lexicon("es-fise", tmp_path)
+    with pytest.raises(CorruptLexiconError, match=r"\.stems does not match its checksum"):
+        lists.stems(lex, 6)
+    (tmp_path / entry["name"]).unlink()
+    with pytest.raises(CorruptLexiconError, match=r"\.stems.*is missing"):
+        load_lexicon("es-fise", tmp_path)
+
+
+def test_the_api_answers_with_progress_while_a_list_is_made(
+    client: FlaskClient, lexicon_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    made = lists.new_keys
+
+    def slow(lex: Lexicon, other: Lexicon, tell: Callable[[float], None]) -> lists.KeyList:
+        tell(0.5)
+        release.wait(30)
+        return made(lex, other, tell)
+
+    monkeypatch.setattr(lists, "new_keys", slow)
+    monkeypatch.setattr(lists, "LIST_WAIT", 0.05)
+    r = client.get("/v1/es-fise/lists/new?against=fr&length=4")
+    assert r.status_code == 200 and r.headers["Retry-After"] == "1", r.json
+    assert r.json["ready"] is False and r.json["progress"] == 0.5 and r.json["words"] == [] and r.json["total"] == 0
+    release.set()
+    for _ in range(100):
+        r = client.get("/v1/es-fise/lists/new?against=fr&length=4")
+        if r.json["ready"]:
+            break
+        time.sleep(0.05)
+    assert r.json["ready"] is True and "Retry-After" not in r.headers
+    fise, fr = load_lexicon("es-fise", lexicon_home), load_lexicon("fr", lexicon_home)
+    assert r.json["total"] == len([k for k in _reference_new(fise, fr) if len(k) == 4]) > 0
+
+
+def test_against_defaults_to_another_edition_of_the_same_language() -> None:
+    against = lists.choices()["against"]
+    assert against["es-fise"] == "es-na103" and against["es-na103"] == "es-fise"
+    assert against["es-mattel2021"] == "es-fise"  # a sibling with a verified tile table first
+    assert against["en"] == "es-fise" and against["fr"] == "en"  # no sibling: the first other edition
+
+
+def test_a_lexicon_built_before_the_stems_file_is_served_and_built_again(lexicon_home: Path, tmp_path: Path) -> None:
+    """Its stems are ranked in the background of the process that asks (the service answers their
+    progress meanwhile), and ``scripts/run`` builds it again: it is outdated."""
+    assert not outdated(lexicon_home, "es-fise")
+    old = _without_stems_file(lexicon_home, tmp_path, "es-fise")
+    assert outdated(tmp_path, "es-fise")
+    assert lists.stems(old, 7, count=3) == lists.stems(load_lexicon("es-fise", lexicon_home), 7, count=3)

@@ -34,6 +34,7 @@ from lextools.builder.filters import Candidate, Rule, SourceWord, judge
 from lextools.builder.lock import build_lock
 from lextools.builder.provenance import Provenance
 from lextools.builder.study_files import KeyRows
+from lextools.builder.study_lists import stems_bytes
 from lextools.core.anagram_table import MAGIC as ALPHAWORDS_MAGIC
 from lextools.core.background import give_back_memory
 from lextools.core.edition import Edition, edition_names
@@ -43,6 +44,7 @@ from lextools.core.lexicon import (
     FORMAT,
     FORMAT_VERSION,
     RANKS,
+    STEMS,
     metadata_path,
     read_metadata,
 )
@@ -367,19 +369,23 @@ def _generation(
     if progress:
         progress("words of each alphagram")
     yield ALPHAWORDS, rows.table(edition), ".alphawords"
+    if progress:
+        progress("stems lists")
+    yield STEMS, stems_bytes(edition, keys, rows.order), ".stems"
 
 
 def outdated(home: Path, edition: str) -> bool:
     """Is this lexicon missing, or built before a file that a build writes today (the ranking, the
-    alphagram table) or with an older version of the table? lextools refuses such a lexicon until it
-    is built again, which ``scripts/run`` does."""
+    alphagram table, the stems lists) or with an older version of the table? lextools refuses such a
+    lexicon until it is built again (one without the stems file it serves, ranking its stems in the
+    background of each process), which ``scripts/run`` does."""
     try:
         files = read_metadata(home, edition)["files"]  # refuses a lexicon without the ranking or the table
         with (home / files[ALPHAWORDS]["name"]).open("rb") as f:
             head = f.read(len(ALPHAWORDS_MAGIC))
     except (LexiconError, OSError, KeyError, TypeError):
         return True
-    return head != ALPHAWORDS_MAGIC
+    return head != ALPHAWORDS_MAGIC or STEMS not in files
 
 
 def outdated_editions(home: Path) -> list[str]:
@@ -403,7 +409,7 @@ def _remove_old_generations(home: Path, edition: str, keep: list[dict[str, Any] 
         keep = [*keep, read_metadata(home, edition)]
     wanted = {f["name"] for m in keep if m for f in m["files"].values()}
     pattern = re.compile(
-        rf"^{re.escape(edition)}-[0-9a-f]{{16}}((\.anagrams|\.alphagrams)?\.dawg|\.ranks|\.alphawords)$"
+        rf"^{re.escape(edition)}-[0-9a-f]{{16}}((\.anagrams|\.alphagrams)?\.dawg|\.ranks|\.alphawords|\.stems)$"
     )
     for path in home.iterdir():
         if pattern.match(path.name) and path.name not in wanted:

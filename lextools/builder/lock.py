@@ -80,7 +80,7 @@ def remove_stale_temporaries(home: Path, edition: str) -> list[str]:
     """Delete the edition's temporary files; only call with the build lock held. Returns their names."""
     name = re.escape(edition)
     pattern = re.compile(
-        rf"^\.{name}(-[0-9a-f]{{16}}((\.alphagrams|\.anagrams)?\.dawg|\.ranks|\.alphawords)|\.exclusions\.json|\.json"
+        rf"^\.{name}(-[0-9a-f]{{16}}((\.alphagrams|\.anagrams)?\.dawg|\.ranks|\.alphawords|\.stems)|\.exclusions\.json|\.json"
         rf"|\.(provenance|lemmas)\.tsv\.gz)\.[0-9a-f]{{16}}\.tmp$"
     )
     removed = []

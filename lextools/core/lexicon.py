@@ -9,6 +9,7 @@ Files in the lexicon directory, for an edition ``E``::
                            (lextools.core.ranking)
     E-<sha16>.alphawords   the words of each alphagram, a perfect hash read in place
                            (lextools.core.anagram_table)
+    E-<sha16>.stems        the stems lists of 6 and 7 tiles, ranked (lextools.core.stems)
     E.exclusions.json      what the build's rules dropped, per rule: count and examples
     E.provenance.tsv.gz    which rule dropped each excluded form, which sources list each word
                            (lextools.builder.provenance; read by lextools.features.explain)
@@ -80,6 +81,8 @@ PARTS = ("words", "alphagrams")
 #: Its other files: the probability ranking (lextools.core.ranking) and the words of each alphagram
 #: (lextools.core.anagram_table), mapped when the lexicon is loaded and checked on first use.
 RANKS, ALPHAWORDS = "ranks", "alphawords"
+#: The stems lists (lextools.core.stems), mapped when the lexicon is loaded if its build wrote them.
+STEMS = "stems"
 #: ``LEXTOOLS_READER``: ``dawg2`` (C++, the default when it imports) or ``python`` (DAWG-Python).
 READERS = ("dawg2", "python")
 
@@ -206,6 +209,8 @@ class Lexicon:
     """
 
     reader = "python"
+    #: The stems file, mapped (None: a lexicon built before it).
+    stems_map: MappedFile | None = None
 
     def __init__(
         self,
@@ -400,6 +405,8 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
             graph = _map_dawg(home, metadata, "words", with_guide=True)
             alphagrams = _map_dawg(home, metadata, "alphagrams", with_guide=False).dct
             files = _map_file(home, metadata["files"][RANKS]), _map_file(home, metadata["files"][ALPHAWORDS])
+            # the stems lists (lextools.core.stems): optional, a lexicon built before them has none
+            stems = _map_file(home, metadata["files"][STEMS]) if STEMS in metadata["files"] else None
         except FileNotFoundError as e:
             if attempt == 2:
                 raise CorruptLexiconError(
@@ -408,7 +415,9 @@ def load_lexicon(edition_name: str, home: Path | None = None) -> Lexicon:
                 ) from None
             continue
         kind = cpp_lexicon() if reader == "dawg2" else Lexicon
-        return kind(edition, metadata, graph, alphagrams, files)
+        lex = kind(edition, metadata, graph, alphagrams, files)
+        lex.stems_map = stems
+        return lex
     raise AssertionError("unreachable")
 
 

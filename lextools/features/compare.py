@@ -138,19 +138,24 @@ class DiffRow:
 
 def _spellings(ws: WordSet) -> tuple[Sequence[str], tuple[str, ...]]:
     """The plain spelling of every word of a set, and its keys in the same order (a lexicon's: key
-    order). The keys are joined into one text (no key holds a line end), each tile whose key is not
-    its label (CH = 1 in es-fise) replaced in it at once, and the text split again; an edition whose
-    every tile's key is its label spells each word as its key."""
+    order): :func:`spellings` of them."""
     keys = ws.read_order or tuple(ws.keys)
-    changes = [(t.code, t.label) for t in ws.edition.tiles if t.code != t.label]
+    return spellings(ws.edition, keys), keys
+
+
+def spellings(edition: Edition, keys: Sequence[str]) -> Sequence[str]:
+    """The plain spelling of each key, in bulk. The keys are joined into one text (no key holds a
+    line end), each tile whose key is not its label (CH = 1 in es-fise) replaced in it at once, and
+    the text split again; an edition whose every tile's key is its label spells each word as its key."""
+    changes = [(t.code, t.label) for t in edition.tiles if t.code != t.label]
     if not changes:
-        return keys, keys
+        return keys
     if any(code in label for code, _ in changes for _, label in changes):  # replacements would interfere
-        return [ws.edition.spelling(k) for k in keys], keys
+        return [edition.spelling(k) for k in keys]
     text = "\n".join(keys)
     for code, label in changes:
         text = text.replace(code, label)
-    return (text.split("\n") if keys else []), keys
+    return text.split("\n") if keys else []
 
 
 def diff(a: WordSet, b: WordSet) -> tuple[list[DiffRow], list[str], list[str]]:

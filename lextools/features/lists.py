@@ -3,9 +3,9 @@
 - *Stems* (:func:`stems`): the 6- and 7-tile sets that take the most different tiles to make a word
   of one tile more (7 and 8 tiles), as Zyzzyva's and the clubs' stem lists rank them, each with the
   tiles it takes and the words they make. Ranked by the number of tiles it takes, then of words,
-  then in the edition's alphabet. Computed at the first request for a length, in one pass over the
-  words of that length + 1 (a fraction of a second, bench/README.md), and kept with the loaded
-  lexicon, so every later page is a slice.
+  then in the edition's alphabet. Made by the build (:mod:`lextools.core.stems`, a file beside the
+  lexicon), so every page is a slice of it; a lexicon built before that file has its stems ranked
+  once in the background (below).
 - *High-value tiles* (:func:`with_tile`): words with one of the edition's tiles worth
   :data:`~lextools.features.quiz.HIGH_VALUE` points or more (es-fise CH J LL Ñ Q RR X Z; en J K Q
   X Z), shortest first, then in the edition's alphabet.
@@ -15,6 +15,12 @@
   the edition reads, or a word list exported by Zyzzyva (a word per line, other columns after it) —
   read into valid words, each line it cannot use reported with the reason.
 
+A list that takes a pass over the lexicon (new words, high-value tiles, the stems of an older
+lexicon) is made once per lexicon (and other lexicon) in the background (:mod:`lextools.core.background`),
+in slices that pause for the process's other requests, and kept packed (:class:`KeyList`). A caller
+that gives a ``wait`` gets, while the list is not made, an answer with ``ready`` false and the
+``progress`` made (0 to 1): the service's requests never wait longer than that for a list.
+
 Any list becomes a quiz with :func:`list_quiz`: one anagram question per alphagram of its words, in
 the list's order, each once — a stem's rack (``AEINRS?``) becomes the alphagrams its words make, each
 a question of its own — and none with more answers than the player's bound.
@@ -22,26 +28,30 @@ a question of its own — and none with more answers than the player's bound.
 
 from __future__ import annotations
 
-import heapq
+import operator
 import re
 import weakref
+from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from itertools import compress, islice, repeat
+from typing import Any, TypeVar, overload
 
-from lextools.core import search
+from lextools.core import background, search
+from lextools.core import stems as stem_file
+from lextools.core.budget import paced, pause
 from lextools.core.edition import Edition, edition_names, load_edition
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.core.spelling import spell
+from lextools.core.stems import Stem
 from lextools.features import answers, quiz
-from lextools.features.compare import WordSet, diff
+from lextools.features.compare import spellings
 
 T = TypeVar("T")
 
-STEM_LENGTHS = (6, 7)
+STEM_LENGTHS = stem_file.LENGTHS
 #: Items in one page of a list, and by default.
 MAX_PAGE, DEFAULT_PAGE = 100, 20
 #: Words or racks one list quiz turns into questions (a longer list is quizzed a part at a time).
@@ -58,31 +68,148 @@ _COMMENT = ("#", "//", ";")
 _COLUMNS = re.compile(r"[\s,;]+")
 
 #: Lists kept per loaded lexicon, the most recently used ones (a rebuilt lexicon is a new object:
-#: its lists go with the old one).
-KEPT_LISTS = 8
+#: its lists go with the old one). Packed, one byte a tile: the longest, every word of es-fise new
+#: against en, is 5 MB.
+KEPT_LISTS = 24
 #: Stems kept per length, the best ones: the lists players study are their first few hundred.
-KEPT_STEMS = 5000
-_KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+KEPT_STEMS = stem_file.KEPT
+#: Keys read, spelled or sorted at once while a list is made: a pause for other requests between two.
+SLICE = 2048
+#: How long the service waits for a list being made before it answers with the progress (seconds).
+LIST_WAIT = 0.3
+_KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
+#: The lists being made, per lexicon: how far each is (0 to 1).
+_MAKING: weakref.WeakKeyDictionary[Lexicon, dict[Hashable, float]] = weakref.WeakKeyDictionary()
+
+Tell = Callable[[float], None]
 
 
-def _kept(lex: Lexicon, what: tuple[Any, ...], compute: Callable[[], T]) -> T:
+def _keep(lex: Lexicon, what: Hashable, value: T) -> T:
+    lists = _KEPT.setdefault(lex, OrderedDict())
+    lists[what] = value
+    lists.move_to_end(what)
+    while len(lists) > KEPT_LISTS:
+        lists.popitem(last=False)
+    return value
+
+
+def _kept(lex: Lexicon, what: Hashable, compute: Callable[[], T]) -> T:
     lists = _KEPT.setdefault(lex, OrderedDict())
     if what in lists:
         lists.move_to_end(what)
-    else:
-        lists[what] = compute()
-        while len(lists) > KEPT_LISTS:
-            lists.popitem(last=False)
-    result: T = lists[what]
-    return result
+        found: T = lists[what]
+        return found
+    return _keep(lex, what, compute())
 
 
-def _page(items: list[T], start: int, count: int) -> list[T]:
+def _made(lex: Lexicon, what: Hashable, make: Callable[[Tell], T], wait: float | None) -> T | None:
+    """The list ``what`` of this lexicon: kept, or made once in the background by ``make`` (which tells
+    how far it is); None when it is not made within ``wait`` seconds (None: wait for it)."""
+    lists = _KEPT.setdefault(lex, OrderedDict())
+    if what in lists:
+        lists.move_to_end(what)
+        found: T = lists[what]
+        return found
+    making = _MAKING.setdefault(lex, {})
+
+    def job() -> T:
+        making.setdefault(what, 0.0)
+        try:
+            return make(lambda done: making.__setitem__(what, min(done, 1.0)))
+        finally:
+            making.pop(what, None)
+
+    value: T | None = background.result(lex, ("list", what), job, wait)
+    return None if value is None else _keep(lex, what, value)
+
+
+def progress(lex: Lexicon, what: Hashable) -> float:
+    """How far the list ``what`` is made (0 while it waits its turn)."""
+    return _MAKING.get(lex, {}).get(what, 0.0)
+
+
+def _not_ready(kind: str, lex: Lexicon, what: Hashable, start: int, rest: dict[str, Any]) -> dict[str, Any]:
+    """The answer while a list is being made: no items, and how far it is."""
+    return {**_paged(kind, lex, 0, start, 0), **rest, "ready": False, "progress": round(progress(lex, what), 3)}
+
+
+class KeyList(Sequence[str]):
+    """Keys sorted shortest first, each length in the edition's alphabet, held packed: per length one
+    ``bytes`` of its keys as :meth:`~lextools.core.edition.Edition.rank_bytes`, one byte a tile (a list
+    of half a million keys in a few MB and one allocation per length, not as many ``str`` objects)."""
+
+    def __init__(self, edition: Edition, blocks: dict[int, bytes]) -> None:
+        self.edition, self.blocks = edition, {n: blocks[n] for n in sorted(blocks) if blocks[n]}
+        self.counts = {n: len(b) // n for n, b in self.blocks.items()}
+
+    def __len__(self) -> int:
+        return sum(self.counts.values())
+
+    def of_length(self, length: int) -> KeyList:
+        return KeyList(self.edition, {length: self.blocks[length]} if length in self.blocks else {})
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, int):
+            return self[index : index + 1 or None][0]
+        start, stop, _ = index.indices(len(self))
+        records: list[bytes] = []
+        for n, count in self.counts.items():
+            if start < count and stop > 0:
+                block = self.blocks[n][max(start, 0) * n : min(stop, count) * n]
+                records.extend(block[i : i + n] for i in range(0, len(block), n))
+            start, stop = start - count, stop - count
+        return self.edition.keys_of_ranks(records)
+
+    @classmethod
+    def of(cls, edition: Edition, slices: Iterable[list[str]], tell: Callable[[], None]) -> KeyList:
+        """The keys of ``slices`` (lists of keys, each a few thousand), packed and sorted, a pause for
+        other requests (and ``tell``) after each slice and each sort of a bucket. Each slice is sorted
+        (by length, then the alphabet) and split into buckets of one length and first tile by
+        bisection (C calls, no Python code per key); each bucket, a few thousand keys, is sorted once
+        at the end, and a length's buckets joined in the order of their first tile."""
+        buckets: dict[tuple[int, int], list[bytes]] = {}
+        for keys in slices:
+            records = sorted(edition.rank_bytes(keys))
+            records.sort(key=len)  # stable: each length's keys stay in the alphabet's order
+            at = 0
+            while at < len(records):
+                bucket = _bucket(records[at])
+                end = bisect_right(records, bucket, lo=at, key=_bucket)
+                buckets.setdefault(bucket, []).extend(records[at:end])
+                at = end
+            tell()
+            pause()
+        blocks: dict[int, list[bytes]] = {}
+        for bucket in sorted(buckets):
+            records = buckets.pop(bucket)
+            records.sort()
+            blocks.setdefault(bucket[0], []).append(b"".join(records))
+            pause()
+        return cls(edition, {n: b"".join(parts) for n, parts in blocks.items()})
+
+
+def _bucket(record: bytes) -> tuple[int, int]:
+    """A key's bucket in :meth:`KeyList.of`: its length and its first tile."""
+    return len(record), record[0]
+
+
+def _slices(keys: Iterable[T]) -> Iterator[list[T]]:
+    """The keys (or any items), :data:`SLICE` at a time."""
+    it = iter(keys)
+    while chunk := list(islice(it, SLICE)):
+        yield chunk
+
+
+def _page(items: Sequence[T], start: int, count: int) -> list[T]:
     if start < 1:
         raise QueryError(message("list_page"))
     if not 1 <= count <= MAX_PAGE:
         raise QueryError(message("quiz_range", name="count", low=1, high=MAX_PAGE))
-    return items[start - 1 : start - 1 + count]
+    return list(items[start - 1 : start - 1 + count])
 
 
 def _paged(kind: str, lex: Lexicon, total: int, start: int, shown: int) -> dict[str, Any]:
@@ -97,54 +224,62 @@ def choices() -> dict[str, Any]:
         "max_page": MAX_PAGE,
         "max_quiz_items": MAX_QUIZ_ITEMS,
         "max_lines": MAX_LIST_LINES,
+        "against": {name: default_against(name) for name in edition_names()},
     }
+
+
+def default_against(name: str) -> str:
+    """The edition a list of new words compares ``name`` with by default: another edition of its
+    language (one whose tile table is verified first: es-fise → es-na103), else the first other one."""
+    others = [load_edition(other) for other in edition_names() if other != name]
+    language = load_edition(name).language
+    siblings = sorted((e for e in others if e.language == language), key=lambda e: bool(e.unverified))
+    return (siblings or others)[0].name if others else name
 
 
 # -- stems ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Stem:
-    key: str  # the stem's tiles, in the lexicon's alphagram order
-    takes: dict[str, list[str]]  # tile code → the words the stem makes with it (keys, in key order)
-
-
-def ranked_stems(lex: Lexicon, length: int) -> tuple[int, list[Stem]]:
+def ranked_stems(lex: Lexicon, length: int, wait: float | None = None) -> tuple[int, Sequence[Stem]] | None:
     """How many stems of ``length`` tiles make a word with one tile more, and the best
-    :data:`KEPT_STEMS` of them, best first."""
+    :data:`KEPT_STEMS` of them, best first: from the build's file, or ranked in the background for a
+    lexicon built before it (None while that is not done within ``wait`` seconds)."""
     if length not in STEM_LENGTHS:
         raise QueryError(message("quiz_choice", name="length", choices=", ".join(map(str, STEM_LENGTHS))))
-    return _kept(lex, ("stems", length), lambda: _rank_stems(lex, length))
+    if stem_file.has_file(lex):
+        return _kept(lex, ("stems", length), lambda: stem_file.read(lex, length))
+    return _made(lex, ("stems", length), lambda tell: _rank_stems(lex, length, tell), wait)
 
 
-def _rank_stems(lex: Lexicon, length: int) -> tuple[int, list[Stem]]:
-    alphagrams: dict[str, list[str]] = {}
-    for key in quiz.keys_of_length(lex, length + 1):
-        alphagrams.setdefault(lex.alphagram(key), []).append(key)
-    takes: dict[str, dict[str, list[str]]] = {}
-    for gram, words in alphagrams.items():
-        for i in range(len(gram)):
-            takes.setdefault(gram[:i] + gram[i + 1 :], {})[gram[i]] = words
-    ed = lex.edition
-    # Ties in the edition's alphabet: a stem's collation characters, sorted, are its alphagram in that order.
-    best = heapq.nsmallest(
-        KEPT_STEMS,
-        takes.items(),
-        key=lambda s: (-len(s[1]), -sum(map(len, s[1].values())), "".join(sorted(ed.collation_key(s[0])))),
-    )
-    return len(takes), [Stem(stem, tiles) for stem, tiles in best]
+def _rank_stems(lex: Lexicon, length: int, tell: Tell) -> tuple[int, list[Stem]]:
+    keys = quiz.keys_of_length(lex, length + 1)
+    steps = [0]
+
+    def pace() -> None:
+        steps[0] += 1
+        tell(steps[0] * stem_file.PACE_EVERY / (2 * max(len(keys), 1)))
+        pause()
+
+    return stem_file.rank(lex.edition, keys, lex.alphagram, KEPT_STEMS, pace)
 
 
-def stems(lex: Lexicon, length: int = STEM_LENGTHS[0], start: int = 1, count: int = DEFAULT_PAGE) -> dict[str, Any]:
+def stems(
+    lex: Lexicon, length: int = STEM_LENGTHS[0], start: int = 1, count: int = DEFAULT_PAGE, wait: float | None = None
+) -> dict[str, Any]:
     """A page of the stems of ``length`` tiles: each stem's tiles, the tiles it takes, and its words
     (``total`` counts every stem; pages go as far as the :data:`KEPT_STEMS` best)."""
     ed = lex.edition
-    total, ranked = ranked_stems(lex, length)
-    page = _page(ranked, start, count)
+    ranked = ranked_stems(lex, length, wait)
+    if ranked is None:
+        _page([], start, count)  # (the page's bounds checked all the same)
+        return _not_ready("stems", lex, ("stems", length), start, {"length": length, "stems": []})
+    total, best = ranked
+    page = _page(best, start, count)
     return {
         **_paged("stems", lex, total, start, len(page)),
         "length": length,
-        "stems": [_stem_entry(lex, ed, stem, start + i) for i, stem in enumerate(page)],
+        "stems": [_stem_entry(lex, ed, stem, start + i) for i, stem in enumerate(paced(page))],
+        "ready": True,
     }
 
 
@@ -174,27 +309,43 @@ def high_value_tiles(edition: Edition) -> list[str]:
 
 
 def with_tile(
-    lex: Lexicon, tile: str, length: int | None = None, start: int = 1, count: int = DEFAULT_PAGE
+    lex: Lexicon,
+    tile: str,
+    length: int | None = None,
+    start: int = 1,
+    count: int = DEFAULT_PAGE,
+    wait: float | None = None,
 ) -> dict[str, Any]:
     """A page of the words with ``tile`` (in any notation), of ``length`` tiles or of any length."""
     ed = lex.edition
     label = _high_value_tile(ed, tile)
     code = ed.by_label[label].code
-    words = _kept(lex, ("with", code, length), lambda: _with_code(lex, code, length))
+    rest = {"tile": label, "tiles": high_value_tiles(ed), "length": length}
+    what = ("with", code, length)
+    words = _made(lex, what, lambda tell: _with_code(lex, code, length, tell), wait)
+    if words is None:
+        _page([], start, count)
+        return _not_ready("high-value", lex, what, start, {**rest, "words": []})
     page = _page(words, start, count)
     return {
         **_paged("high-value", lex, len(words), start, len(page)),
-        "tile": label,
-        "tiles": high_value_tiles(ed),
-        "length": length,
+        **rest,
         "words": answers.entries(lex, page),
+        "ready": True,
     }
 
 
-def _with_code(lex: Lexicon, code: str, length: int | None) -> list[str]:
+def _with_code(lex: Lexicon, code: str, length: int | None, tell: Tell) -> KeyList:
+    """The words with the tile ``code``, shortest first, then in the edition's alphabet."""
     keys = quiz.keys_of_length(lex, length) if length else lex
-    collate = lex.edition.collation_key
-    return sorted((k for k in keys if code in k), key=lambda k: (len(k), collate(k)))
+    total, done = (len(keys) if length else len(lex)) or 1, [0]
+
+    def chosen() -> Iterator[list[str]]:
+        for chunk in _slices(keys):
+            done[0] += len(chunk)
+            yield list(compress(chunk, map(operator.contains, chunk, repeat(code))))
+
+    return KeyList.of(lex.edition, chosen(), lambda: tell(done[0] / total))
 
 
 def _high_value_tile(ed: Edition, text: str) -> str:
@@ -212,30 +363,55 @@ def _high_value_tile(ed: Edition, text: str) -> str:
 
 
 def new_words(
-    lex: Lexicon, other: Lexicon, length: int | None = None, start: int = 1, count: int = DEFAULT_PAGE
+    lex: Lexicon,
+    other: Lexicon,
+    length: int | None = None,
+    start: int = 1,
+    count: int = DEFAULT_PAGE,
+    wait: float | None = None,
 ) -> dict[str, Any]:
     """A page of the words of ``lex`` that ``other`` lacks (compared by spelling), shortest first."""
-    ed = lex.edition
-
-    def compute() -> list[str]:
-        _, added, _ = diff(WordSet(other.edition.name, other.edition, frozenset(other)), _word_set(lex))
-        keys = [spell(word, ed).key for word in added]  # in the edition's alphabet
-        return sorted(keys, key=len)  # stable: shortest first, each length in the alphabet
-
-    keys = _kept(lex, ("new", other.edition.name, other.checksum), compute)
-    if length:
-        keys = [k for k in keys if len(k) == length]
+    what = ("new", other.edition.name, other.checksum)
+    rest = {"against": other.edition.name, "length": length}
+    every = _made(lex, what, lambda tell: new_keys(lex, other, tell), wait)
+    if every is None:
+        _page([], start, count)
+        return _not_ready("new", lex, what, start, {**rest, "words": []})
+    keys = every.of_length(length) if length else every
     page = _page(keys, start, count)
     return {
         **_paged("new", lex, len(keys), start, len(page)),
-        "against": other.edition.name,
-        "length": length,
+        **rest,
         "words": answers.entries(lex, page),
+        "ready": True,
     }
 
 
-def _word_set(lex: Lexicon) -> WordSet:
-    return WordSet(lex.edition.name, lex.edition, frozenset(lex))
+def new_keys(lex: Lexicon, other: Lexicon, tell: Tell = lambda done: None) -> KeyList:
+    """The keys of ``lex`` whose spelling no word of ``other`` has, shortest first, then in the
+    alphabet: each side spelled in bulk (:func:`~lextools.features.compare.spellings`) a slice at a
+    time, the other's spellings made a set, and this side's keys kept by a ``compress`` on a
+    membership test mapped over the slice (C calls, no Python code per word)."""
+    total, done = (len(lex) + len(other)) or 1, [0]
+    theirs: set[str] = set()
+    for chunk in _slices(other):
+        theirs.update(spellings(other.edition, chunk))
+        done[0] += len(chunk)
+        tell(done[0] / total)
+        pause()
+
+    def new() -> Iterator[list[str]]:
+        for chunk in _slices(lex):
+            done[0] += len(chunk)
+            lacking = map(operator.not_, map(theirs.__contains__, spellings(lex.edition, chunk)))
+            yield list(compress(chunk, lacking))
+
+    made = KeyList.of(lex.edition, new(), lambda: tell(done[0] / total))
+    for _ in _slices(range(len(theirs))):  # freed a slice at a time: all at once is a long pause
+        for _ in range(min(SLICE, len(theirs))):
+            theirs.pop()
+        pause()
+    return made
 
 
 # -- a player's list --------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 """Lists that teach (:mod:`lextools.features.lists`): stems, words with a high-value tile, words new in
 a lexicon, and a quiz on any list — the study page's lists, the same answers as ``lextools lists``.
 
-A stems list is computed at its first request in a worker and kept with the loaded lexicon, so the
-pages after it are slices (bench/README.md has the figures). The first request of a list is a walk
-over the lexicon's keys: it takes its turn among the worker's budgeted walks (``SEARCH_CONCURRENCY``
-at once, :mod:`service.api.walks`), so clients asking for many lists at once slow
-down each other, not the look-ups.
+The stems lists are read from the build's file; the lists that take a pass over the lexicon (new
+words, high-value tiles, the stems of a lexicon built before that file) are made once per worker in
+the background, in slices that pause for the other requests (:mod:`lextools.features.lists`). A
+request waits for such a list at most ``lists.LIST_WAIT`` seconds; until it is made the answer is
+``ready: false`` with its ``progress`` (0 to 1), no items, and ``Retry-After``: ask again. No list
+request holds a worker longer than that wait and a page's entries.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint
+from marshmallow import fields
 
 from lextools.core.edition import edition_names
 from lextools.core.messages import message
@@ -22,7 +24,7 @@ from service.api.walks import in_turn
 from service.contract.bodies import Body, Words, load_body
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, Text, WholeNumber, load
-from service.contract.schemas import Answer, Entry, int_field, nested_list, str_field, str_list
+from service.contract.schemas import Answer, Entry, bool_field, int_field, nested_list, str_field, str_list
 from service.http.errors import bad_request
 from service.http.language import request_language
 from service.http.lexicons import lexicon
@@ -57,8 +59,10 @@ class ListPage(Answer):
     edition = str_field(required=True)
     list = str_field(required=True)
     start = int_field(required=True, data_key="from", attribute="from")
-    total = int_field("items in the whole list", required=True)
+    total = int_field("items in the whole list (0 while it is not ready)", required=True)
     count = int_field("items in this page", required=True)
+    ready = bool_field("false while the list is being made: no items yet, ask again after Retry-After")
+    progress = fields.Float(metadata={"description": "how far the list is made, 0 to 1 (while not ready)"})
 
 
 class StemWord(Entry):
@@ -130,12 +134,24 @@ class ListQuiz(Answer):
     refused = nested_list(Refused, required=True)
 
 
+#: What a list answers while it is being made: ask again after this many seconds.
+RETRY_AFTER = 1
+
+
+def _answered(page: dict[str, Any]) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]]:
+    """The page, with ``Retry-After`` while its list is being made."""
+    if page.get("ready", True):
+        return page
+    return page, 200, {"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"}
+
+
 @operation(bp, "/stems", query=StemsQuery, operationId="stems", answer=Stems, errors=(400, 404, 503))
-def stems(edition: str) -> dict[str, Any]:
+def stems(edition: str) -> Any:
     """Stems of 6 or 7 tiles, ranked by how many tiles make a word with them, each with its words."""
     params = load(StemsQuery)
     lex = lexicon(edition)
-    return in_turn(lambda: lists.stems(lex, int(params["length"]), params["start"], params["count"]))
+    length = int(params["length"])
+    return _answered(lists.stems(lex, length, params["start"], params["count"], wait=lists.LIST_WAIT))
 
 
 @operation(
@@ -147,22 +163,24 @@ def stems(edition: str) -> dict[str, Any]:
     answer=HighValueWords,
     errors=(400, 404, 503),
 )
-def high_value(edition: str) -> dict[str, Any]:
+def high_value(edition: str) -> Any:
     lex = lexicon(edition)
     params = load(TileQuery)
     tile = params.get("tile") or next(iter(lists.high_value_tiles(lex.edition)), "")
-    return in_turn(lambda: lists.with_tile(lex, tile, params.get("length"), params["start"], params["count"]))
+    page = lists.with_tile(lex, tile, params.get("length"), params["start"], params["count"], wait=lists.LIST_WAIT)
+    return _answered(page)
 
 
 @operation(bp, "/new", query=NewQuery, operationId="newWords", answer=NewWords, errors=(400, 404, 503))
-def new_words(edition: str) -> dict[str, Any]:
+def new_words(edition: str) -> Any:
     """Words of this lexicon that another lacks (compared by spelling), shortest first."""
     params = load(NewQuery)
     lex = lexicon(edition)
     if "against" not in params:
         raise bad_request(message("one_of", name="against", choices=", ".join(edition_names())))
     other = lexicon(params["against"])
-    return in_turn(lambda: lists.new_words(lex, other, params.get("length"), params["start"], params["count"]))
+    length, start, count = params.get("length"), params["start"], params["count"]
+    return _answered(lists.new_words(lex, other, length, start, count, wait=lists.LIST_WAIT))
 
 
 @operation(

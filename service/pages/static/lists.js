@@ -22,31 +22,64 @@ function fitKind() {
   $("lists-file-field").hidden = kind !== "upload";
 }
 
+/** "Frente a": another edition of the same language by default (es-fise → es-na103), never the edition itself. */
 function fitEdition() {
   const { name } = edition();
   const tiles = SETTINGS.high_value[name] ?? [];
   $("lists-tile").replaceChildren(...tiles.map((tile) => el("option", { value: tile }, tile)));
   const against = $("lists-against");
   for (const option of against.options) option.disabled = option.value === name;
-  if (against.value === name) against.value = [...against.options].find((o) => !o.disabled)?.value ?? "";
+  const preferred = SETTINGS.against?.[name];
+  const usable = [...against.options].filter((o) => !o.disabled);
+  against.value = (usable.find((o) => o.value === preferred) ?? usable[0])?.value ?? "";
 }
 
 function say(text) {
   $("lists-message").textContent = text;
 }
 
-function show(list, items, total) {
+const number = (n) => new Intl.NumberFormat(edition().lang).format(n);
+
+function show(list, items, total, from = 1) {
   shown = list;
   const out = $("lists-result");
   const count = list.words.length + list.racks.length;
-  out.replaceChildren(el("p", {}, t("lists_count", { title: list.title, count, total: total ?? count })), ...items);
+  const all = number(total ?? count);
+  const head = from > 1 && count
+    ? t("lists_range", { title: list.title, first: number(from), last: number(from + count - 1), total: all })
+    : t("lists_count", { title: list.title, count: number(count), total: all });
+  out.replaceChildren(el("p", { class: "lists-count" }, head), ...items);
   $("lists-actions").hidden = count === 0;
   $("lists-more").hidden = !list.next;
   if (!count) say(t("lists_empty"));
 }
 
-/** A page of a server list (stems, high-value, new); ``from`` the first item. */
+/** The request being answered: a newer one (another list, another edition) makes an older one's
+ * answers, and its polling while the list is made, stop. */
+let asking = 0;
+
+/** The list's buttons while a page is asked for: disabled until it is shown or has failed. */
+function busy(on) {
+  for (const id of ["lists-show", "lists-more"]) $(id).disabled = on;
+  $("lists-form").setAttribute("aria-busy", String(on));
+}
+
+const pause = (seconds) => new Promise((done) => setTimeout(done, seconds * 1000));
+
+/** A page of a server list (stems, high-value, new); ``from`` the first item. While the server is
+ * still making the list it answers ready: false with its progress: that is shown, and the page asked
+ * again after Retry-After, until it is ready, it fails, or the player asks for something else. */
 async function fetchPage(from) {
+  const mine = ++asking;
+  busy(true);
+  try {
+    await askPage(from, mine);
+  } finally {
+    if (mine === asking) busy(false);
+  }
+}
+
+async function askPage(from, mine) {
   const { name } = edition();
   const kind = $("lists-kind").value;
   const query = new URLSearchParams({ from: String(from) });
@@ -58,11 +91,20 @@ async function fetchPage(from) {
     query.set("count", String(SETTINGS.max_page));
     if (length) query.set("length", length);
   }
-  const result = await api(`${segment(name)}/lists/${kind}?${query}`);
+  let result;
+  for (;;) {
+    result = await api(`${segment(name)}/lists/${kind}?${query}`);
+    if (mine !== asking) return;
+    if (!result.ok || result.body.ready !== false) break;
+    say(t("lists_making", { percent: Math.floor(100 * (result.body.progress ?? 0)) }));
+    await pause(Number(result.headers?.get?.("Retry-After")) || 1);
+    if (mine !== asking) return;
+  }
   if (!result.ok) {
     say(errorText(result));
     return;
   }
+  say("");
   const answer = result.body;
   const title = $("lists-kind").selectedOptions[0].textContent.trim();
   const next = answer.from + answer.count <= answer.total ? () => fetchPage(answer.from + answer.count) : null;
@@ -75,9 +117,9 @@ async function fetchPage(from) {
         wordList(stem.words),
       ),
     );
-    show({ edition: name, title, words: [], racks: answer.stems.map((stem) => stem.rack), next }, items, answer.total);
+    show({ edition: name, title, words: [], racks: answer.stems.map((stem) => stem.rack), next }, items, answer.total, answer.from);
   } else {
-    show({ edition: name, title, words: answer.words.map((w) => w.word), racks: [], next }, [wordList(answer.words)], answer.total);
+    show({ edition: name, title, words: answer.words.map((w) => w.word), racks: [], next }, [wordList(answer.words)], answer.total, answer.from);
   }
 }
 
@@ -96,7 +138,14 @@ function showWords(list) {
   );
 }
 
-$("lists-kind").addEventListener("change", fitKind);
+$("lists-kind").addEventListener("change", () => {
+  fitKind();
+  if ($("lists-show").disabled) {
+    asking++; // the list being waited for is not the one chosen now
+    busy(false);
+    say("");
+  }
+});
 $("lists-form").addEventListener("submit", (event) => {
   event.preventDefault();
   say("");
@@ -152,6 +201,8 @@ async function handedOver() {
 }
 
 onEditionChange(() => {
+  asking++; // a list still being made for the other edition is no longer waited for
+  busy(false);
   fitEdition();
   shown = null;
   $("lists-result").replaceChildren();

@@ -1,0 +1,238 @@
+"""Probes of the lists that teach (issue 33 rows 1 and 2): bounded, 127.0.0.1 only, one line each.
+
+Run from the repository root with the project's venv (``scripts/reliability`` runs it)::
+
+    python -m bench.probes_lists                    # the lexicon home (lextools default_home)
+    python -m bench.probes_lists --duration 20 --json figures.json
+
+It starts ``lextools serve`` (2 workers, ``service.server.DEFAULTS``) on 127.0.0.1 and prints:
+
+- ``first pages``: on the fresh server, the first page of ``es-fise/lists/new?against=en``, then of
+  ``stems?length=6`` and ``stems?length=7``, each asked once on a new connection: how long each first
+  answer took and whether it was the page or ``ready: false`` with its progress (then asked again,
+  after its ``Retry-After``, until ready: the time until ready is reported beside it), and the PSS of
+  the arbiter and its workers before and after. Passes when every first answer came within 1 s and
+  the stems pages were ready at once (the build made them).
+- ``8 list clients``: 8 clients cycling more than 8 distinct lists (new words against every other
+  edition, high-value tiles × lengths, stems of 6 and 7 tiles, of every edition the home holds) for
+  ``--duration`` s while look-ups are timed on 4 keep-alive connections (``bench.hostile_clients``'s
+  mix): the worker timeouts in the gunicorn log, the look-ups' p99 (and beside it their p99 alone,
+  measured for 10 s first on the same server) and the slowest list answer.
+  Passes with 0 timeouts, p99 ≤ 100 ms and no list answer over 1 s.
+
+Exit status 0 all passed, 1 one failed, 2 cannot run here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import re
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.harness import Service, Unavailable, default_lexicons, memory_kb, require_lexicon, running, workers_of
+from bench.hostile_clients import lookups, measure
+from lextools.core.edition import edition_names, load_edition
+from lextools.features.lists import STEM_LENGTHS, high_value_tiles
+
+FIRST_PAGES = (
+    "/v1/es-fise/lists/new?against=en",
+    "/v1/es-fise/lists/stems?length=6",
+    "/v1/es-fise/lists/stems?length=7",
+)
+CLIENTS = 8
+P99_MS = 100.0
+#: The longest a list request may hold a worker (seconds).
+LIST_SECONDS = 1.0
+#: Seconds of look-ups timed alone first: the machine's own p99, to read the loaded one against.
+BASELINE_SECONDS = 10
+
+
+def get(port: int, path: str) -> tuple[int, dict[str, Any], float, int]:
+    """Status, JSON body, seconds and Retry-After of one GET on a new connection."""
+    start = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", path)
+        r = conn.getresponse()
+        body = r.read()
+        retry = int(r.getheader("Retry-After") or 0)
+    finally:
+        conn.close()
+    return r.status, json.loads(body or b"null"), time.perf_counter() - start, retry
+
+
+def pss_mb(svc: Service) -> float:
+    return sum((memory_kb(pid) or {"pss": 0})["pss"] for pid in [svc.pid, *workers_of(svc.pid)]) / 1024
+
+
+def first_pages(svc: Service) -> dict[str, Any]:
+    before = pss_mb(svc)
+    pages = []
+    for path in FIRST_PAGES:
+        started = time.perf_counter()
+        status, body, seconds, retry = get(svc.port, path)
+        first = {"path": path, "status": status, "seconds": seconds, "ready": bool(body and body.get("ready"))}
+        asks, slowest = 1, seconds
+        while status == 200 and not body.get("ready") and time.perf_counter() - started < 120:
+            first.setdefault("progress", body.get("progress"))
+            time.sleep(retry or 1)
+            status, body, seconds, retry = get(svc.port, path)
+            asks, slowest = asks + 1, max(slowest, seconds)
+        first.update(ready_after_s=time.perf_counter() - started, asks=asks, slowest_s=slowest)
+        first["total"] = body.get("total") if status == 200 else None
+        pages.append(first)
+    ok = all(p["status"] == 200 and p["slowest_s"] <= LIST_SECONDS for p in pages)
+    ok = ok and all(p["ready"] for p in pages if "/stems" in p["path"])
+    return {"probe": "first pages", "pages": pages, "pss_before_mb": before, "pss_after_mb": pss_mb(svc), "ok": ok}
+
+
+def list_paths(home: Path) -> list[str]:
+    """Every list of every edition the home holds: more than 8 distinct ones."""
+    names = [n for n in edition_names() if (home / f"{n}.json").is_file()]
+    paths = []
+    for name in names:
+        paths += [f"/v1/{name}/lists/new?against={other}" for other in names if other != name]
+        paths += [f"/v1/{name}/lists/stems?length={n}" for n in STEM_LENGTHS]
+        for tile in high_value_tiles(load_edition(name))[:3]:
+            paths += [f"/v1/{name}/lists/high-value?tile={tile}&length={n}" for n in (4, 7)]
+            paths.append(f"/v1/{name}/lists/high-value?tile={tile}")
+    return paths
+
+
+class Cycler(threading.Thread):
+    """One client asking the lists in a random order, each answer timed."""
+
+    def __init__(self, port: int, paths: Sequence[str], seed: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.paths, self.rng = port, paths, random.Random(seed)
+        self.statuses: Counter[str] = Counter()
+        self.slowest, self.failed = 0.0, 0
+        self.by_path: dict[str, float] = {}  # the slowest answer of each list
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.is_set():
+            path = self.rng.choice(self.paths)
+            try:
+                status, body, seconds, _ = get(self.port, path)
+            except (OSError, http.client.HTTPException, ValueError):
+                self.failed += 1
+                continue
+            ready = "ready" if status == 200 and body.get("ready") else "not ready" if status == 200 else str(status)
+            self.statuses[ready] += 1
+            self.slowest = max(self.slowest, seconds)
+            self.by_path[path] = max(self.by_path.get(path, 0.0), seconds)
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join()
+
+
+def cycling(svc: Service, paths: Sequence[str], lookup: Sequence[str], duration: int) -> dict[str, Any]:
+    idle = pss_mb(svc)
+    alone = measure(svc.port, lookup, BASELINE_SECONDS, 4)  # the machine's own pace, beside the figure under load
+    clients = [Cycler(svc.port, paths, n) for n in range(CLIENTS)]
+    for c in clients:
+        c.start()
+    try:
+        time.sleep(1)
+        figures = measure(svc.port, lookup, duration, 4)
+        peak = pss_mb(svc)
+    finally:
+        for c in clients:
+            c.stop()
+    log = svc.log.read_text(errors="replace")
+    statuses: Counter[str] = sum((c.statuses for c in clients), Counter())
+    result = {
+        "probe": f"{CLIENTS} list clients",
+        "lists": len(paths),
+        "timeouts": len(re.findall(r"WORKER TIMEOUT", log)),
+        "p99_ms": figures["p99_ms"],
+        "p50_ms": figures["p50_ms"],
+        "baseline_p99_ms": alone["p99_ms"],
+        "lookups": figures["requests"],
+        "lookups_failed": figures["non_2xx"],
+        "answers": dict(sorted(statuses.items())),
+        "client_failures": sum(c.failed for c in clients),
+        "slowest_list_s": max(c.slowest for c in clients),
+        "slowest_lists": sorted(((p, max(c.by_path.get(p, 0.0) for c in clients)) for p in paths), key=lambda x: -x[1])[
+            :5
+        ],
+        "pss_idle_mb": idle,
+        "pss_peak_mb": peak,
+        "pss_after_mb": pss_mb(svc),
+    }
+    result["ok"] = (
+        result["timeouts"] == 0
+        and result["p99_ms"] <= P99_MS
+        and not result["lookups_failed"]
+        and not result["client_failures"]
+        and result["slowest_list_s"] <= LIST_SECONDS
+    )
+    return result
+
+
+def line(r: dict[str, Any]) -> str:
+    verdict = "PASS" if r["ok"] else "FAIL"
+    if r["probe"] == "first pages":
+        told = "; ".join(
+            f"{p['path'].split('/lists/')[1]}: {p['status']} in {p['seconds']:.2f} s "
+            + ("ready" if p["ready"] else f"progress {p.get('progress')}, ready after {p['ready_after_s']:.1f} s")
+            + f" ({p['total']} items)"
+            for p in r["pages"]
+        )
+        return (f"first pages (fresh server): {told}; PSS {r['pss_before_mb']:.0f} → {r['pss_after_mb']:.0f} MB "
+                f"vs every first answer ≤ {LIST_SECONDS:.0f} s, stems ready at once — {verdict}")  # fmt: skip
+    return (
+        f"{r['probe']} cycling {r['lists']} lists: {r['timeouts']} worker timeouts, look-up p99 {r['p99_ms']:.1f} "
+        f"ms (p50 {r['p50_ms']:.1f}; {r['baseline_p99_ms']:.1f} with no list client; {r['lookups']} look-ups, "
+        f"{r['lookups_failed']} failed), slowest list answer "
+        f"{r['slowest_list_s']:.2f} s, answers {r['answers']}, {r['client_failures']} failed, PSS "
+        f"{r['pss_idle_mb']:.0f} → {r['pss_peak_mb']:.0f} → {r['pss_after_mb']:.0f} MB vs 0 timeouts, p99 ≤ "
+        f"{P99_MS:.0f} ms, lists ≤ {LIST_SECONDS:.0f} s — {verdict}"
+    )
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    home = args.lexicons.resolve()
+    for edition in ("es-fise", "es-na103", "en"):
+        require_lexicon(home, edition)
+    lookup = lookups(home, "es-fise", 400, args.seed)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="lextools-probes-") as tmp, running(home, Path(tmp, "s.log")) as svc:
+        results.append(first_pages(svc))
+        print(line(results[-1]), flush=True)
+        results.append(cycling(svc, list_paths(home), lookup, args.duration))
+        print(line(results[-1]), flush=True)
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lexicons", type=Path, default=default_lexicons(), help="lexicon directory")
+    ap.add_argument("--duration", type=int, default=50, help="seconds of the list clients' load (default 50)")
+    ap.add_argument("--seed", type=int, default=33)
+    ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = ap.parse_args(argv)
+    try:
+        results = run(args)
+    except Unavailable as e:
+        print(f"probes_lists: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n")
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
