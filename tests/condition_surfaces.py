@@ -20,7 +20,7 @@ from service import create_app
 #: An option's line in Typer's --help panel: ``│ --min-length   <int>  Shortest word, in tiles. │``.
 _OPTION = re.compile(r"^│ --([a-z][a-z-]*)", re.MULTILINE)
 #: A condition's input on the search page, and its label.
-_INPUT = re.compile(r'<(?:input|select) id="c-\w+" name="(\w+)" data-condition')
+_INPUT = re.compile(r'<(?:input|select|textarea) id="c-\w+" name="(\w+)" data-condition')
 _LABEL = re.compile(r'<label for="c-(\w+)" data-i18n="search_\w+">([^<]*)</label>')
 
 
@@ -32,12 +32,12 @@ def cli_options(command: str) -> list[str]:
 
 
 def api_parameters(doc: dict[str, Any], path: str) -> list[str]:
-    """The query parameters of ``GET path`` that a row of the table describes (its English help)."""
+    """The query parameters of ``GET path`` that a row of the table, or a test's negation, describes
+    (its English help)."""
     parameters = doc["paths"][path]["get"]["parameters"]
     named = [doc["components"]["parameters"][p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p for p in parameters]
-    return [
-        p["name"] for p in named if p["name"] in table.BY_NAME and p["description"] == table.BY_NAME[p["name"]].help.en
-    ]
+    described = {c.name: c.help.en for c in table.parameters()}
+    return [p["name"] for p in named if p["name"] in described and described[p["name"]] == p.get("description")]
 
 
 def surfaces(home: Path, record: Path) -> dict[str, Any]:

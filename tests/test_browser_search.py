@@ -13,6 +13,7 @@ import os
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from selenium import webdriver
@@ -21,6 +22,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select
 from test_browser import (  # noqa: F401
     CHROMEDRIVER,
     CHROMIUM,
@@ -216,3 +219,171 @@ def test_the_search_page_on_a_phone(browser: WebDriver, fise_url: str) -> None: 
         assert console_errors(browser) == []
     finally:
         browser.set_window_size(1280, 900)
+
+
+# -- issue 32: a page you can drive, whole results, saved searches ------------------------------------
+
+FIRST_RESULT_IN_VIEW = """
+const b = document.querySelector('#search-results [data-card-word]');
+if (!b) return false;
+const r = b.getBoundingClientRect();
+return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+"""
+
+
+def enter_search(driver: WebDriver, url: str, rack: str) -> WebElement:
+    """Type a rack on the search page and press Enter in its field; the results once shown."""
+    open_page(driver, f"{url}/search?edition=es-fise")
+    driver.execute_script("arguments[0].focus()", by_id(driver, "search-query"))
+    type_keys(driver, rack + Keys.ENTER)
+    results = by_id(driver, "search-results")
+    wait_for(driver, lambda d: int(results.get_attribute("data-count") or 0) > 0, "the first page", 60)
+    return results
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_after_enter_the_first_result_is_in_view_five_tabs_away(
+    browser: WebDriver,  # noqa: F811
+    fise_url: str,
+    size: tuple[int, int],
+) -> None:
+    browser.set_window_size(*size)
+    try:
+        enter_search(browser, fise_url, "aeinrs?")
+        assert browser.execute_script(FIRST_RESULT_IN_VIEW), "the first result is in the viewport"
+        assert by_id(browser, "search-conditions").get_attribute("open") is None  # folded away
+        actions = by_id(browser, "search-actions").rect
+        assert actions["y"] + actions["height"] <= by_id(browser, "search-results").rect["y"]  # above the results
+        assert focused_id(browser) == "search-query"  # the rack field keeps the focus: type the next rack
+        tabs = 0
+        while not browser.execute_script("return document.activeElement.dataset.cardWord") and tabs < 20:
+            type_keys(browser, Keys.TAB)
+            tabs += 1
+        first = browser.find_element(By.CSS_SELECTOR, "#search-results [data-card-word]")
+        assert tabs <= 5 and browser.switch_to.active_element == first, tabs
+        # The toolbar's buttons are one Tab stop, the arrow keys move between them.
+        browser.execute_script("arguments[0].focus()", by_id(browser, "search-quiz"))
+        type_keys(browser, Keys.ARROW_RIGHT)
+        assert focused_id(browser) == "search-cardbox"
+        # The query is in the address bar.
+        address = parse_qs(urlsplit(browser.current_url).query)
+        assert address["q"] == ["aeinrs?"] and address["mode"] == ["anagram"] and address["edition"] == ["es-fise"]
+        assert console_errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def every_page(driver: WebDriver) -> list[str]:
+    """Press More results until the search is done (a page stops at the API's budget); its words."""
+    results = by_id(driver, "search-results")
+    wait_for(driver, lambda d: int(results.get_attribute("data-count") or 0) > 0, "the first page", 60)
+    while results.get_attribute("data-done") != "true":
+        count = results.get_attribute("data-count")
+        press(driver, "search-more")
+
+        def moved(d: WebDriver, was: str | None = count) -> bool:
+            return results.get_attribute("data-done") == "true" or results.get_attribute("data-count") != was
+
+        wait_for(driver, moved, "the next page", 60)
+    return shown_words(driver)
+
+
+def test_a_saved_search_reopens_from_its_url(browser: WebDriver, fise_url: str) -> None:  # noqa: F811
+    browser.set_window_size(1280, 900)
+    open_page(browser, f"{fise_url}/search?edition=es-fise")
+    browser.execute_script("localStorage.removeItem('lextools:searches')")
+    Select(by_id(browser, "search-mode")).select_by_value("pattern")
+    for field, value in (("c-max_length", "5"), ("c-consists_of", "chao"), ("c-min_vowels", "3")):
+        browser.execute_script("arguments[0].focus()", by_id(browser, field))
+        type_keys(browser, value)
+    by_id(browser, "c-not_vowels").click()  # not: fewer than 3 vowels
+    browser.execute_script("arguments[0].focus()", by_id(browser, "search-query"))
+    type_keys(browser, "ch*" + Keys.ENTER)
+    found = every_page(browser)
+    assert found and all(set(w) <= set("CHAO") and sum(c in "AO" for c in w) < 3 for w in found), found
+    assert parse_qs(urlsplit(browser.current_url).query)["not_vowels"] == ["true"]
+    by_id(browser, "search-saved").find_element(By.TAG_NAME, "summary").click()
+    name = by_id(browser, "search-save-name")
+    name.clear()
+    name.send_keys("chao corto" + Keys.ENTER)
+    link = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-saved='chao corto']"), "the saved search")
+    saved_url = link.get_attribute("href")
+    open_page(browser, f"{fise_url}/search?edition=es-fise")  # a page with nothing asked
+    assert by_id(browser, "search-results").get_attribute("data-count") == "0"
+    by_id(browser, "search-saved").find_element(By.TAG_NAME, "summary").click()
+    browser.find_element(By.CSS_SELECTOR, "[data-saved='chao corto']").click()
+    wait_for(browser, lambda d: d.current_url == saved_url, "the saved search's address")
+    assert every_page(browser) == found
+    assert by_id(browser, "search-mode").get_attribute("value") == "pattern"
+    assert by_id(browser, "c-consists_of").get_attribute("value") == "chao"
+    assert by_id(browser, "c-not_vowels").is_selected()
+    open_page(browser, saved_url)  # the address alone (a bookmark, a shared link) runs it too
+    assert every_page(browser) == found
+    assert console_errors(browser) == []
+
+
+def test_quiz_on_the_whole_result_counts_the_apis_total(
+    browser: WebDriver,  # noqa: F811
+    fise_url: str,
+    fise: Lexicon,
+) -> None:
+    browser.set_window_size(1280, 900)
+    key, blanks = search.parse_rack("AEINRS?", fise)
+    every = list(search.anagrams(fise, key, blanks))
+    assert len(every) == 142
+    results = enter_search(browser, fise_url, "aeinrs?")
+    assert results.get_attribute("data-count") == "100" and results.get_attribute("data-done") == "false"
+    # The tile each blank stands for is marked, in lower case (Zyzzyva's way).
+    for shown in browser.find_elements(By.CSS_SELECTOR, "#search-results .word-tiles"):
+        marked = shown.find_elements(By.CSS_SELECTOR, ".t.blank")
+        assert len(marked) == 1 and marked[0].text == (shown.get_attribute("data-blanks") or "").lower()
+    # A card with no hooks says so, rather than the word alone between nothing.
+    bare = next(m for m in every if not fise.hooks(m.key).front and not fise.hooks(m.key).back)
+    browser.execute_script(
+        "document.querySelector('#search-results').append(Object.assign(document.createElement('button'),"
+        " {id: 'bare', type: 'button'})); document.getElementById('bare').dataset.cardWord = arguments[0]",
+        fise.edition.spelling(bare.key),
+    )
+    press(browser, "bare")
+    hooks = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#word-card .card-hooks"), "the card")
+    assert hooks.text == "Ganchos: ninguno" and hooks.get_attribute("data-none") == "true"
+    type_keys(browser, Keys.ESCAPE)
+    browser.execute_script("document.getElementById('bare').remove()")
+    press(browser, "search-quiz")
+    wait_for(browser, lambda d: "list=session" in d.current_url, "the study page", 60)
+    counted = wait_for(browser, lambda d: by_id(d, "lists-result").find_element(By.TAG_NAME, "p"), "the list", 60)
+    assert counted.text.endswith(": 142 de 142"), counted.text
+    # The list selector names the list shown (not "Raíces", the first kind the server makes).
+    kind = Select(by_id(browser, "lists-kind")).first_selected_option
+    assert kind.get_attribute("value") == "session" and kind.text == "Lista de la página de búsqueda"
+    alphagrams = {"".join(sorted(m.key)) for m in every}
+    message = by_id(browser, "quiz-message")
+    wait_for(browser, lambda d: f"{len(alphagrams)} preguntas" in message.text, "the quiz on the whole list", 60)
+    assert console_errors(browser) == []
+
+
+def test_a_whole_result_cut_at_the_bound_says_so(
+    browser: WebDriver,  # noqa: F811
+    default_home: Path,
+    tmp_path: Path,
+) -> None:
+    """SEARCH_WHOLE_LIMIT set to 120: AEINRS?'s 142 anagrams are handed over as their first 120, and
+    both pages say so."""
+    config = {"LEXICONS": default_home, "RECORD": tmp_path / "challenges.sqlite3", "SEARCH_WHOLE_LIMIT": 120}
+    with serving(config) as url:
+        browser.set_window_size(1280, 900)
+        enter_search(browser, url, "aeinrs?")
+        assert by_id(browser, "search-form").get_attribute("data-whole-limit") == "120"
+        press(browser, "search-quiz")
+        wait_for(browser, lambda d: "list=session" in d.current_url, "the study page", 60)
+        counted = wait_for(browser, lambda d: by_id(d, "lists-result").find_element(By.TAG_NAME, "p"), "the list", 60)
+        assert counted.text == "Búsqueda aeinrs? (las 120 primeras): 120 de 120", counted.text
+        open_page(browser, f"{url}/search?edition=es-fise&mode=anagram&q=aeinrs%3F")
+        results = by_id(browser, "search-results")
+        wait_for(browser, lambda d: int(results.get_attribute("data-count") or 0) > 0, "the first page", 60)
+        press(browser, "search-download")
+        said = by_id(browser, "search-action-message")
+        actions = by_id(browser, "search-actions")
+        wait_for(browser, lambda d: actions.get_attribute("data-downloaded") == "120", "the download")
+        assert said.text == "La búsqueda tiene más de 120 palabras: solo se toman las 120 primeras."
+        assert console_errors(browser) == []

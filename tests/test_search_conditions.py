@@ -54,6 +54,22 @@ CASES: list[tuple[dict[str, object], Callable[[Lexicon, str], bool]]] = [
     ({"min_anagrams": 2}, lambda es, k: sum(sorted(o) == sorted(k) for o in es) >= 2),
     ({"min_score": 8}, lambda es, k: (es.edition.score(es.edition.decode(k)) or 0) >= 8),
     ({"max_rank": 3}, lambda es, k: (rank_of(es, k) or (99, 0))[0] <= 3),
+    # Zyzzyva's others, each with its "not": vowels are the tiles A E I O U; tiles are counted as
+    # tiles (CH one, Ñ its own); a list is any words, those the lexicon lacks kept out by the search.
+    ({"min_vowels": 3}, lambda es, k: sum(t in "AEIOU" for t in es.edition.decode(k)) >= 3),
+    ({"max_vowels": 1, "not_vowels": True}, lambda es, k: sum(t in "AEIOU" for t in es.edition.decode(k)) > 1),
+    ({"max_distinct": 3}, lambda es, k: len(set(k)) <= 3),
+    ({"min_distinct": 4, "not_distinct": True}, lambda es, k: len(set(es.edition.decode(k))) < 4),
+    ({"consists_of": "casch"}, lambda es, k: set(es.edition.decode(k)) <= {"C", "A", "S", "CH"}),
+    ({"consists_of": "amo", "not_consists_of": True}, lambda es, k: not set(k) <= set("AMO")),
+    ({"takes_back": "s"}, lambda es, k: k + "S" in es),
+    ({"takes_front": "c", "not_takes_front": True}, lambda es, k: "C" + k not in es),
+    ({"in_list": "casa, cosa\nchal"}, lambda es, k: es.edition.spelling(k) in {"CASA", "COSA", "CHAL"}),
+    ({"in_list": ["casa", "COSA"], "not_in_list": True}, lambda es, k: es.edition.spelling(k) not in {"CASA", "COSA"}),
+    ({"starts": "c", "not_starts": True}, lambda es, k: k[0] != "C"),
+    ({"includes": "ñ", "not_includes": True}, lambda es, k: "Ñ" not in es.edition.decode(k)),
+    ({"min_length": 3, "max_length": 4, "not_length": True}, lambda es, k: not 3 <= len(k) <= 4),
+    ({"min_score": 8, "not_score": True}, lambda es, k: (es.edition.score(es.edition.decode(k)) or 0) < 8),
 ]
 
 
@@ -79,6 +95,48 @@ def test_conditions_combine_and_apply_to_anagrams(es: Lexicon) -> None:
     assert anagram_count(es, es.spell("cosa").key) == 3  # CASO, COSA, SACO
 
 
+def test_a_negation_keeps_what_its_test_drops(es: Lexicon) -> None:
+    """Each test and its negation split the lexicon in two: nothing in both, nothing in neither."""
+    tests: dict[str, dict[str, object]] = {
+        "not_length": {"min_length": 3},
+        "not_rank": {"max_rank": 3},
+        "not_includes": {"includes": "ch"},
+        "not_starts": {"starts": "ca"},
+        "not_ends": {"ends": "s"},
+        "not_anagrams": {"min_anagrams": 2},
+        "not_score": {"max_score": 4},
+        "not_vowels": {"min_vowels": 3},
+        "not_distinct": {"max_distinct": 3},
+        "not_consists_of": {"consists_of": "lamo"},
+        "not_takes_front": {"takes_front": "ll"},
+        "not_takes_back": {"takes_back": "s"},
+        "not_in_list": {"in_list": "casa chal perro"},
+    }
+    assert list(tests) == [n.name for n in table.negations()]
+    everything = set(search.find(es))
+    for negation in table.negations():
+        given = tests[negation.name]
+        kept = set(search.find(es, conditions=conditions(es, **given)))
+        dropped = set(search.find(es, conditions=conditions(es, **given, **{negation.name: True})))
+        assert kept and dropped and not kept & dropped and kept | dropped == everything, negation.name
+        assert Conditions(**{negation.name: False}) == Conditions()  # a negation not asked is no condition
+
+
+def test_a_word_list_is_read_from_text_words_or_a_file(es: Lexicon, tmp_path: Path) -> None:
+    listed = tmp_path / "mine.txt"
+    listed.write_text("casa\nChal\n\nperro\n", encoding="utf-8")
+    from_file = conditions(es, in_list=listed)
+    assert from_file == conditions(es, in_list="CASA, chal;perro") == conditions(es, in_list=["casa", "chal", "perro"])
+    assert words(es, list(search.find(es, conditions=from_file))) == ["CASA", "PERRO"]  # CHAL: no word here
+    assert from_file.in_list == frozenset({"CASA", "1AL", "PE3O"})  # keys: CH, RR one tile each
+    assert not conditions(es, in_list=" , ")  # an empty list: not asked
+    with pytest.raises(QueryError, match="in_list"):
+        conditions(es, in_list="casa kilo")  # es-fise has no K tile
+    with pytest.raises(QueryError, match="in_list"):
+        conditions(es, in_list=["a"] * (table.MAX_LIST_WORDS + 1))
+    assert f"{table.MAX_LIST_WORDS:,}" in table.BY_NAME["in_list"].help.en  # the bound its help says
+
+
 def test_bad_conditions_are_refused_at_the_call(es: Lexicon) -> None:
     with pytest.raises(QueryError, match="min_length is more than max_length"):
         conditions(es, min_length=5, max_length=4)
@@ -94,11 +152,20 @@ def test_bad_conditions_are_refused_at_the_call(es: Lexicon) -> None:
 def test_the_table_is_the_only_list_of_conditions() -> None:
     """Names, kinds, ranges and the lists derived from the table; its bounds are the searches' own."""
     assert tuple(c.name for c in CONDITIONS) == NAMES and len(set(NAMES)) == len(NAMES)
-    assert table.TILES == ("includes", "starts", "ends") and table.FLAGS == ("front_hook", "back_hook")
-    assert tuple((f"min_{p}", f"max_{p}") for p in ("length", "rank", "anagrams", "score")) == table.RANGES
+    assert table.TILES == ("includes", "starts", "ends", "consists_of", "takes_front", "takes_back")
+    assert table.FLAGS == ("front_hook", "back_hook") and table.WORD_LISTS == ("in_list",)
+    pairs = ("length", "rank", "anagrams", "score", "vowels", "distinct")
+    assert tuple((f"min_{p}", f"max_{p}") for p in pairs) == table.RANGES
+    # One negation per test but the flags, after the test's last row.
+    nots = [n.name for n in table.negations()]
+    assert nots == [f"not_{t}" for t in dict.fromkeys(c.test for c in CONDITIONS if c.kind != "flag")]
+    shown = [p.name for p in table.parameters()]
+    assert [n for n in shown if n in NAMES] == list(NAMES) and set(shown) - set(NAMES) == set(nots)
+    assert shown.index("not_length") == shown.index("max_length") + 1 and "not_front_hook" not in shown
     assert search.MAX_QUERY_TILES == table.MAX_QUERY_TILES == MAX_TILES == table.BY_NAME["min_length"].high
     for c in CONDITIONS:
         assert (c.low is not None and c.high is not None and c.low <= c.high) == (c.kind == "number"), c.name
+        assert c.kind in ("number", "tiles", "flag", "words"), c.name
         assert all(query in table.QUERIES for query, _ in c.query_defaults), c.name
         assert all(c.help[lang].endswith(".") and c.label[lang] for lang in ("en", "es", "fr")), c.name
     assert Conditions().given() == {} and not Conditions(min_rank=None, includes="")
@@ -109,7 +176,7 @@ def test_the_table_is_the_only_list_of_conditions() -> None:
 
 def test_every_row_of_the_table_has_its_predicate(es: Lexicon) -> None:
     """A condition added to the table and given is tested: one predicate each (none forgotten)."""
-    sample = {"number": 1, "tiles": "A", "flag": True}
+    sample = {"number": 1, "tiles": "A", "flag": True, "words": frozenset("A")}
     for c in CONDITIONS:
         assert predicates(es, Conditions(**{c.name: sample[c.kind]})), c.name
 
@@ -168,11 +235,13 @@ def test_api_search_and_cli_pattern_take_the_same_conditions(
 
 def test_the_cli_the_api_and_the_page_show_exactly_the_table(lexicon_home: Path, tmp_path: Path) -> None:
     shown = surfaces(lexicon_home, tmp_path / "challenges.sqlite3")
-    assert shown["cli"] == {"anagram": list(NAMES), "pattern": list(NAMES)}
-    assert all(names == list(NAMES) for names in shown["api"].values()), shown["api"]
-    assert shown["page"] == list(NAMES)
-    assert shown["labels"]["en"] == {c.name: c.label.en for c in CONDITIONS}
-    assert shown["labels"]["es-fise"] == {c.name: c.label.es for c in CONDITIONS}
+    every = [c.name for c in table.parameters()]  # each row, and each test's "not" after it
+    assert shown["cli"] == {"anagram": every, "pattern": every}
+    assert all(names == every for names in shown["api"].values()), shown["api"]
+    assert shown["page"] == every
+    assert shown["labels"]["en"] == {c.name: c.label.en for c in table.parameters()}
+    assert shown["labels"]["es-fise"] == {c.name: c.label.es for c in table.parameters()}
+    assert shown["labels"]["es-fise"]["not_vowels"] == "no"
 
 
 #: Adds a row to the table before the CLI and the service are imported, then prints what they show
@@ -183,8 +252,8 @@ from pathlib import Path
 from lextools.core import conditions as table
 
 row = table.Condition(
-    "min_vowels", "number", table.Texts("Vowels, at least", "Vocales, mínimo", "Voyelles, au moins"),
-    table.Texts("Fewest vowels.", "Mínimo de vocales.", "Nombre minimal de voyelles."), low=0, high=15,
+    "min_consonants", "number", table.Texts("Consonants, at least", "Consonantes, mínimo", "Consonnes, au moins"),
+    table.Texts("Fewest consonants.", "Mínimo de consonantes.", "Nombre minimal de consonnes."), low=0, high=15,
 )
 table.CONDITIONS += (row,)
 table.BY_NAME = {**table.BY_NAME, row.name: row}
@@ -198,8 +267,8 @@ from tests.condition_surfaces import surfaces
 home, record = Path(sys.argv[1]), Path(sys.argv[2])
 shown = surfaces(home, record)
 client = create_app({"LEXICONS": home, "TESTING": True, "RECORD": record}).test_client()
-shown["refused"] = client.get("/v1/es-fise/search?pattern=*&lang=en&min_vowels=many").get_json()
-args = ["pattern", "es-fise", "ca*", "--min-vowels", "1", "--json", "--lexicons", str(home)]
+shown["refused"] = client.get("/v1/es-fise/search?pattern=*&lang=en&min_consonants=many").get_json()
+args = ["pattern", "es-fise", "ca*", "--min-consonants", "1", "--not-min-consonants", "--json", "--lexicons", str(home)]
 shown["cli_run"] = CliRunner().invoke(cli, args, catch_exceptions=False).exit_code
 print(json.dumps(shown))
 """
@@ -209,13 +278,14 @@ def test_a_row_added_to_the_table_is_in_the_cli_the_api_and_the_page(lexicon_hom
     record = tmp_path / "challenges.sqlite3"
     run = [sys.executable, "-c", NEW_ROW, str(lexicon_home), str(record)]
     shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, cwd=ROOT).stdout)
-    names = [*NAMES, "min_vowels"]
+    names = [c.name for c in table.parameters()] + ["min_consonants", "not_min_consonants"]  # a row and its "not"
     assert shown["cli"] == {"anagram": names, "pattern": names}
     assert all(got == names for got in shown["api"].values()), shown["api"]
     assert shown["page"] == names
-    assert shown["labels"]["en"]["min_vowels"] == "Vowels, at least"
-    assert shown["labels"]["es-fise"]["min_vowels"] == "Vocales, mínimo"
-    assert shown["refused"]["error"]["message"].startswith("min_vowels")  # checked as a whole number 0-15
+    assert shown["labels"]["en"]["min_consonants"] == "Consonants, at least"
+    assert shown["labels"]["es-fise"]["min_consonants"] == "Consonantes, mínimo"
+    assert shown["labels"]["es-fise"]["not_min_consonants"] == "no"
+    assert shown["refused"]["error"]["message"].startswith("min_consonants")  # checked as a whole number 0-15
     assert shown["cli_run"] == 0
 
 

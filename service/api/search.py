@@ -12,7 +12,16 @@ from marshmallow.fields import Field
 
 from lextools.core import search
 from lextools.core.budget import Budget
-from lextools.core.conditions import ANAGRAM, CONDITIONS, NAMES, PATTERN, Condition, Conditions, conditions
+from lextools.core.conditions import (
+    ANAGRAM,
+    MAX_LIST_WORDS,
+    PATTERN,
+    Condition,
+    Conditions,
+    Negation,
+    conditions,
+    parameters,
+)
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.core.search.anagrams_by_probability import ranked_anagrams
@@ -43,7 +52,12 @@ def _limit() -> WholeNumber:
     """How many words a page of a budgeted walk (search, anagrams) holds."""
     return WholeNumber(
         1, "SEARCH_MAX_LIMIT", load_default=ConfigValue("SEARCH_LIMIT"),
-        metadata={"description": Limited("words per page; a page also stops after {SEARCH_BUDGET_MS} ms of work")},
+        metadata={
+            "description": Limited(
+                "words per page; a page also stops after {SEARCH_BUDGET_MS} ms of work (the search page"
+                " gathers a whole result through next_cursor up to {SEARCH_WHOLE_LIMIT} words)"
+            )
+        },
     )  # fmt: skip
 
 
@@ -52,10 +66,15 @@ def _cursor() -> Text:
     return Text(metadata={"description": "next_cursor of the previous page: resumes where its work stopped"})
 
 
-def condition_field(condition: Condition, query: str | None = None) -> Field:
-    """A search condition's query parameter (a row of :data:`lextools.core.conditions.CONDITIONS`): its
-    kind's field, its bounds, its default on ``query`` and, as its description, the row's help."""
+def condition_field(condition: Condition | Negation, query: str | None = None) -> Field:
+    """A search condition's query parameter (a row of :data:`lextools.core.conditions.CONDITIONS`, or
+    a test's negation): its kind's field, its bounds, its default on ``query`` and, as its
+    description, the row's help."""
     about: dict[str, Any] = {"metadata": {"description": condition.help.en}}
+    if isinstance(condition, Negation):
+        return Flag(**about)
+    if condition.kind == "words":
+        about["metadata"]["x-maxWords"] = MAX_LIST_WORDS
     default = condition.default_for(query)
     if default is not None:
         about["load_default"] = default
@@ -66,8 +85,8 @@ def condition_field(condition: Condition, query: str | None = None) -> Field:
 
 def condition_fields(query: str | None = None) -> dict[str, Field]:
     """Every search condition's query parameter on ``query`` (None: no query's own defaults), in the
-    table's order: a query schema's ``Meta.include``."""
-    return {c.name: condition_field(c, query) for c in CONDITIONS}
+    table's order with each test's negation after it: a query schema's ``Meta.include``."""
+    return {c.name: condition_field(c, query) for c in parameters()}
 
 
 class ConditionsQuery(EditionQuery):
@@ -116,14 +135,21 @@ class SearchQuery(ConditionsQuery):
     contains = Text(metadata={"description": "tiles the word contains"})
 
 
-#: The names of the conditions' query parameters (those :func:`lextools.core.conditions.conditions` takes).
-CONDITION_PARAMETERS = tuple(name for name in NAMES if name not in ("starts", "ends"))
+#: The names of the conditions' query parameters (those :func:`lextools.core.conditions.conditions`
+#: takes; a search's start and end are the walk's own, unless negated).
+CONDITION_PARAMETERS = tuple(c.name for c in parameters() if c.name not in ("starts", "ends"))
 
 
 def _conditions(lex: Lexicon, query: type[Query], **also: Any) -> Conditions:
     """The conditions of a request (the query's condition parameters, and ``also`` those the view read)."""
     given = load(query, *CONDITION_PARAMETERS)
     return conditions(lex, **{name: given.get(name) for name in CONDITION_PARAMETERS}, **also)
+
+
+def _negated_ends(params: dict[str, Any]) -> dict[str, Any]:
+    """A search's start and end that are negated, as conditions (the walk takes only those kept)."""
+    negated = load(SearchQuery, "not_starts", "not_ends")
+    return {name: params.pop(name, None) for name in ("starts", "ends") if negated.get(f"not_{name}")}
 
 
 class TwoTileWords(Answer):
@@ -222,7 +248,7 @@ def search_words(edition: str) -> dict[str, Any]:
     order = page["order"]
     limit, after = _page(lex, order[0], page)
     params = load(SearchQuery, "pattern", "length", "contains", "starts", "ends")
-    cond = _conditions(lex, SearchQuery)
+    cond = _conditions(lex, SearchQuery, **_negated_ends(params))
     with walking(limit) as budget:
         keys = list(
             search.find(

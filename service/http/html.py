@@ -16,7 +16,7 @@ from importlib.resources import files
 
 from flask import Response, request
 
-from lextools.core.conditions import CONDITIONS
+from lextools.core.conditions import parameters
 from lextools.core.edition import load_edition
 from lextools.core.messages import choose_language
 from service.http.guards import kiosk_edition
@@ -41,10 +41,10 @@ def strings() -> dict[str, dict[str, str]]:
 
 def condition_strings(lang: str) -> dict[str, str]:
     """Each search condition's label (``search_<name>``) and hint (``search_<name>_help``) in ``lang``,
-    from its row of :data:`lextools.core.conditions.CONDITIONS`."""
+    from its row of :data:`lextools.core.conditions.CONDITIONS` (and each test's negation, ``not_<test>``)."""
     return {
         key: text
-        for c in CONDITIONS
+        for c in parameters()
         for key, text in ((f"search_{c.name}", c.label[lang]), (f"search_{c.name}_help", c.help[lang]))
     }
 

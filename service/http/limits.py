@@ -31,6 +31,7 @@ from lextools.core.conditions import MAX_ANAGRAMS, MAX_RANK, MAX_SCORE  # the se
 from lextools.core.search import MAX_QUERY_TILES, ORDERS
 from lextools.core.spelling import MAX_TILES, NOTATIONS
 from lextools.features.export import FORMATS
+from lextools.features.lists import MAX_LIST_LINES
 from lextools.features.quiz import MAX_QUIZ_ANSWERS, MAX_QUIZ_TILES
 
 #: Words a play can form (the judge box's count is one digit, 1–8).
@@ -58,6 +59,12 @@ LIMITS: dict[str, tuple[Any, str]] = {
     "MAX_CONTENT_LENGTH": (512 * 1024, "bytes in one request body"),
     "SEARCH_LIMIT": (100, "words in a search or anagram page when limit is not given"),
     "SEARCH_MAX_LIMIT": (1000, "largest limit of a search or anagram page"),
+    # The study page takes a handed-over list of at most MAX_LIST_LINES words: the whole a search
+    # page gathers for it is no more.
+    "SEARCH_WHOLE_LIMIT": (
+        MAX_LIST_LINES,
+        "words the search page gathers through next_cursor for a quiz, the cardbox or a download",
+    ),
     "SEARCH_BUDGET_MS": (200, "milliseconds of work one search or anagram page may take"),
     "SEARCH_CONCURRENCY": (1, "search and anagram pages one worker runs at once; others wait their turn"),
     "MAX_RACK_BLANKS": (2, "blanks in one rack (as many as any verified bag holds)"),

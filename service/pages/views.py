@@ -27,7 +27,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request
 
-from lextools.core.conditions import CONDITIONS
+from lextools.core.conditions import parameters
 from lextools.core.edition import edition_names, load_edition
 from lextools.core.errors import LexiconError
 from lextools.core.lexicon import read_metadata
@@ -163,7 +163,11 @@ def study() -> str | tuple[str, int]:
 @bp.get("/search")
 def search_page() -> str | tuple[str, int]:
     """Anagram, build and pattern searches with conditions, their results as tiles, and word cards."""
-    return _page("search.html", orders=ORDERS, conditions=CONDITIONS)
+    config = current_app.config
+    return _page(
+        "search.html", orders=ORDERS, conditions=parameters(),
+        whole_limit=config["SEARCH_WHOLE_LIMIT"], page_limit=config["SEARCH_MAX_LIMIT"],
+    )  # fmt: skip
 
 
 bp.after_request(page_headers)

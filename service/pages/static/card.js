@@ -42,10 +42,13 @@ export function cardButton(word, content = word, name = null) {
   );
 }
 
+/** The hooks around the word (·ALA· marks inner hooks); a word with none says so, not the word alone. */
 function hooksLine(hooks) {
+  const about = { class: "card-hooks", "data-front": hooks.front.join(" "), "data-back": hooks.back.join(" "), "data-hooked": hooks.hooked };
+  if (!hooks.front.length && !hooks.back.length) return el("p", { ...about, "data-none": "true" }, `${t("card_hooks")}: ${t("card_none")}`);
   return el(
     "p",
-    { class: "card-hooks", "data-front": hooks.front.join(" "), "data-back": hooks.back.join(" "), "data-hooked": hooks.hooked },
+    about,
     `${t("card_hooks")}: `,
     el("span", { class: "hook-tiles front" }, hooks.front.join(" ")),
     " ",

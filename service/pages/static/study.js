@@ -97,3 +97,24 @@ $("two-show").addEventListener("click", async () => {
 onEditionChange(() => {
   for (const id of ["lookup-result", "two-result"]) $(id).replaceChildren();
 });
+
+// -- a list handed over by the search page (/study?list=session, shown by lists.js) -----------------
+
+/** The list selector names the list shown: "List from the search page", not the first kind of list
+ * the server makes. Picking another kind drops that choice; the form cannot fetch it from the server. */
+function nameHandedOverList() {
+  const kind = $("lists-kind");
+  if (!kind || new URLSearchParams(location.search).get("list") !== "session") return;
+  const option = el("option", { value: "session", "data-i18n": "lists_session" }, t("lists_session"));
+  kind.prepend(option);
+  kind.value = "session";
+  kind.addEventListener("change", () => option.remove(), { once: true });
+  // Capture: before the lists' own handler, which would ask the server for a list named "session".
+  $("lists-form").addEventListener("submit", (event) => {
+    if (kind.value !== "session") return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, { capture: true });
+}
+
+nameHandedOverList();
