@@ -233,3 +233,11 @@ def test_a_ranked_anagram_jobs_condition_filter_pauses(es: Lexicon, monkeypatch:
     search.ranked_anagrams(es, key, blanks, True, 1, cond, budget=Budget(seconds=0.0))
     job = finished(es, ("ranked anagrams", key, blanks, True, 1, cond))
     assert isinstance(job.error, Cancelled)
+
+
+def test_a_result_nobody_asks_for_is_dropped_by_the_sweeper(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Row 5: kept results do not outlive their use: past KEPT_IDLE seconds unasked they go."""
+    assert background.result(es, ("test", "kept"), lambda: [1, 2, 3], wait=30) == [1, 2, 3]
+    monkeypatch.setattr(background, "KEPT_IDLE", 0.0)
+    background._swept()
+    assert ("test", "kept") not in background._jobs.get(es, {})

@@ -21,8 +21,10 @@ disconnected) is cancelled too. A cancelled job stops at its next pause (every f
 :func:`lextools.core.budget.cancellable`), its memory is handed back to the system
 (:func:`give_back_memory`) and the next ask starts it again. At most :data:`PENDING` small jobs wait
 unfinished — a request past that is told to come back — and at most :data:`KEPT` finished results per
-lexicon and :data:`KEPT_ITEMS` answers in all are kept, the least recently asked going first: the
-memory of a job is bounded by its query (a 15-tile rack with two blanks) and returned when it goes.
+lexicon and :data:`KEPT_ITEMS` answers in all are kept, the least recently asked going first, none
+longer than :data:`KEPT_IDLE` seconds unasked (a :class:`Sweeper` drops them, and a lexicon left with
+none lets go of the pages of its files the jobs read): the memory of a job is bounded by its query
+(a 15-tile rack with two blanks) and returned when it goes.
 
 A process that asks one question and exits (the command line) has no deadline and no other
 request: inside :func:`in_caller` a job that its caller waits for with no deadline is computed in
@@ -65,6 +67,8 @@ ABANDONED = 3.0
 KEPT = 8
 #: Answers (items of the finished results) kept in a process, every lexicon together.
 KEPT_ITEMS = 400_000
+#: Seconds a finished result nobody asked for is kept.
+KEPT_IDLE = 5.0
 #: Tiles (blanks included) of a rack whose job runs in the small lane.
 SMALL_TILES = 8
 #: Seconds between two looks of a job waiting its turn at whether it was cancelled meanwhile.
@@ -144,6 +148,7 @@ def result(
             if not here:
                 start(f"background {key!r}"[:60], _run, job, compute)
             freed = _forget_finished()
+            _SWEEPER.wake()
         else:
             jobs.move_to_end(key)
             freed = False
@@ -270,6 +275,28 @@ class Sweeper:
                     return
 
 
+def _swept() -> bool:
+    """Drop the finished results nobody asked for in KEPT_IDLE seconds; True when no job is left (the
+    sweeper ends). Freed memory goes back to the system; a lexicon left with no job lets go of the
+    pages of its files (the ranking, the alphagram table) the jobs read."""
+    now, emptied = time.monotonic(), []
+    with _lock:
+        dropped = 0
+        for lex, jobs in list(_jobs.items()):
+            idle = [k for k, j in jobs.items() if j.done.is_set() and not j.waiting and now - j.asked > KEPT_IDLE]
+            for k in idle:
+                del jobs[k]
+            dropped += len(idle)
+            if idle and not jobs:
+                emptied.append(lex)
+        done = not any(_jobs.values())
+    if dropped:
+        give_back_memory()
+    for lex in emptied:
+        lex.release_pages()
+    return done
+
+
 def give_back_memory() -> None:
     """Hand the heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere): the
     C allocator keeps what a cache freed, so a worker would stay at its peak."""
@@ -278,3 +305,7 @@ def give_back_memory() -> None:
     except (OSError, AttributeError):
         return
     trim(0)
+
+
+#: The thread (a greenlet under gevent) that drops the results kept idle, while there are jobs.
+_SWEEPER = Sweeper("background results", _swept, KEPT_IDLE / 4)
