@@ -167,12 +167,17 @@ def pause() -> None:
         time.sleep(PAUSE_SLEEP)
 
 
-def paced(items: Iterable[T]) -> Iterator[T]:
+def paced(items: Iterable[T], *, slices: bool = False) -> Iterator[T]:
     """The items, letting the other requests run every :data:`PAUSE_SECONDS` (:meth:`Budget.pace`)
-    between two of them: for a long loop that is not a budgeted walk (ranking a list, listing answers)."""
+    between two of them: for a long loop that is not a budgeted walk (ranking a list, listing answers).
+    ``slices``: each item is a slice of work (hundreds of keys), so the clock is read after every one
+    rather than every few dozen — 64 slices of 256 keys held a worker for 40 ms on a busy machine."""
     pacer = Budget()
     for item in items:
-        pacer.pace()
+        if slices:
+            pacer.check()
+        else:
+            pacer.pace()
         yield item
 
 
