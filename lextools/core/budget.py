@@ -23,9 +23,9 @@ from __future__ import annotations
 import contextlib
 import heapq
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -51,19 +51,20 @@ class Cancelled(Exception):
 
 
 #: This thread's (greenlet's, under gevent) test of whether its work is still wanted (:func:`cancellable`).
-_watched = threading.local()
+#: A context variable, not a ``threading.local``: the service imports this module before its workers
+#: patch ``threading``, and an unpatched local would be one for every greenlet of the worker.
+_watched: ContextVar[Callable[[], bool] | None] = ContextVar("cancelled", default=None)
 
 
 @contextlib.contextmanager
 def cancellable(cancelled: Callable[[], bool]) -> Iterator[None]:
     """Within it, a :func:`pause` of this thread raises :class:`Cancelled` once ``cancelled()`` is
     true: how a background job's walk, sort or filter stops when the job is cancelled."""
-    previous = getattr(_watched, "test", None)
-    _watched.test = cancelled
+    token = _watched.set(cancelled)
     try:
         yield
     finally:
-        _watched.test = previous
+        _watched.reset(token)
 
 
 @dataclass(slots=True)  # slots: one is made per request and per page, in microseconds
@@ -160,7 +161,7 @@ def pause() -> None:
     under gevent's event loop: OS threads take turns anyway (the interpreter switches them every few
     milliseconds), and a ``sleep(0)`` there hands the CPU to other processes of a busy machine.
     Raises :class:`Cancelled` within :func:`cancellable` once the work is no longer wanted."""
-    test = getattr(_watched, "test", None)
+    test = _watched.get()
     if test is not None and test():
         raise Cancelled
     if _event_loop():
