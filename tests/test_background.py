@@ -8,10 +8,12 @@ from collections import OrderedDict
 
 import pytest
 
-from lextools.core import background, search
-from lextools.core.budget import Budget
+from lextools.core import background, budget, search
+from lextools.core.budget import Budget, Cancelled
+from lextools.core.conditions import conditions
 from lextools.core.lexicon import Lexicon
 from lextools.core.search import anagram_pages as anagram_search
+from lextools.core.search import anagrams_by_probability as ranked_search
 
 
 def test_a_result_is_computed_once_and_not_waited_for_past_the_deadline(es: Lexicon) -> None:
@@ -144,3 +146,98 @@ def test_a_sweeper_runs_while_there_is_something_to_sweep_and_again_when_woken()
     assert swept.wait(10)
     threads[-1].join(10)
     assert not threads[-1].is_alive() and threads[-1] is not threads[0] and kept == []
+
+
+# -- budgets of background work (issue 33, rows 3 and 5) ---------------------------------------------
+
+
+class Pausing:
+    """A job's work that pauses (as every walk, filter and sort of a job does) until released."""
+
+    def __init__(self) -> None:
+        self.release, self.started = threading.Event(), threading.Event()
+
+    def __call__(self) -> str:
+        self.started.set()
+        while not self.release.wait(0.001):
+            budget.pause()
+        return "done"
+
+
+def finished(lex: Lexicon, key: tuple[str, ...]) -> background._Job:
+    """The job of ``key``, once it has ended (it ends within a pause of being cancelled)."""
+    job = background._jobs[lex][key]
+    assert job.done.wait(30), "a cancelled job went on working"
+    return job
+
+
+def test_a_clients_jobs_past_its_share_cancel_its_oldest(es: Lexicon) -> None:
+    """Row 5: a client has PER_CLIENT unfinished large jobs; a further one cancels its oldest, which
+    stops at its next pause, and the next ask of it starts it again."""
+    works = [Pausing() for _ in range(background.PER_CLIENT + 1)]
+    keys = [("test", "client", str(n)) for n in range(len(works))]
+    with background.for_client("203.0.113.7"):
+        for key, work in zip(keys, works, strict=True):
+            assert background.result(es, key, work, wait=0) is None
+    oldest = finished(es, keys[0])
+    assert isinstance(oldest.error, Cancelled) and oldest.value is None
+    assert not background._jobs[es][keys[-1]].dropped
+    for work in works:
+        work.release.set()
+    again = Pausing()
+    again.release.set()
+    with background.for_client("203.0.113.7"):
+        assert background.result(es, keys[0], again, wait=None) == "done"  # started again, not the cancelled one
+    assert again.started.is_set()
+    for key in keys[1:]:
+        finished(es, key)
+
+
+def test_a_job_nobody_asks_for_is_cancelled_and_its_memory_given_back(
+    es: Lexicon, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Row 5: a client that left (disconnected, or stopped asking) leaves its job to be cancelled."""
+    monkeypatch.setattr(background, "ABANDONED", 0.0)
+    trims: list[int] = []
+    monkeypatch.setattr(background, "give_back_memory", lambda: trims.append(1))
+    work = Pausing()
+    assert background.result(es, ("test", "left"), work, wait=0) is None
+    assert isinstance(finished(es, ("test", "left")).error, Cancelled)
+    assert trims and not work.release.is_set()
+
+
+def test_a_small_job_never_waits_behind_a_large_one(es: Lexicon) -> None:
+    """Row 5: the lanes: while a large job computes (and more wait their turn), a small one runs."""
+    large = [Pausing() for _ in range(2)]
+    for n, work in enumerate(large):
+        assert background.result(es, ("test", "large", str(n)), work, wait=0) is None
+    assert large[0].started.wait(30)
+    assert background.result(es, ("test", "small"), lambda: "small", wait=30, small=True) == "small"
+    assert not large[1].started.is_set()  # still waiting its turn in the large lane
+    for work in large:
+        work.release.set()
+    for n in range(2):
+        assert finished(es, ("test", "large", str(n))).value == "done"
+
+
+def test_a_ranked_anagram_jobs_condition_filter_pauses(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Row 3: a probability subanagram job with a condition (``min_anagrams=1``) filters and sorts
+    in paced steps: cancelled (nobody waits for it), it stops there, where it used to run to its end."""
+    key, blanks = search.parse_rack("CALLEMASO??", es)
+    walked = anagram_search.sorted_anagrams(es, key, blanks, True, 1)
+    walked = walked._replace(keys=walked.keys * 3000)  # as many answers as a 13-tile rack's: a long filter
+    assert len(walked.keys) > 100_000
+    monkeypatch.setattr(ranked_search, "sorted_anagrams", lambda *args: walked)  # the walk done: filter and sort left
+    monkeypatch.setattr(background, "ABANDONED", 0.0)
+    cond = conditions(es, min_anagrams=1)
+    search.ranked_anagrams(es, key, blanks, True, 1, cond, budget=Budget(seconds=0.0))
+    job = finished(es, ("ranked anagrams", key, blanks, True, 1, cond))
+    assert isinstance(job.error, Cancelled)
+
+
+def test_a_result_nobody_asks_for_is_dropped_by_the_sweeper(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Row 5: kept results do not outlive their use: past KEPT_IDLE seconds unasked they go."""
+    assert background.result(es, ("test", "kept"), lambda: [1, 2, 3], wait=30) == [1, 2, 3]
+    monkeypatch.setattr(background, "KEPT_IDLE", 0.0)
+    background._swept()
+    assert ("test", "kept") not in background._jobs.get(es, {})

@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 
 from lextools.core import budget
 from lextools.core.budget import Budget
+from lextools.core.conditions import conditions
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.ranking import ranks_of
 from lextools.core.search import anagrams, find, parse_rack
+from lextools.core.search.patterns_by_probability import probability_pages
 from tests.conftest import build_small
 
 
@@ -78,20 +80,53 @@ def test_search_pages_by_time_budget_add_up_to_the_whole(big: Lexicon, order: st
 
 
 @pytest.mark.parametrize("pattern", ["*A*", "CH*", "?*LLA", "*ÑU*"])
-def test_probability_pages_by_time_are_never_empty(big: Lexicon, pattern: str) -> None:
-    """A page stops on time only just before a further answer: none is empty, the last included."""
+def test_probability_pages_by_time_add_up_and_stop_on_time(big: Lexicon, pattern: str) -> None:
+    """A page stops when its time is up wherever it is (a bound on work, not only on answers): a page
+    may be empty, with a position to go on from, and the pages still add up to the whole, in order."""
     ranks_of(big)
     whole = list(find(big, pattern=pattern, order="probability"))
     assert whole and [len(k) for k in whole] == sorted(len(k) for k in whole)
-    sizes: list[int] = []
 
     def walk(b: Budget, a: str | None) -> list[str]:
-        page = list(find(big, pattern=pattern, order="probability", budget=b, after=a))
-        sizes.append(len(page))
-        return page
+        return list(find(big, pattern=pattern, order="probability", budget=b, after=a))
 
     paged, count = pages(walk, lambda: Budget(seconds=2, clock=Ticks()))  # two looks at the clock: CH* takes pages
-    assert paged == whole and count > 1 and min(sizes) > 0
+    assert paged == whole and count > 1
+
+
+def test_a_probability_scan_that_matches_nothing_reads_a_bounded_part_a_page(big: Lexicon) -> None:
+    """Issue 33, row 4 (``pattern=*&order=probability&min_anagrams=1000``): a page that finds nothing
+    stops at its budget after a few chunks of the ranking, empty, with a position; its pages read
+    every key once between them, none twice."""
+    ranks = ranks_of(big)
+    read: list[str] = []
+
+    def nothing(key: str) -> bool:
+        read.append(key)
+        return False
+
+    after, sizes = None, []
+    while True:
+        budget = Budget(seconds=3, clock=Ticks())
+        before = len(read)
+        assert probability_pages(big, ["*"], "", None, nothing, budget, after) == []
+        sizes.append(len(read) - before)
+        if budget.resume is None:
+            break
+        after = budget.resume
+    assert max(sizes) <= 3 * 64 and len(sizes) > 10  # three looks at the clock a page: three chunks at most
+    assert sorted(read) == sorted(k for n in range(1, 16) for k in ranks.keys(n))
+
+
+@pytest.mark.parametrize("pattern", ["*", "CH*"])
+@pytest.mark.parametrize("given", [{"min_anagrams": 1000}, {"max_score": 1}])
+def test_conditions_nothing_meets_end_a_page_at_its_budget(big: Lexicon, pattern: str, given: dict) -> None:  # type: ignore[type-arg]
+    """The scanned (``*``) and the walked (``CH*``) probability search alike: an empty page, truncated."""
+    ranks_of(big)
+    budget = Budget(seconds=3, clock=Ticks())
+    cond = conditions(big, **given)
+    assert list(find(big, pattern=pattern, order="probability", budget=budget, conditions=cond)) == []
+    assert budget.truncated
 
 
 @pytest.mark.parametrize(("rack", "sub", "min_length"), [("ACOS", False, 2), ("ACOS?", True, 2), ("CALLE??", True, 1)])

@@ -10,9 +10,21 @@ request asks with a deadline, its work budget: while the result is not ready it 
 found nothing yet, with a position to ask again from, and the pages that follow read the kept
 result instead of walking again.
 
-At most :data:`RUNNING` jobs compute at once per process (the others wait their turn without using
-the CPU), at most :data:`PENDING` wait unfinished — a request past that is told to come back — and
-at most :data:`KEPT` finished results per lexicon are kept, the least recently asked going first.
+Background work must not starve the players (issue 33, row 5). Each job runs in a lane: a small
+one (a rack of at most :data:`SMALL_TILES` tiles) never waits behind a large one, and at most
+:data:`RUNNING` jobs of a lane compute at once per process (the others wait their turn without using
+the CPU). A job belongs to the client whose request started it (:func:`for_client`, set by the
+service): a client has at most :data:`PER_CLIENT` unfinished large jobs — a further one cancels its
+oldest — and a process at most :data:`LARGE_PENDING` — a further one cancels the oldest of all. A job
+nobody waits for and nobody asked for in :data:`ABANDONED` seconds (its client left or
+disconnected) is cancelled too. A cancelled job stops at its next pause (every few milliseconds:
+:func:`lextools.core.budget.cancellable`), its memory is handed back to the system
+(:func:`give_back_memory`) and the next ask starts it again. At most :data:`PENDING` small jobs wait
+unfinished — a request past that is told to come back — and at most :data:`KEPT` finished results per
+lexicon and :data:`KEPT_ITEMS` answers in all are kept, the least recently asked going first, none
+longer than :data:`KEPT_IDLE` seconds unasked (a :class:`Sweeper` drops them, and a lexicon left with
+none lets go of the pages of its files the jobs read): the memory of a job is bounded by its query
+(a 15-tile rack with two blanks) and returned when it goes.
 
 A process that asks one question and exits (the command line) has no deadline and no other
 request: inside :func:`in_caller` a job that its caller waits for with no deadline is computed in
@@ -38,26 +50,59 @@ from collections.abc import Callable, Hashable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
+from lextools.core.budget import Cancelled, cancellable
 from lextools.core.lexicon import Lexicon
 
-#: Jobs computing at once in a process.
+#: Jobs computing at once in a process, per lane.
 RUNNING = 1
-#: Unfinished jobs in a process, waiting or computing.
+#: Unfinished small jobs in a process, waiting or computing: a small query past them is told to come back.
 PENDING = 16
+#: Unfinished large jobs in a process: a further one cancels the oldest.
+LARGE_PENDING = 4
+#: Unfinished large jobs of one client: a further one cancels that client's oldest.
+PER_CLIENT = 2
+#: Seconds a job nobody waits for and nobody asked for lives on (then it is cancelled).
+ABANDONED = 3.0
 #: Finished results kept per lexicon.
 KEPT = 8
+#: Answers (items of the finished results) kept in a process, every lexicon together.
+KEPT_ITEMS = 400_000
+#: Seconds a finished result nobody asked for is kept.
+KEPT_IDLE = 5.0
+#: Tiles (blanks included) of a rack whose job runs in the small lane.
+SMALL_TILES = 8
+#: Seconds between two looks of a job waiting its turn at whether it was cancelled meanwhile.
+_TURN_LOOK = 0.05
 
 
 class _Job:
-    def __init__(self) -> None:
+    """One query's work: its result when done, whose client it is, who still wants it."""
+
+    def __init__(self, client: str | None, small: bool) -> None:
         self.done = threading.Event()
         self.value: Any = None
         self.error: BaseException | None = None
+        self.client, self.small = client, small
+        self.started = self.asked = time.monotonic()
+        self.waiting = 0  # requests waiting on it now
+        self.dropped = False  # cancelled: stops at its next pause
+
+    def cancelled(self) -> bool:
+        """Cancelled, or abandoned: nobody waits and nobody asked in ABANDONED seconds."""
+        return self.dropped or (self.waiting == 0 and time.monotonic() - self.asked > ABANDONED)
+
+    def size(self) -> int:
+        try:
+            return len(self.value)
+        except TypeError:
+            return 1
 
 
 _jobs: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, _Job]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
-_running = threading.BoundedSemaphore(RUNNING)
+_lanes = {True: threading.BoundedSemaphore(RUNNING), False: threading.BoundedSemaphore(RUNNING)}
+#: The client the jobs started here belong to (:func:`for_client`).
+_client: ContextVar[str | None] = ContextVar("client", default=None)
 #: Whether a job waited for with no deadline is computed in the caller's thread (:func:`in_caller`).
 _in_caller: ContextVar[bool] = ContextVar("in_caller", default=False)
 
@@ -74,42 +119,123 @@ def in_caller() -> Iterator[None]:
         _in_caller.reset(token)
 
 
-def result(lex: Lexicon, key: Hashable, compute: Callable[[], Any], wait: float | None) -> Any | None:
-    """``compute()``'s value for ``key`` of this lexicon, starting it if nobody has; None when it is
-    not ready after ``wait`` seconds (``None``: wait for it) or too much work is already waiting."""
+@contextlib.contextmanager
+def for_client(client: str | None) -> Iterator[None]:
+    """Within it, the jobs :func:`result` starts belong to ``client`` (the service: the request's
+    client address, ``service/http/clients.py``), bounded per client."""
+    token = _client.set(client)
+    try:
+        yield
+    finally:
+        _client.reset(token)
+
+
+def result(
+    lex: Lexicon, key: Hashable, compute: Callable[[], Any], wait: float | None, *, small: bool = False
+) -> Any | None:
+    """``compute()``'s value for ``key`` of this lexicon, starting it if nobody has (in the small
+    lane when ``small``); None when it is not ready after ``wait`` seconds (``None``: wait for it),
+    when it was cancelled, or when too much small work is already waiting."""
     here = False  # computed in this thread (in_caller)
     with _lock:
         jobs = _jobs.setdefault(lex, OrderedDict())
         job = jobs.get(key)
-        if job is None:
-            if sum(not j.done.is_set() for js in _jobs.values() for j in js.values()) >= PENDING:
+        if job is None or job.dropped or isinstance(job.error, Cancelled):  # a cancelled job starts again
+            if not _admit(small):
                 return None
-            job = jobs[key] = _Job()
+            job = jobs[key] = _Job(_client.get(), small)
             here = wait is None and _in_caller.get()
             if not here:
                 start(f"background {key!r}"[:60], _run, job, compute)
-            finished = [k for k, j in jobs.items() if j.done.is_set()]
-            for old in finished[: max(0, len(finished) - KEPT)]:
-                del jobs[old]
+            freed = _forget_finished()
+            _SWEEPER.wake()
         else:
             jobs.move_to_end(key)
-    if here:  # started above, computed here, outside the lock (as in a thread of its own)
-        _run(job, compute)
-    if not job.done.wait(wait):
+            freed = False
+        job.waiting += 1
+    if freed:
+        give_back_memory()
+    try:
+        if here:  # started above, computed here, outside the lock (as in a thread of its own)
+            _run(job, compute)
+        ready = job.done.wait(wait)
+    finally:
+        with _lock:
+            job.waiting -= 1
+            job.asked = time.monotonic()
+    if not ready or isinstance(job.error, Cancelled):
         return None
     if job.error is not None:
         raise job.error
     return job.value
 
 
+def _unfinished() -> list[_Job]:
+    return [j for js in _jobs.values() for j in js.values() if not j.done.is_set() and not j.dropped]
+
+
+def _admit(small: bool) -> bool:
+    """Room for one more job (under ``_lock``): a small one while fewer than PENDING wait; a large
+    one always, cancelling its client's oldest past PER_CLIENT and the oldest of all past LARGE_PENDING."""
+    unfinished = _unfinished()
+    if small:
+        return sum(j.small for j in unfinished) < PENDING
+    large = sorted((j for j in unfinished if not j.small), key=lambda j: j.started)
+    client = _client.get()
+    mine = [j for j in large if client is not None and j.client == client]
+    for job in mine[: max(0, len(mine) - PER_CLIENT + 1)]:
+        job.dropped = True
+    large = [j for j in large if not j.dropped]
+    for job in large[: max(0, len(large) - LARGE_PENDING + 1)]:
+        job.dropped = True
+    return True
+
+
+def _forget_finished() -> bool:
+    """Drop the least recently asked finished results past KEPT per lexicon and KEPT_ITEMS in all
+    (under ``_lock``); True when something was dropped (its memory to give back)."""
+    dropped = False
+    for jobs in _jobs.values():
+        finished = [k for k, j in jobs.items() if j.done.is_set()]
+        for old in finished[: max(0, len(finished) - KEPT)]:
+            del jobs[old]
+            dropped = True
+    kept = [(jobs, k) for jobs in _jobs.values() for k, j in jobs.items() if j.done.is_set()]
+    total = sum(jobs[k].size() for jobs, k in kept)
+    for jobs, k in kept:  # each lexicon's least recently asked first
+        if total <= KEPT_ITEMS:
+            break
+        total -= jobs.pop(k).size()
+        dropped = True
+    return dropped
+
+
 def _run(job: _Job, compute: Callable[[], Any]) -> None:
+    """Compute the job in its lane's turn; a job cancelled meanwhile (waiting or at a pause) ends
+    with :class:`Cancelled` and gives its memory back."""
+    lane = _lanes[job.small]
     try:
-        with _running:
-            job.value = compute()
+        with cancellable(job.cancelled):
+            while not lane.acquire(timeout=_TURN_LOOK):
+                if job.cancelled():
+                    raise Cancelled
+            try:
+                job.value = compute()
+            finally:
+                lane.release()
     except BaseException as e:  # kept for the requests waiting on it
         job.error = e
     finally:
         job.done.set()
+    if isinstance(job.error, Cancelled):
+        job.value = None
+        give_back_memory()
+
+
+def cancelled_jobs() -> int:
+    """Jobs of this process cancelled and not yet started again (for tests and probes)."""
+    with _lock:
+        return sum(j.dropped or isinstance(j.error, Cancelled) for js in _jobs.values() for j in js.values())
 
 
 def start(name: str, target: Callable[..., object], *args: object) -> None:
@@ -149,6 +275,28 @@ class Sweeper:
                     return
 
 
+def _swept() -> bool:
+    """Drop the finished results nobody asked for in KEPT_IDLE seconds; True when no job is left (the
+    sweeper ends). Freed memory goes back to the system; a lexicon left with no job lets go of the
+    pages of its files (the ranking, the alphagram table) the jobs read."""
+    now, emptied = time.monotonic(), []
+    with _lock:
+        dropped = 0
+        for lex, jobs in list(_jobs.items()):
+            idle = [k for k, j in jobs.items() if j.done.is_set() and not j.waiting and now - j.asked > KEPT_IDLE]
+            for k in idle:
+                del jobs[k]
+            dropped += len(idle)
+            if idle and not jobs:
+                emptied.append(lex)
+        done = not any(_jobs.values())
+    if dropped:
+        give_back_memory()
+    for lex in emptied:
+        lex.release_pages()
+    return done
+
+
 def give_back_memory() -> None:
     """Hand the heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere): the
     C allocator keeps what a cache freed, so a worker would stay at its peak."""
@@ -157,3 +305,7 @@ def give_back_memory() -> None:
     except (OSError, AttributeError):
         return
     trim(0)
+
+
+#: The thread (a greenlet under gevent) that drops the results kept idle, while there are jobs.
+_SWEEPER = Sweeper("background results", _swept, KEPT_IDLE / 4)

@@ -51,6 +51,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from lextools.core.anagram_table import table_of
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import LANGUAGES, message
@@ -394,9 +395,13 @@ def _hook(lex: Lexicon, front: bool, wanted: bool) -> Predicate:
 
 
 def anagram_count(lex: Lexicon, key: str) -> int:
-    """How many keys spell exactly the tiles of ``key`` (itself included when it is a word)."""
-    target = sorted(key)
-    return sum(1 for k in lex.blank_fills("?" * len(key), "".join(set(key))) if sorted(k) == target)
+    """How many keys spell exactly the tiles of ``key`` (itself included when it is a word): one
+    look-up in the table of each alphagram's words (microseconds), where a walk of the DAWG with
+    blanks took 3 ms for 8 tiles and 28 ms for 13 — a condition a search tests on every key it reads."""
+    alphagram = lex.alphagram(key)
+    if not lex.has_alphagram(alphagram):  # the table's hash answers only the alphagrams it holds
+        return 0
+    return len(table_of(lex).ranked_words_of(alphagram.encode()))
 
 
 def _anagrams(lex: Lexicon, low: int | None, high: int | None) -> Predicate:

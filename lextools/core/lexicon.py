@@ -69,6 +69,7 @@ from typing import Any
 
 import dawg_python
 
+from lextools.core.budget import pause
 from lextools.core.edition import Edition, load_edition
 from lextools.core.errors import CorruptLexiconError, LexiconError, LexiconNotFoundError, SpellingError
 from lextools.core.inputs import read_input
@@ -489,11 +490,13 @@ class MappedFile:
 
     def matches(self, sha256: str) -> bool:
         """Is the file's sha256 this one? Read through the file, not the map: a check does not map the
-        file's pages into this process, so only the pages queries read count in its memory (PSS)."""
+        file's pages into this process, so only the pages queries read count in its memory (PSS).
+        A pause between two mebibytes: the first query of a worker checks a table of tens of them."""
         digest, at = hashlib.sha256(), 0
         while chunk := os.pread(self.file.fileno(), 1 << 20, at):
             digest.update(chunk)
             at += len(chunk)
+            pause()
         return digest.hexdigest() == sha256
 
 

@@ -223,7 +223,7 @@ def anagrams(edition: str, rack: str) -> dict[str, Any]:
     if blanks > most:  # each blank multiplies the walk: 15 of them enumerate the whole lexicon
         raise bad_request(message("rack_blanks", max=most))
     cond = _conditions(lex, AnagramsQuery, starts=params.get("starts"), ends=params.get("ends"))
-    with walking(limit) as budget:
+    with walking(limit, small=search.at_once(lex, key, blanks, sub)) as budget:
         if order == "alpha":
             matches = search.anagrams(
                 lex, key, blanks, sub=sub, min_length=min_length, budget=budget, after=after, conditions=cond

@@ -37,6 +37,7 @@ continues it — a position is a string only this package reads:
 - anagrams in probability order: see :mod:`~lextools.core.search.anagrams_by_probability`.
 """
 
+from lextools.core.search.alphagram_walks import at_once
 from lextools.core.search.anagram_pages import Anagrams, anagram_order, anagrams, parse_rack, sorted_anagrams
 from lextools.core.search.anagrams_by_probability import probability_order, ranked_anagrams
 from lextools.core.search.parts import BLANK, MAX_QUERY_TILES, ORDERS, Match, check_order, export_order, ordered
@@ -50,6 +51,7 @@ __all__ = [
     "Match",
     "anagram_order",
     "anagrams",
+    "at_once",
     "check_order",
     "export_order",
     "find",

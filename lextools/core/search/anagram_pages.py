@@ -93,9 +93,12 @@ def anagrams(
         every: Anagrams | None = sorted_anagrams(lex, rack, blanks, sub, min_length)
     else:
         query = ("anagrams", rack, blanks, sub, min_length)
-        every = background.result(
-            lex, query, lambda: sorted_anagrams(lex, rack, blanks, sub, min_length), wait=budget.remaining()
-        )
+        small = len(rack) + blanks <= background.SMALL_TILES
+
+        def every_answer() -> Anagrams:
+            return sorted_anagrams(lex, rack, blanks, sub, min_length)
+
+        every = background.result(lex, query, every_answer, wait=budget.remaining(), small=small)
     if every is None:  # still being walked: nothing yet, ask again from the same position
         budget.resume = after or ""
         return []

@@ -26,11 +26,12 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from lextools.core import background
-from lextools.core.budget import Budget, Exhausted
+from lextools.core.budget import Budget, Exhausted, paced, paced_sorted
 from lextools.core.conditions import Conditions, matcher
 from lextools.core.errors import PositionError
 from lextools.core.lexicon import Lexicon
 from lextools.core.ranking import LONGEST, Ranks, ranks_of
+from lextools.core.search.alphagram_walks import at_once
 from lextools.core.search.anagram_pages import sorted_anagrams
 from lextools.core.search.parts import Match
 
@@ -51,8 +52,8 @@ def probability_order(lex: Lexicon, keys: list[str]) -> list[str]:
     ed = lex.edition
     rank = ed.collation_key
     if not ed.has_counts:
-        return sorted(keys, key=lambda key: (len(key), rank(key)))
-    return sorted(keys, key=lambda key: (len(key), -ed.probability(ed.decode(key)), rank(key)))
+        return paced_sorted(keys, key=lambda key: (len(key), rank(key)))
+    return paced_sorted(keys, key=lambda key: (len(key), -ed.probability(ed.decode(key)), rank(key)))
 
 
 class _Query(NamedTuple):
@@ -81,12 +82,18 @@ def ranked_anagrams(
     if settled is not None and settled >= len(ranks):
         raise PositionError("not a position a ranked anagram search can resume from")
 
-    def every() -> list[Match]:
+    def every() -> list[Match]:  # paced throughout: a job's filter and sort pause (and stop when cancelled)
         keys = sorted_anagrams(lex, rack, blanks, sub, min_length).keys
-        return [_match(lex, rack, key) for key in probability_order(lex, [k for k in keys if keep is None or keep(k)])]
+        kept = keys if keep is None else [k for k in paced(keys) if keep(k)]
+        return [_match(lex, rack, key) for key in paced(probability_order(lex, kept))]
 
-    query = ("ranked anagrams", rack, blanks, sub, min_length, conditions)
-    ranked: list[Match] | None = background.result(lex, query, every, wait=_job_wait(budget))
+    ranked: list[Match] | None
+    if at_once(lex, rack, blanks, sub):  # a rack players have: milliseconds, in the caller, no job to wait behind
+        ranked = every()
+    else:
+        query = ("ranked anagrams", rack, blanks, sub, min_length, conditions)
+        small = len(rack) + blanks <= background.SMALL_TILES
+        ranked = background.result(lex, query, every, wait=_job_wait(budget), small=small)
     if ranked is not None:
         return _read(ranked, ranks, budget, last)
     scan = _Scan(lex, ranks, _Query(rack, blanks, sub, min_length), keep, budget, after or "")

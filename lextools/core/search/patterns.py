@@ -107,8 +107,7 @@ def find(
     test = matcher(lex, conditions)
     if order == "probability":
         matches = constraints_test(parts, prefix, length, infix, suffix)
-        accepts = matches if test is None else lambda k: matches(k) and test(k)
-        return iter(probability_pages(lex, parts, prefix, length, accepts, budget, after))
+        return iter(probability_pages(lex, parts, prefix, length, matches, budget, after, test))
 
     def keep(k: str) -> bool:
         return k.endswith(suffix) and infix in k and (test is None or test(k))

@@ -42,15 +42,18 @@ def probability_pages(
     matches: Callable[[str], bool],
     budget: Budget,
     after: str | None,
+    conditions: Callable[[str], bool] | None = None,
 ) -> list[str]:
-    """Keys ``matches`` accepts in probability order (:mod:`lextools.core.ranking`: shorter first,
-    then likeliest), from the one after global index ``after``.
+    """Keys ``matches`` (the pattern's constraints) and ``conditions`` accept in probability order
+    (:mod:`lextools.core.ranking`: shorter first, then likeliest), from the one after global index
+    ``after``.
 
     Length by length, from the one ``after`` is in: a pattern whose first tile is given (or
     ``prefix``) is walked in the words DAWG for that length, where the tile prunes the walk, and its
-    keys sorted by rank; any other scans the ranking's keys of that length. A page stops at its time
-    budget only once it holds a word, and only just before a further answer, so no page is empty
-    while the query has answers left.
+    keys sorted by rank; any other scans the ranking's keys of that length. The budget bounds the
+    work, not only the answers: a page stops when its time is up wherever it is — after a few dozen
+    keys read at most — so a query that matches nothing (``min_anagrams=1000``) answers on time with
+    an empty page and a position to go on from, rather than reading the whole ranking first.
     """
     if after and not (after.isascii() and after.isdigit() and len(after) <= 9):
         raise PositionError("not a position a probability search can resume from")
@@ -69,20 +72,22 @@ def probability_pages(
             start = position + 1 - ranks.first[size] if position >= ranks.first[size] else 0
             if walked:
                 keys = _walked_length(lex, ranks, parts, prefix, size, matches, start)
-                if keys and found and budget.remaining() == 0:  # time is up, and answers are left
-                    budget.stop(str(ranks.first[size] + (ranks.rank(keys[0]) or 0) - 1))
-                base = ranks.first[size]
-                for key in keys:
-                    found.append(key)
-                    last = budget.results is not None and budget.found + 1 >= budget.results
-                    budget.count(str(base + (ranks.rank(key) or 0)) if last else "")  # the page's last: its position
+                _tested(ranks, size, keys, conditions, found, budget)
             else:
-                _scanned_length(ranks, size, matches, start, found, budget)
+                accepts = matches if conditions is None else _both(matches, conditions)
+                _scanned_length(ranks, size, accepts, start, found, budget)
+            if start < ranks.counts[size]:  # some of the length read, now all of it: time is looked at
+                budget.check(str(ranks.first[size] + ranks.counts[size] - 1))
     return found
 
 
-#: Keys of the ranking a scan reads at once.
-_SCAN_CHUNK = 128
+def _both(first: Callable[[str], bool], then: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda key: first(key) and then(key)
+
+
+#: Keys of the ranking a scan reads between two looks at the clock (a condition may cost some
+#: microseconds a key: the hooks walk the DAWG).
+_SCAN_CHUNK = 64
 
 
 def _scanned_length(
@@ -93,11 +98,32 @@ def _scanned_length(
     for chunk in range(start, count, _SCAN_CHUNK):
         for i, key in enumerate(ranks.keys(size, chunk, chunk + _SCAN_CHUNK), base + chunk):
             if matches(key):
-                if found and budget.remaining() == 0:  # time is up: stop just before this answer
-                    budget.stop(str(i - 1))
                 found.append(key)
                 budget.count(str(i))
-        budget.pace()
+        budget.check(str(base + min(chunk + _SCAN_CHUNK, count) - 1))  # every key up to there is read
+
+
+def _tested(
+    ranks: Ranks,
+    size: int,
+    keys: list[str],
+    conditions: Callable[[str], bool] | None,
+    found: list[str],
+    budget: Budget,
+) -> None:
+    """The walked keys of one length (in rank order) that meet the conditions, each tested in turn
+    and the clock looked at every few: a position is the global index of the last key tested."""
+    base = ranks.first[size]
+    for n, key in enumerate(keys, 1):
+        if conditions is None or conditions(key):
+            found.append(key)
+            budget.count(str(base + (ranks.rank(key) or 0)))
+        if n % _TESTS_PER_CHECK == 0:
+            budget.check(str(base + (ranks.rank(key) or 0)))
+
+
+#: Walked keys tested against the conditions between two looks at the clock.
+_TESTS_PER_CHECK = 16
 
 
 def _walked_length(

@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from lextools.core.budget import paced
+from lextools.core.budget import paced, pause
 from lextools.core.edition import Edition
 from lextools.core.errors import SpellingError
 from lextools.core.lexicon import Lexicon
@@ -103,11 +103,19 @@ def _runs(keys: Iterable[str], size: int) -> Counter[str]:
     """How often each run of ``size`` tiles occurs in the keys, ^ and $ (never tile codes) marking
     the first and the last tile; counted over the keys joined into one text, with no Python call
     per key or per run."""
-    text = "^" + "$\n^".join(keys) + "$"
-    runs = Counter(map("".join, zip(*(itertools.islice(text, i, None) for i in range(size)), strict=False)))
+    runs: Counter[str] = Counter()
+    each = iter(keys)
+    while part := list(itertools.islice(each, _RUNS_SLICE)):  # a slice at a time, a pause between two
+        text = "^" + "$\n^".join(part) + "$"
+        runs.update(map("".join, zip(*(itertools.islice(text, i, None) for i in range(size)), strict=False)))
+        pause()
     for across in [run for run in runs if "\n" in run]:  # from one word into the next
         del runs[across]
     return runs
+
+
+#: Keys whose runs are counted in one go (a few milliseconds), between two pauses for other requests.
+_RUNS_SLICE = 2048
 
 
 def _trigrams_of(key: str) -> frozenset[str]:

@@ -79,14 +79,14 @@ class Packed:
         return self._ranks.text(self.data[index * self.length : (index + 1) * self.length])
 
     def __iter__(self) -> Iterator[str]:
-        for start in range(0, len(self.data), _PACKED_SLICE * self.length):
+        for start in paced(range(0, len(self.data), _PACKED_SLICE * self.length), slices=True):
             text = self._ranks.text(self.data[start : start + _PACKED_SLICE * self.length])
             yield from (text[i : i + self.length] for i in range(0, len(text), self.length))
 
     def records(self) -> Iterator[bytes]:
         """Each key as the ranking file writes it, paced for the worker's other requests."""
         size = self.length
-        for start in paced(range(0, len(self.data), _PACKED_SLICE * size)):
+        for start in paced(range(0, len(self.data), _PACKED_SLICE * size), slices=True):
             chunk = self.data[start : start + _PACKED_SLICE * size]
             yield from (chunk[i : i + size] for i in range(0, len(chunk), size))
 
