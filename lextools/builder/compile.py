@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import dawg
 
@@ -114,7 +114,8 @@ def compile_words(
     # Spelled a batch at a time (lextools.core.spelling.spell_lines); spell() only for the words it flags.
     with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
-            judging.judge_batch(batch, spell_lines([sw.raw for sw in batch], edition))
+            raws = [sw.raw for sw in batch]
+            judging.judge_batch(batch, spell_lines(raws, edition), raws)
             report.read += len(batch)
             if progress:
                 progress(report.read)
@@ -149,16 +150,20 @@ class _Judging:
         self.example_of: dict[str, str] = {}
         self.unspellable: dict[str, RuleReport] = {}
 
-    def judge_batch(self, batch: list[SourceWord], keys: list[str | None]) -> None:
-        """Judge a batch of words, ``keys`` their keys from ``spell_lines`` (None: ask ``spell``).
+    def judge_batch(self, batch: list[SourceWord], keys: list[str | None], raws: Sequence[str] = ()) -> None:
+        """Judge a batch of words, ``keys`` their keys from ``spell_lines`` (None: ask ``spell``),
+        ``raws`` their raw texts if the caller has them.
 
         The loop runs once per form of every source, so the common steps stay inline; a word
-        ``spell_lines`` flags and a new combination of tags take a method call each.
+        ``spell_lines`` flags and a new combination of tags take a method call each. A word no rule
+        reading the form may drop (the judge's screen, over the whole batch) is judged by its tags.
         """
         edition, provenance, report, rank = self.edition, self.provenance, self.report, self.rank
         kept, kept_here, dropped_by, example_of = self.kept, self.kept_here, self.dropped_by, self.example_of
         first_dropping, from_key, listing = self.first_dropping, Candidate.from_key, self.listing
-        for sw, key in zip(batch, keys, strict=True):
+        by_tags = first_dropping.by_tags
+        suspects = first_dropping.screened(raws or [sw.raw for sw in batch], _spelled(keys))
+        for i, (sw, key) in enumerate(zip(batch, keys, strict=True)):
             spelling = None
             if key is None:
                 spelling = self._spell_flagged(sw)
@@ -174,11 +179,12 @@ class _Judging:
                     if lists:
                         provenance.kept(key, sw)
                 continue
-            if spelling is None:
-                cand = from_key(sw, key, edition)
+            if suspects is not None and spelling is None and i not in suspects:
+                rule_name = by_tags(sw.tags)
+            elif spelling is None:
+                rule_name = first_dropping(from_key(sw, key, edition))
             else:
-                cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
-            rule_name = first_dropping(cand)
+                rule_name = first_dropping(Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags))
             if rule_name is None:
                 if dropped_by:
                     dropped_by.pop(key, None)
@@ -228,6 +234,11 @@ class _Judging:
                 report.dropped[name] = r
         report.kept = len(self.kept)
         return sorted(self.kept), report
+
+
+def _spelled(keys: list[str | None]) -> list[str]:
+    """The keys a batch spelled, "" for those it left to ``spell`` (judged whole, as words it flags)."""
+    return cast("list[str]", keys) if None not in keys else [key or "" for key in keys]
 
 
 @contextlib.contextmanager

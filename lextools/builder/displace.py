@@ -121,7 +121,9 @@ def _first_fits(
         tries = start[todo, None] + np.arange(window)
         cand = (a[todo, None, :] + tries[:, :, None] * b[todo, None, :]) % slots
         fits = ~taken[cand].any(axis=2) & (tries < SEEDS)
-        if size > 1:
+        if size == 2:  # (most buckets: two names)
+            fits &= cand[:, :, 0] != cand[:, :, 1]
+        elif size > 2:
             fits &= (np.diff(np.sort(cand, axis=2), axis=2) != 0).all(axis=2)
         found = fits.any(axis=1)
         pick = fits[found].argmax(axis=1)
