@@ -308,7 +308,8 @@ class Judge:
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = tuple(rules)
         self._plans: dict[frozenset[str], tuple[tuple[Rule, bool], ...]] = {}
-        self._verdicts: dict[frozenset[str], str | None] = {}
+        #: :meth:`by_tags` as a mapping, each set of tags judged the first time it is looked up
+        self.verdicts = _Verdicts(self.rules)
         self._screens = list(dict.fromkeys(r.may_drop for r in self.rules if r.by_tags is None))
 
     def __call__(self, candidate: Candidate) -> str | None:
@@ -343,11 +344,20 @@ class Judge:
 
     def by_tags(self, tags: frozenset[str]) -> str | None:
         """The first rule dropping a form with these tags that no screen picked out (:meth:`screened`)."""
-        try:
-            return self._verdicts[tags]
-        except KeyError:
-            verdict = self._verdicts[tags] = next((r.name for r in self.rules if _drops_all(r, tags)), None)
-            return verdict
+        return self.verdicts[tags]
+
+
+class _Verdicts(dict[frozenset[str], str | None]):
+    """:meth:`Judge.by_tags` of each set of tags, found when first looked up (a build looks one up
+    per form: a subscript, with no Python call but for a new set)."""
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def __missing__(self, tags: frozenset[str]) -> str | None:
+        verdict = self[tags] = next((r.name for r in self.rules if _drops_all(r, tags)), None)
+        return verdict
 
 
 def _drops_all(rule: Rule, tags: frozenset[str]) -> bool:

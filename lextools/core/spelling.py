@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import compress, count
@@ -355,6 +355,8 @@ class _LineSpeller:
     digraphs: re.Pattern[str] | None  # the multi-letter labels, longest first; None without any
     codes: dict[str, str]  # multi-letter label → its code
     not_a_letter: re.Pattern[str]  # a character that is no letter of the edition (nor a line feed)
+    letters: str  # the letters of the edition
+    latin_letters: bytes  # those that Latin-1 has, as its bytes
     #: The labels and codes in the order ``str.replace`` may replace them one label after another, where
     #: that gives what ``digraphs`` does (no two labels can overlap in a text); None where it does not.
     replacements: tuple[tuple[str, str], ...] | None
@@ -373,6 +375,8 @@ def _line_speller(edition: Edition) -> _LineSpeller | None:
         digraphs=re.compile("|".join(map(re.escape, long_labels))) if long_labels else None,
         codes=codes,
         not_a_letter=re.compile(rf"[^{re.escape(letters)}\n]"),
+        letters=letters,
+        latin_letters="".join(c for c in letters if ord(c) < 0x100).encode("latin-1"),
         replacements=tuple((label, codes[label]) for label in long_labels) if _apart(codes) else None,
     )
 
@@ -409,7 +413,7 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
         codes = speller.codes
         keys_text = speller.digraphs.sub(lambda m: codes[m[0]], folded)
     keys = keys_text.split("\n")
-    flagged = set(_lines(speller.not_a_letter, folded))
+    flagged = set(_not_letters(folded, speller))
     if "" in keys:
         flagged.update(i for i, key in enumerate(keys) if not key)
     if max(map(len, keys)) > MAX_TILES:  # (a batch of words of a long dictionary: most batches; no Python per key)
@@ -420,6 +424,18 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
     for i in flagged:
         spelled[i] = None
     return spelled
+
+
+def _not_letters(text: str, speller: _LineSpeller) -> Iterable[int]:
+    """The numbers of the lines of ``text`` holding something that is no letter of the edition.
+
+    Where the letters are Latin-1 (every shipped edition), ``bytes.translate`` deletes them from the
+    text (any other character becoming a "?", no letter either), and the lines left with a character
+    are those: no Python per line. Elsewhere a regular expression finds them."""
+    if len(speller.latin_letters) < len(speller.letters):  # a letter beyond Latin-1
+        return _lines(speller.not_a_letter, text)
+    rest = text.encode("latin-1", "replace").translate(None, speller.latin_letters)
+    return compress(count(), rest.split(b"\n"))
 
 
 def _lines(pattern: re.Pattern[str], text: str) -> Iterator[int]:
