@@ -286,3 +286,35 @@ def test_a_source_lists_a_word_only_with_a_form_its_tags_admit() -> None:
     keys, _ = compile_words(words, es, rules_named(["outside-paradigm"]), provenance=provenance)
     assert keys == ["CASA", "CEBU"]
     assert provenance.sources == {"CASA": "coes,rla-es", "CEBU": "coes,spacy-es"}
+
+
+def test_screening_a_batch_writes_the_files_judging_each_form_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build judges the forms no rule reading the form may drop by their tags alone (the rules'
+    screens, lextools.builder.filters.Judge.screened): every file it writes is the one judging each
+    form whole writes, byte for byte — words that the screens pick out (capitals, one tile, two tiles)
+    among words they do not, in lists where the same word comes again in another writing."""
+    import random
+
+    from lextools.builder import build_from_lists
+    from lextools.builder.filters import Judge
+    from lextools.core.wordlist import WordList
+
+    rng = random.Random(37)
+    syllables = ["ca", "sa", "chi", "llo", "rra", "ñan", "dú", "ki", "wa", "pé", "ü", "b", "s", "ç", "œ", "x"]
+    made = ["".join(rng.choices(syllables, k=rng.randint(1, 5))) for _ in range(3000)]
+    caps = [w.capitalize() for w in made[:300]] + [w.upper() for w in made[300:500]] + ["pH", "bs", "as", "a", "DVD"]
+    edition = load_edition("es-fise")
+    rules = ["one-tile", "proper-noun", "acronym", "letter-plural"]
+
+    def build(home: Path) -> dict[str, bytes]:
+        one, two = caps + made[::2], made[1::3][::-1] + caps[::2]  # a capital before or after its word, or alone
+        lists = [WordList.of(home / "one.txt", one, "UTF-8"), WordList.of(home / "two.txt", two, "UTF-8")]
+        meta = build_from_lists(home, edition, lists, rules)
+        names = [f["name"] for f in meta["files"].values()]
+        return {n: (home / n).read_bytes() for n in [*names, "es-fise.exclusions.json", "es-fise.provenance.tsv.gz"]}
+
+    screened = build(tmp_path / "screened")
+    monkeypatch.setattr(Judge, "screened", lambda self, raws, keys: None)  # every form judged whole
+    assert build(tmp_path / "whole") == screened

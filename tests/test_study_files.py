@@ -132,7 +132,7 @@ def one_by_one(first: list[int], second: list[int]) -> tuple[int, list[int], lis
         slots = prime_from(slots + 1)
 
 
-@pytest.mark.parametrize("fixed", [0, 3])
+@pytest.mark.parametrize("fixed", [0, 3, 40])
 def test_the_seeds_are_those_of_the_bucket_by_bucket_search(fixed: int) -> None:
     """The same seeds, so the same table bytes, as one bucket after another; ``fixed`` names have an
     Adler-32 that is a multiple of the slots (5557 here): one slot whatever the seed, which a name

@@ -21,12 +21,13 @@ import hashlib
 import json
 import operator
 import re
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import islice
+from itertools import compress, count, islice, repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import dawg
 
@@ -52,6 +53,8 @@ from lextools.core.output_files import Commit, tool_versions
 from lextools.core.ranking import alphabet_codes
 from lextools.core.sidecar import lemmas_path, sidecar_path
 from lextools.core.spelling import Spelling, spell, spell_lines
+
+_TAGS, _SOURCE = operator.attrgetter("tags"), operator.attrgetter("source")
 
 #: Examples kept per rule in the exclusion report.
 EXAMPLES_PER_RULE = 25
@@ -116,7 +119,8 @@ def compile_words(
     # Spelled a batch at a time (lextools.core.spelling.spell_lines); spell() only for the words it flags.
     with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
-            judging.judge_batch(batch, spell_lines([sw.raw for sw in batch], edition))
+            raws = [sw.raw for sw in batch]
+            judging.judge_batch(batch, spell_lines(raws, edition), raws)
             report.read += len(batch)
             if progress:
                 progress(report.read)
@@ -151,16 +155,66 @@ class _Judging:
         self.example_of: dict[str, str] = {}
         self.unspellable: dict[str, RuleReport] = {}
 
-    def judge_batch(self, batch: list[SourceWord], keys: list[str | None]) -> None:
-        """Judge a batch of words, ``keys`` their keys from ``spell_lines`` (None: ask ``spell``).
+    def judge_batch(self, batch: list[SourceWord], keys: list[str | None], raws: Sequence[str] = ()) -> None:
+        """Judge a batch of words, ``keys`` their keys from ``spell_lines`` (None: ask ``spell``),
+        ``raws`` their raw texts if the caller has them.
 
-        The loop runs once per form of every source, so the common steps stay inline; a word
+        A word no rule reading the form may drop (the judge's screen, over the whole batch) is judged
+        by its tags. In a batch of one source and one set of tags (a word list's), the runs of such
+        words between the others that are kept and new, each once, are kept at once, in their order
+        (:meth:`_keep_run`); every other word is judged in its turn (:meth:`_judge_each`).
+        """
+        suspects = self.first_dropping.screened(raws or [sw.raw for sw in batch], _spelled(keys))
+        if suspects is None or not self._one_kind(batch):
+            self._judge_each(batch, keys, suspects, 0, len(batch))
+            return
+        others = sorted(suspects.union(compress(count(), map(operator.is_, keys, repeat(None)))))
+        start = 0
+        for at in [*others, len(batch)]:
+            if start < at and not self._keep_run(batch[start], keys[start:at]):
+                self._judge_each(batch, keys, suspects, start, at)
+            if at < len(batch):
+                self._judge_each(batch, keys, suspects, at, at + 1)
+            start = at + 1
+
+    def _one_kind(self, batch: list[SourceWord]) -> bool:
+        """Are the words of one source and one set of tags, which keeps them (as words no rule reading
+        the form drops) and records no lemma of them?"""
+        first = batch[0]
+        return (
+            self.first_dropping.verdicts[first.tags] is None
+            and (self.provenance is None or not self.provenance.records_lemmas(first.tags))
+            and all(map(operator.is_, map(_TAGS, batch), repeat(first.tags)))
+            and all(map(operator.eq, map(_SOURCE, batch), repeat(first.source)))
+        )
+
+    def _keep_run(self, word: SourceWord, keys: Sequence[str | None]) -> bool:
+        """Keep these keys, of words like ``word`` that no rule drops, if none is kept yet and none
+        comes twice: what judging each in turn does then. False (nothing done) otherwise."""
+        if any(map(self.kept.__contains__, keys)) or len(set(keys)) != len(keys):
+            return False
+        run = cast("Sequence[str]", keys)
+        if self.dropped_by:
+            deque(map(self.dropped_by.pop, run, repeat(None)), maxlen=0)
+        if self.provenance is None:
+            self.kept_here.update(run)
+        else:
+            self.provenance.listed(run, word.source)
+        return True
+
+    def _judge_each(
+        self, batch: list[SourceWord], keys: list[str | None], suspects: set[int] | None, start: int, stop: int
+    ) -> None:
+        """Judge words ``start`` to ``stop`` of a batch one by one, in order.
+
+        The loop runs once per form of most sources, so the common steps stay inline; a word
         ``spell_lines`` flags and a new combination of tags take a method call each.
         """
         edition, provenance, report, rank = self.edition, self.provenance, self.report, self.rank
         kept, kept_here, dropped_by, example_of = self.kept, self.kept_here, self.dropped_by, self.example_of
         first_dropping, from_key, listing = self.first_dropping, Candidate.from_key, self.listing
-        for sw, key in zip(batch, keys, strict=True):
+        verdicts = first_dropping.verdicts
+        for i, sw, key in zip(count(start), batch[start:stop], keys[start:stop], strict=False):
             spelling = None
             if key is None:
                 spelling = self._spell_flagged(sw)
@@ -176,11 +230,12 @@ class _Judging:
                     if lists:
                         provenance.kept(key, sw)
                 continue
-            if spelling is None:
-                cand = from_key(sw, key, edition)
+            if suspects is not None and spelling is None and i not in suspects:
+                rule_name = verdicts[sw.tags]
+            elif spelling is None:
+                rule_name = first_dropping(from_key(sw, key, edition))
             else:
-                cand = Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags)
-            rule_name = first_dropping(cand)
+                rule_name = first_dropping(Candidate(sw.raw, spelling, sw.source, sw.stem, sw.affixes, sw.tags))
             if rule_name is None:
                 if dropped_by:
                     dropped_by.pop(key, None)
@@ -230,6 +285,11 @@ class _Judging:
                 report.dropped[name] = r
         report.kept = len(self.kept)
         return sorted(self.kept), report
+
+
+def _spelled(keys: list[str | None]) -> list[str]:
+    """The keys a batch spelled, "" for those it left to ``spell`` (judged whole, as words it flags)."""
+    return cast("list[str]", keys) if None not in keys else [key or "" for key in keys]
 
 
 @contextlib.contextmanager

@@ -66,7 +66,14 @@ def _place_buckets(
     members = np.argsort(bucket, kind="stable").astype(np.int32)  # the names of bucket 0, then of 1, …
     sizes = np.bincount(bucket, minlength=buckets)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    # A name whose Adler-32 is a multiple of the slots has one slot whatever its bucket's seed: once
+    # that slot is taken, its bucket fails, and so does this search (known here before the classes
+    # between: the same None, sooner).
+    fixed = np.flatnonzero(second % slots == 0)
     for size in np.unique(sizes[sizes > 0])[::-1]:
+        waiting = fixed[sizes[bucket[fixed]] <= size]
+        if taken[first[waiting] % slots].any():
+            return None
         ids = np.flatnonzero(sizes == size)
         names = members[starts[ids, None] + np.arange(size)]
         found = _place_class(first[names].astype(np.int64), second[names].astype(np.int64), taken, owner)
@@ -119,7 +126,9 @@ def _first_fits(a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_]) -> 
         tries = start[todo, None] + np.arange(window)
         cand = (a[todo, None, :] + tries[:, :, None] * b[todo, None, :]) % slots
         fits = ~taken[cand].any(axis=2) & (tries < SEEDS)
-        if size > 1:
+        if size == 2:  # (most buckets: two names)
+            fits &= cand[:, :, 0] != cand[:, :, 1]
+        elif size > 2:
             fits &= (np.diff(np.sort(cand, axis=2), axis=2) != 0).all(axis=2)
         found = fits.any(axis=1)
         pick = fits[found].argmax(axis=1)

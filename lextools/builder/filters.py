@@ -13,27 +13,36 @@ Most rules read only the tags (:func:`tags_rule`): a build asks those once per s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import operator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import compress, count, repeat
+from typing import NamedTuple
 
 from lextools.core.edition import Edition
 from lextools.core.errors import SourceError
 from lextools.core.spelling import Spelling
 
 
-@dataclass(slots=True)
-class SourceWord:
+class SourceWord(NamedTuple):
     """One form offered by a source, with what the source knows about it.
 
-    Not frozen: a build makes millions, and a frozen dataclass sets each field through
-    ``object.__setattr__``, which is slower. Nothing changes one once made.
+    A named tuple: a build makes millions, and a tuple is made without Python code when its fields
+    are at hand (``tuple.__new__(SourceWord, fields)``, :func:`words_of`), where a dataclass runs its
+    ``__init__`` for each; and a build of several editions keeps a shared source's words as they are.
     """
 
     raw: str  # as written in the source
     source: str = ""  # the source's name
     stem: str | None = None  # dictionary headword, when the source has one (hunspell)
     affixes: tuple[str, ...] = ()  # affix flags applied to the stem, in order (hunspell)
-    tags: frozenset[str] = field(default_factory=frozenset)  # source-specific facts
+    tags: frozenset[str] = frozenset()  # source-specific facts
+
+
+def words_of(raws: Iterable[str], source: str, tags: frozenset[str]) -> Iterator[SourceWord]:
+    """The source words of these raw texts, all of one source and one set of tags (a word list's)."""
+    fields = zip(raws, repeat(source), repeat(None), repeat(()), repeat(tags))
+    return map(tuple.__new__, repeat(SourceWord), fields)
 
 
 class Candidate:
@@ -77,6 +86,10 @@ class Candidate:
         return self._spelling
 
 
+#: The forms of a batch a rule may drop, as their places in it, from their raw texts and keys.
+Screen = Callable[[Sequence[str], Sequence[str]], Iterable[int]]
+
+
 @dataclass(frozen=True)
 class Rule:
     name: str
@@ -85,6 +98,12 @@ class Rule:
     #: For a rule that reads only the tags, the same test on a set of tags: :func:`judge` then asks it
     #: once per set of tags rather than once per candidate.
     by_tags: Callable[[frozenset[str]], bool] | None = None
+    #: For a rule that reads the form: the forms of a batch it may drop (every one it drops, perhaps
+    #: more: each is then asked :attr:`drops`), found without Python per form, so that a build judges
+    #: the others by their tags alone (:meth:`Judge.screened`). None: it may drop any form.
+    may_drop: Screen | None = None
+    #: With :attr:`may_drop`: the tags with which the rule drops every form (None: no tags do).
+    drops_tagged: Callable[[frozenset[str]], bool] | None = None
 
 
 def tags_rule(name: str, description: str, test: Callable[[frozenset[str]], bool]) -> Rule:
@@ -144,10 +163,57 @@ def register(rule: Rule) -> Rule:
     return rule
 
 
-register(Rule("one-tile", "a single tile is not a play: words have at least two tiles", _one_tile))
-register(Rule("proper-noun", "proper nouns (capitalised in the source: Madrid, Pedro)", _capitalised))
-register(Rule("acronym", "acronyms and symbols written with capitals (DVD, USB, pH)", _acronym))
-register(Rule("letter-plural", "plurals of single letters (BS, CS, DS), written B's in running text", _letter_plural))
+def _keys_of_length(test: Callable[[int], bool]) -> Screen:
+    def may_drop(raws: Sequence[str], keys: Sequence[str]) -> Iterable[int]:
+        return compress(count(), map(test, map(len, keys)))
+
+    return may_drop
+
+
+def _not_lower_case(raws: Sequence[str], keys: Sequence[str]) -> Iterable[int]:
+    """The forms with a capital, or no cased letter: a raw text in lower case is neither a proper noun
+    nor an acronym by its writing."""
+    return compress(count(), map(operator.not_, map(str.islower, raws)))
+
+
+def _tag(tag: str) -> Callable[[frozenset[str]], bool]:
+    return frozenset({tag}).issubset
+
+
+register(
+    Rule(
+        "one-tile",
+        "a single tile is not a play: words have at least two tiles",
+        _one_tile,
+        may_drop=_keys_of_length((2).__gt__),
+    )
+)
+register(
+    Rule(
+        "proper-noun",
+        "proper nouns (capitalised in the source: Madrid, Pedro)",
+        _capitalised,
+        may_drop=_not_lower_case,
+        drops_tagged=_tag("proper-noun"),
+    )
+)
+register(
+    Rule(
+        "acronym",
+        "acronyms and symbols written with capitals (DVD, USB, pH)",
+        _acronym,
+        may_drop=_not_lower_case,
+        drops_tagged=_tag("acronym"),
+    )
+)
+register(
+    Rule(
+        "letter-plural",
+        "plurals of single letters (BS, CS, DS), written B's in running text",
+        _letter_plural,
+        may_drop=_keys_of_length((2).__eq__),
+    )
+)
 register(
     tags_rule(
         "abbreviation", "abbreviations (written with a full stop in the source: etc., Sr.)", _tagged("abbreviation")
@@ -225,18 +291,39 @@ def first_rule_dropping(candidate: Candidate, rules: Sequence[Rule]) -> str | No
     return None
 
 
-def judge(rules: Sequence[Rule]) -> Callable[[Candidate], str | None]:
+def judge(rules: Sequence[Rule]) -> Judge:
+    """:func:`first_rule_dropping` for the many candidates of a build (a :class:`Judge`)."""
+    return Judge(rules)
+
+
+class Judge:
     """:func:`first_rule_dropping` for the many candidates of a build.
 
     The rules that read only tags (:attr:`Rule.by_tags`) are asked once per set of tags — a source
     has a handful — and the answer kept as a plan: the other rules to ask in order, ending with the
-    first tags rule that drops (if one does).
+    first tags rule that drops (if one does). A batch of forms is screened first (:meth:`screened`):
+    a form no rule that reads the form may drop is judged by its tags alone (:meth:`by_tags`).
     """
-    plans: dict[frozenset[str], tuple[tuple[Rule, bool], ...]] = {}
 
-    def plan(tags: frozenset[str]) -> tuple[tuple[Rule, bool], ...]:
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules = tuple(rules)
+        self._plans: dict[frozenset[str], tuple[tuple[Rule, bool], ...]] = {}
+        #: :meth:`by_tags` as a mapping, each set of tags judged the first time it is looked up
+        self.verdicts = _Verdicts(self.rules)
+        self._screens = list(dict.fromkeys(r.may_drop for r in self.rules if r.by_tags is None))
+
+    def __call__(self, candidate: Candidate) -> str | None:
+        steps = self._plans.get(candidate.tags)
+        if steps is None:
+            steps = self._plans[candidate.tags] = self._plan(candidate.tags)
+        for rule, drops in steps:
+            if drops or rule.drops(candidate):
+                return rule.name
+        return None
+
+    def _plan(self, tags: frozenset[str]) -> tuple[tuple[Rule, bool], ...]:
         steps: list[tuple[Rule, bool]] = []
-        for rule in rules:
+        for rule in self.rules:
             if rule.by_tags is None:
                 steps.append((rule, False))
             elif rule.by_tags(tags):
@@ -244,13 +331,37 @@ def judge(rules: Sequence[Rule]) -> Callable[[Candidate], str | None]:
                 break
         return tuple(steps)
 
-    def first(candidate: Candidate) -> str | None:
-        steps = plans.get(candidate.tags)
-        if steps is None:
-            steps = plans[candidate.tags] = plan(candidate.tags)
-        for rule, drops in steps:
-            if drops or rule.drops(candidate):
-                return rule.name
-        return None
+    def screened(self, raws: Sequence[str], keys: Sequence[str]) -> set[int] | None:
+        """The places of the forms of a batch that a rule reading the form may drop: each must be
+        judged whole (a :class:`Candidate`); every other by :meth:`by_tags`. None: all of them."""
+        if None in self._screens:
+            return None
+        suspects: set[int] = set()
+        for screen in self._screens:
+            assert screen is not None
+            suspects.update(screen(raws, keys))
+        return suspects
 
-    return first
+    def by_tags(self, tags: frozenset[str]) -> str | None:
+        """The first rule dropping a form with these tags that no screen picked out (:meth:`screened`)."""
+        return self.verdicts[tags]
+
+
+class _Verdicts(dict[frozenset[str], str | None]):
+    """:meth:`Judge.by_tags` of each set of tags, found when first looked up (a build looks one up
+    per form: a subscript, with no Python call but for a new set)."""
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def __missing__(self, tags: frozenset[str]) -> str | None:
+        verdict = self[tags] = next((r.name for r in self.rules if _drops_all(r, tags)), None)
+        return verdict
+
+
+def _drops_all(rule: Rule, tags: frozenset[str]) -> bool:
+    """Does the rule drop every form with these tags, or (a rule reading the form) every one it may drop?"""
+    if rule.by_tags is not None:
+        return rule.by_tags(tags)
+    return rule.drops_tagged is not None and rule.drops_tagged(tags)

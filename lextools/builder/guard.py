@@ -74,12 +74,13 @@ def build_lexicon(
     records for each source the words read from it (``read``: the next build's expected count)."""
     read: list[int] = []
 
-    def words() -> Iterator[SourceWord]:
+    def each_source() -> Iterator[Iterable[SourceWord]]:
+        # chain() asks for a source's words when the last one's are all read: no Python code per word
         for source in sources:
             if on_source:
                 on_source(source.label, source.expected, sum(read))
-            counted = itertools.count()  # advanced by zip, in C: no Python code per word
-            yield from map(itemgetter(0), zip(source.words(), counted, strict=False))  # (counted: endless)
+            counted = itertools.count()  # advanced by zip, in C
+            yield map(itemgetter(0), zip(source.words(), counted, strict=False))  # (counted: endless)
             count = next(counted)
             if not count:
                 raise BuildRefusedError(
@@ -89,7 +90,8 @@ def build_lexicon(
             read.append(count)
 
     provenance = Provenance()  # which source gave each word, which rule dropped each form
-    keys, report = compile_words(words(), edition, rules, progress=progress, provenance=provenance)
+    words = itertools.chain.from_iterable(each_source())
+    keys, report = compile_words(words, edition, rules, progress=progress, provenance=provenance)
     if not keys:
         raise BuildRefusedError(
             f"the {edition.name} build has no words: {_dropped(report)}; nothing was written to {path_text(home)}"

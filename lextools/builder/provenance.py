@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import gzip
 import sys
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_forms import parse_tag
@@ -33,7 +35,8 @@ class Provenance:
     _lemma_of_tags: dict[frozenset[str], str | None] = field(default_factory=dict)
 
     def kept(self, key: str, word: SourceWord) -> None:
-        if word.tags and self._lemma_of_tags.get(word.tags, "") is not None:  # a set seen without a lemma: None
+        tags = word.tags
+        if tags and self._lemma_of_tags.get(tags, "") is not None:  # a set seen without a lemma: None
             self._lemma(key, word)
         current = self.sources.get(key)
         if current is None:
@@ -50,15 +53,27 @@ class Provenance:
             if joined is not current:
                 self.sources[key] = joined
 
+    def listed(self, keys: Sequence[str], source: str) -> None:
+        """:meth:`kept` of each of these keys, in order: none kept yet, all of one source, of forms whose
+        tags record no lemma (:meth:`records_lemmas`)."""
+        self.sources.update(zip(keys, repeat(sys.intern(source))))
+        if self.excluded:
+            deque(map(self.excluded.pop, keys, repeat(None)), maxlen=0)
+
+    def records_lemmas(self, tags: frozenset[str]) -> bool:
+        """Does a form with these tags name its lemma and rule (a ``fise:`` tag)?"""
+        fields = self._lemma_of_tags.get(tags, "")
+        if fields == "":
+            parsed = parse_tag(tags)
+            fields = self._lemma_of_tags[tags] = "\t".join(parsed) if parsed else None
+        return fields is not None
+
     def _lemma(self, key: str, word: SourceWord) -> None:
         """Record the lemma and rule a form's ``fise:`` tag names (one parse per set of tags), and
         where the lists give the lemma (its ``stem``: ``amar@verbs:18``)."""
-        fields = self._lemma_of_tags.get(word.tags, "")
-        if fields == "":
-            parsed = parse_tag(word.tags)
-            fields = self._lemma_of_tags[word.tags] = "\t".join(parsed) if parsed else None
-        if fields is None:
+        if not self.records_lemmas(word.tags):
             return
+        fields = self._lemma_of_tags[word.tags]
         lemma, where, _, _ = split_stem(word.stem or word.raw)
         record = f"{_clean(lemma)}\t{fields}\t{_clean(where)}"
         current = self.lemmas.get(key)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from fnmatch import fnmatch
 from pathlib import Path
 
-from lextools.builder.filters import SourceWord
+from lextools.builder.filters import SourceWord, words_of
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import read_fise
 from lextools.builder.hunspell_source import dictionary_headwords, plain_word, read_hunspell
@@ -31,8 +31,7 @@ def read_source(source: Source) -> Iterator[SourceWord]:
         tags = frozenset({"lowercase-source"}) if source.options.get("lowercase_source") else frozenset()
         for path in _list_files(source):
             file_tags = tags | _list_tags(source, path.name)
-            for w in read_words(path):
-                yield SourceWord(w, source=source.name, tags=file_tags)
+            yield from words_of(read_words(path), source.name, file_tags)
     elif source.format == "hunspell":
         yield from read_hunspell(source, headwords_of)
     elif source.format == "reviewed":

@@ -102,13 +102,14 @@ class SharedSources:
 
     The three Spanish recipes share their sources, and expanding the hunspell dictionary is most of
     the time of a default build, so a build of all five editions reads it once instead of three
-    times. What no later recipe needs is streamed, never kept; what is kept is packed into tuples,
-    each distinct affix list and tag set held once (a dictionary's forms share a few of each).
+    times. What no later recipe needs is streamed, never kept; what is kept is the source words
+    themselves (tuples), each distinct affix list and tag set held once (a dictionary's forms share a
+    few of each), given again as they are.
     """
 
     def __init__(self, recipes: Iterable[Recipe]) -> None:
         self._uses = Counter(name for r in recipes for name in r.sources)
-        self._kept: dict[str, list[tuple[Any, ...]]] = {}
+        self._kept: dict[str, list[SourceWord]] = {}
 
     def expected(self, name: str) -> int | None:
         """The words of a source already read in this build, if it is kept."""
@@ -120,7 +121,7 @@ class SharedSources:
         later = self._uses[source.name] > 0
         packed = self._kept.get(source.name) if later else self._kept.pop(source.name, None)
         if packed is not None:
-            return (SourceWord(*fields) for fields in packed)
+            return iter(packed)
         return self._keep(source) if later else read_source(source)
 
     def _keep(self, source: Source) -> Iterator[SourceWord]:
@@ -128,9 +129,9 @@ class SharedSources:
         once: dict[Any, Any] = {}
         packed = []
         for w in read_source(source):
-            packed.append(
-                (w.raw, w.source, w.stem, once.setdefault(w.affixes, w.affixes), once.setdefault(w.tags, w.tags))
-            )
+            affixes, tags = once.setdefault(w.affixes, w.affixes), once.setdefault(w.tags, w.tags)
+            same = affixes is w.affixes and tags is w.tags
+            packed.append(w if same else SourceWord(w.raw, w.source, w.stem, affixes, tags))
             yield w
         self._kept[source.name] = packed
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
-from itertools import repeat
+from itertools import chain, repeat
 from math import comb
 from typing import Any
 from zlib import adler32, crc32
@@ -96,7 +96,12 @@ class KeyRows:
 
     def sorted_alphagrams(self) -> Iterator[str]:
         """The distinct alphagrams, sorted as strings (what the alphagram DAWG is built from), made
-        strings :data:`TEXT_ROWS` at a time; and, on the way, :attr:`grouped`."""
+        strings :data:`TEXT_ROWS` at a time; and, on the way, :attr:`grouped`. (Given one by one by
+        ``chain``, in C: a generator resumed for each of half a million strings costs a tenth of a second.)"""
+        return chain.from_iterable(self._alphagram_parts())
+
+    def _alphagram_parts(self) -> Iterator[list[str]]:
+        """:meth:`sorted_alphagrams`, a list of strings at a time."""
         alphagrams = self._alphagram_rows()
         # The keys by their alphagrams' strings, each alphagram's in the alphabet's order.
         keys: list[npt.NDArray[Any]] = [self.alphabetical, *columns(alphagrams)]
@@ -109,7 +114,7 @@ class KeyRows:
         for at in range(0, len(heads), TEXT_ROWS):
             part = heads[at : at + TEXT_ROWS]
             names = _strings(alphagrams[part], self.lengths[part], self.by_point)
-            yield from names
+            yield names
             hashed.append(_hashes(names))
         self.grouped = (by, fresh, *_joined_hashes(hashed))
 

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Unpack
 
-from lextools.builder.filters import SourceWord, rules_named
+from lextools.builder.filters import SourceWord, rules_named, words_of
 from lextools.builder.guard import BuildOptions, BuildSource, build_lexicon
 from lextools.core.edition import Edition
 from lextools.core.errors import path_text
@@ -50,8 +50,7 @@ def _count(wl: WordList) -> int:
 
 
 def _user_words(wl: WordList) -> Iterator[SourceWord]:
-    tags, name = frozenset({"user-list"}), wl.path.name  # not one Path.name per word
-    return (SourceWord(w, source=name, tags=tags) for w in wl.iter_words())
+    return words_of(wl.iter_words(), wl.path.name, frozenset({"user-list"}))
 
 
 def user_source(wl: WordList) -> dict[str, Any]:

@@ -53,10 +53,10 @@ class SpellingError(LexiconError, code="unspellable"):
     """
 
     def __init__(self, word: str, reason: Message | str, rule: str = "cannot-spell") -> None:
-        super().__init__(f"{word!r}: {reason}")
+        self.reason = str(reason)  # rendered once: a build meets thousands (K and W words in es-fise)
+        super().__init__(f"{word!r}: {self.reason}")
         self.word = word
         self.message = reason if isinstance(reason, Message) else None
-        self.reason = str(reason)
         self.rule = rule
 
     def text(self, lang: str) -> str:

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import compress, count
@@ -125,21 +125,47 @@ def fold(text: str, edition: Edition) -> str:
 
 
 def fold_lines(text: str, edition: Edition) -> str:
-    """:func:`fold` of each line of ``text`` (lines joined by LF), with one call per non-ASCII line.
+    """:func:`fold` of each line of ``text`` (lines joined by LF), with no Python per line where it can.
 
     ASCII letters are upper-cased for the whole text at once (``bytes.upper`` touches only a-z, as
-    ``str.upper`` does on ASCII); each line with a non-ASCII character is then transliterated as
-    given, which is what :func:`fold` does with it.
+    ``str.upper`` does on ASCII); the Latin-1 letters of Spanish and French words (Á, ñ, ç) are folded
+    for the whole text at once too, by ``bytes.translate`` with each one's fold (:func:`_latin_folds`);
+    only a line holding another character (a combining mark, ß, a letter of another script) is
+    transliterated on its own, as :func:`fold` does with it.
     """
     upper = text.encode("utf-8", "surrogatepass").upper().decode("utf-8", "surrogatepass")
     if upper.isascii():
         return upper
+    table, other = _latin_folds(edition.keep, edition.split_ligatures)
+    # A character beyond Latin-1 becomes "?" here; its line is transliterated whole below.
+    folded = upper.encode("latin-1", "replace").translate(table).decode("latin-1")
+    if other.search(upper) is None:
+        return folded
     transliterate = _transliterator(edition.keep, edition.split_ligatures).transliterate
-    lines = upper.split("\n")
-    for i, line in enumerate(text.split("\n")):
-        if not line.isascii():
-            lines[i] = transliterate(line)
+    lines, given = folded.split("\n"), text.split("\n")
+    for i in set(_lines(other, upper)):
+        lines[i] = transliterate(given[i])
     return "\n".join(lines)
+
+
+@cache
+def _latin_folds(keep: frozenset[str], split_ligatures: bool) -> tuple[bytes, re.Pattern[str]]:
+    """A ``bytes.translate`` table folding each Latin-1 character whose fold is one Latin-1 character,
+    and a pattern matching every other non-ASCII character.
+
+    Such a character folds the same wherever it stands: it decomposes into a letter (or a space) and
+    marks, never into a mark that would join the character before it, and the marks are dropped (or
+    put back into a kept letter, Ñ) within it. ASCII maps to itself (the text is upper-cased before).
+    """
+    transliterate = _transliterator(keep, split_ligatures).transliterate
+    table = bytearray(range(256))
+    simple = []
+    for point in range(0x80, 0x100):
+        folded = transliterate(chr(point))
+        if len(folded) == 1 and ord(folded) < 0x100 and not unicodedata.combining(folded):
+            table[point] = ord(folded)
+            simple.append(chr(point))
+    return bytes(table), re.compile(f"[^\\x00-\\x7f{re.escape(''.join(simple))}]")
 
 
 # -- 3. letters -----------------------------------------------------------------------------------
@@ -329,6 +355,11 @@ class _LineSpeller:
     digraphs: re.Pattern[str] | None  # the multi-letter labels, longest first; None without any
     codes: dict[str, str]  # multi-letter label → its code
     not_a_letter: re.Pattern[str]  # a character that is no letter of the edition (nor a line feed)
+    letters: str  # the letters of the edition
+    latin_letters: bytes  # those that Latin-1 has, as its bytes
+    #: The labels and codes in the order ``str.replace`` may replace them one label after another, where
+    #: that gives what ``digraphs`` does (no two labels can overlap in a text); None where it does not.
+    replacements: tuple[tuple[str, str], ...] | None
 
 
 @cache
@@ -339,11 +370,25 @@ def _line_speller(edition: Edition) -> _LineSpeller | None:
         return None
     long_labels = sorted((t.label for t in edition.tiles if len(t.label) > 1), key=len, reverse=True)
     letters = "".join(sorted(edition.letters))
+    codes = {t.label: t.code for t in edition.tiles if len(t.label) > 1}
     return _LineSpeller(
         digraphs=re.compile("|".join(map(re.escape, long_labels))) if long_labels else None,
-        codes={t.label: t.code for t in edition.tiles if len(t.label) > 1},
+        codes=codes,
         not_a_letter=re.compile(rf"[^{re.escape(letters)}\n]"),
+        letters=letters,
+        latin_letters="".join(c for c in letters if ord(c) < 0x100).encode("latin-1"),
+        replacements=tuple((label, codes[label]) for label in long_labels) if _apart(codes) else None,
     )
+
+
+def _apart(codes: dict[str, str]) -> bool:
+    """Can no two of these labels overlap or hold one another, and no code be part of a label? Then
+    replacing each label in turn, everywhere (``str.replace``: leftmost first, without overlaps), gives
+    what one leftmost-longest pass gives: CH, LL and RR, whose codes are digits."""
+    labels = list(codes)
+    return not any(
+        a != b and (a in b or any(a.endswith(b[:n]) for n in range(1, len(b)))) for a in labels for b in labels
+    ) and not any(code in label for code in codes.values() for label in labels)
 
 
 def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
@@ -361,11 +406,14 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
         return [None] * len(texts)
     folded = fold_lines(text, edition)
     keys_text = folded
-    if speller.digraphs is not None:
+    if speller.replacements is not None:
+        for label, code in speller.replacements:
+            keys_text = keys_text.replace(label, code)
+    elif speller.digraphs is not None:
         codes = speller.codes
         keys_text = speller.digraphs.sub(lambda m: codes[m[0]], folded)
     keys = keys_text.split("\n")
-    flagged = set(_lines(speller.not_a_letter, folded))
+    flagged = set(_not_letters(folded, speller))
     if "" in keys:
         flagged.update(i for i, key in enumerate(keys) if not key)
     if max(map(len, keys)) > MAX_TILES:  # (a batch of words of a long dictionary: most batches; no Python per key)
@@ -376,6 +424,18 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
     for i in flagged:
         spelled[i] = None
     return spelled
+
+
+def _not_letters(text: str, speller: _LineSpeller) -> Iterable[int]:
+    """The numbers of the lines of ``text`` holding something that is no letter of the edition.
+
+    Where the letters are Latin-1 (every shipped edition), ``bytes.translate`` deletes them from the
+    text (any other character becoming a "?", no letter either), and the lines left with a character
+    are those: no Python per line. Elsewhere a regular expression finds them."""
+    if len(speller.latin_letters) < len(speller.letters):  # a letter beyond Latin-1
+        return _lines(speller.not_a_letter, text)
+    rest = text.encode("latin-1", "replace").translate(None, speller.latin_letters)
+    return compress(count(), rest.split(b"\n"))
 
 
 def _lines(pattern: re.Pattern[str], text: str) -> Iterator[int]:

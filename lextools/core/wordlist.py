@@ -33,6 +33,7 @@ import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 from lextools.core.edition import Edition
@@ -84,12 +85,16 @@ class WordList:
         return self.lines.decode("utf-8", "surrogatepass").split("\n") if self.lines else []
 
     def iter_words(self, chunk: int = 1 << 16) -> Iterator[str]:
-        """The words in file order, decoded a chunk at a time: never all of them as a list."""
+        """The words in file order, decoded a chunk at a time: never all of them as a list (and given
+        one by one by ``chain``, in C, not by a generator resumed for each word)."""
+        return chain.from_iterable(self._chunks(chunk))
+
+    def _chunks(self, chunk: int) -> Iterator[list[str]]:
         lines, start = self.lines, 0
         while start < len(lines):
             end = lines.find(b"\n", start + chunk)
             end = len(lines) if end < 0 else end
-            yield from lines[start:end].decode("utf-8", "surrogatepass").split("\n")
+            yield lines[start:end].decode("utf-8", "surrogatepass").split("\n")
             start = end + 1
 
 
