@@ -88,17 +88,23 @@ def assert_documented_error(app: Flask, r: Any, method: str, path: str, status: 
 
 @pytest.fixture()
 def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
-    """Every file the app opens by name while the test runs (pathlib and open() both end in io.open)."""
+    """Every file the app opens by name while the test runs (pathlib and open() both end in io.open;
+    the bounded readers of core.inputs use os.open, so as not to block on a FIFO)."""
     paths: list[Path] = []
-    real_open = io.open
+    real_open, real_os_open = io.open, os.open
 
     def recording_open(file: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(file, str | bytes | os.PathLike):
             paths.append(Path(os.fsdecode(file)))
         return real_open(file, *args, **kwargs)
 
+    def recording_os_open(file: Any, *args: Any, **kwargs: Any) -> int:
+        paths.append(Path(os.fsdecode(file)))
+        return real_os_open(file, *args, **kwargs)
+
     monkeypatch.setattr(io, "open", recording_open)
     monkeypatch.setattr(builtins, "open", recording_open)
+    monkeypatch.setattr(os, "open", recording_os_open)
     yield paths
 
 

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, current_app, request
 from marshmallow import fields
 
 from lextools.core.messages import message
@@ -51,9 +51,9 @@ from lextools.features.cardboxes import (
 )
 from lextools.features.stores import CARDBOXES_NAME, open_cardboxes
 from service.contract.bodies import Body, load_body
-from service.contract.operations import operation, summary_of
+from service.contract.operations import operation
 from service.contract.params import refused
-from service.contract.schemas import Answer, dict_field, json_response, str_field
+from service.contract.schemas import Answer, dict_field, str_field
 from service.http.clients import client_address
 from service.http.errors import ServiceError, bad_request
 from service.http.guards import require_json, require_own_origin
@@ -178,16 +178,8 @@ _IF_MATCH = {
 }
 
 
-def _with_etag(answer: type[Answer], status: int) -> dict[str, Any]:
-    """The operation's answer in the document, with its ``ETag`` header."""
-    return {str(status): {**json_response(answer, summary_of(answer)), "headers": _ETAG}}
-
-
-def _answer(saved: Saved, status: int) -> Response:
-    response = jsonify(Stored().dump(_stored(saved.code, saved.updated)))
-    response.status_code = status
-    response.headers["ETag"] = saved.etag
-    return response
+def _answer(saved: Saved) -> tuple[dict[str, Any], dict[str, str]]:
+    return _stored(saved.code, saved.updated), {"ETag": saved.etag}
 
 
 def _stored(code: str, updated: float) -> dict[str, Any]:
@@ -205,17 +197,18 @@ def _iso(seconds: float) -> str:
     operationId="createCardbox",
     body=CardboxBody,
     body_description="Content-Type: application/json only.",
+    answer=Stored,
     status=201,
-    responses=_with_etag(Stored, 201),
+    headers=_ETAG,
     errors=(400, 403, 413, 415, 429, 503),
 )
-def create() -> Response:
+def create() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Keep a cardbox on the server under a new sync code (no account: the code is the key)."""
     _counted()
     body = _cardbox_of_body()
     with _refusals():
-        saved = store().create(body, _client(), _bounds())
-    return _answer(saved, 201)
+        stored, headers = _answer(store().create(body, _client(), _bounds()))
+    return stored, 201, headers
 
 
 @operation(
@@ -226,17 +219,19 @@ def create() -> Response:
     parameters=(_CODE, _IF_MATCH),
     body=CardboxBody,
     body_description="Content-Type: application/json only.",
-    responses=_with_etag(Stored, 200),
+    answer=Stored,
+    headers=_ETAG,
     errors=(400, 403, 404, 412, 413, 415, 428, 429, 503),
 )
-def replace(code: str) -> Response:
+def replace(code: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Replace the cardbox kept under a sync code, if it is still the version named in If-Match."""
     _counted()
     found = read_code(code)
     expected = _if_match()
     body = _cardbox_of_body()
     with _refusals():
-        return _answer(store().replace(found, body, expected, _bounds()), 200)
+        stored, headers = _answer(store().replace(found, body, expected, _bounds()))
+    return stored, 200, headers
 
 
 @operation(
@@ -245,19 +240,18 @@ def replace(code: str) -> Response:
     "GET",
     operationId="getCardbox",
     parameters=(_CODE,),
-    responses=_with_etag(Kept, 200),
+    answer=Kept,
+    headers=_ETAG,
     errors=(404, 429, 503),
 )
-def read(code: str) -> Response:
+def read(code: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The cardbox kept under a sync code."""
     _counted()
     found = read_code(code)
     kept = store().get(found)
     if kept is None:
         raise ServiceError(404, "unknown_sync_code", message("sync_unknown"))
-    response = jsonify(Kept().dump({**_stored(found, kept[1]), "cardbox": json.loads(kept[0])}))
-    response.headers["ETag"] = etag(kept[0])
-    return response
+    return {**_stored(found, kept[1]), "cardbox": json.loads(kept[0])}, 200, {"ETag": etag(kept[0])}
 
 
 def init_app(app: Flask) -> None:

@@ -83,7 +83,10 @@ def _operation(op: Operation) -> dict[str, Any]:
     out: dict[str, Any] = {**_resolved(op.spec), "parameters": parameters}
     responses = {**out.get("responses", {}), **errors(*op.errors)}
     if op.answer is not None:
-        responses = {str(op.status): json_response(op.answer, summary_of(op.answer)), **responses}
+        answer = json_response(op.answer, summary_of(op.answer))
+        if op.headers:
+            answer["headers"] = op.headers
+        responses = {str(op.status): answer, **responses}
     out["responses"] = responses
     if op.body is not None:
         content = {"application/json": {"schema": op.body}}

@@ -69,6 +69,8 @@ class Operation:
     body_description: str = "Read as JSON whatever the Content-Type."
     #: The statuses of its error responses (the components ``E400``, …).
     errors: tuple[int, ...] = ()
+    #: The headers its answer carries (OpenAPI header objects by name), e.g. a cardbox's ``ETag``.
+    headers: dict[str, Any] = field(default_factory=dict)
 
 
 #: Every operation, in the order the views declare them (the document's order).
@@ -94,6 +96,7 @@ def operation(
     body: type[Schema] | None = None,
     body_description: str = "Read as JSON whatever the Content-Type.",
     errors: tuple[int, ...] = (),
+    headers: dict[str, Any] | None = None,
     **spec: Any,
 ) -> Callable[[View], View]:
     """Register the view as ``method rule`` of ``bp`` and declare its operation: ``query`` is the
@@ -102,7 +105,8 @@ def operation(
     first paragraph of the schema's docstring is the response's description); ``body`` the
     schema of the JSON body it reads (declared beside it, the document's request body); ``parameters``
     the path parameters that are not components (``rack``) and header ones; ``errors`` the statuses
-    of its error responses; ``spec`` the rest of the OpenAPI operation object (``security``, a
+    of its error responses; ``headers`` the headers its answer carries (the view returns them
+    third, after the status); ``spec`` the rest of the OpenAPI operation object (``security``, a
     response of its own). Its ``summary`` is the first paragraph of the view's docstring (its final
     full stop left out), unless ``spec`` gives one (a summary naming limits)."""
     path = openapi_path((bp.url_prefix or "") + rule)
@@ -119,7 +123,7 @@ def operation(
         bp.add_url_rule(rule, view_func=view, methods=[method])
         op = Operation(
             path, method.lower(), f"{bp.name}.{view.__name__}", query, spec, parameters,
-            answer, status, body, body_description, errors,
+            answer, status, body, body_description, errors, headers or {},
         )  # fmt: skip
         OPERATIONS.append(op)
         _BY_ENDPOINT[op.endpoint, op.method] = op

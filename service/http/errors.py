@@ -39,7 +39,7 @@ from lextools.core.errors import (
 )
 from lextools.core.messages import Message, message
 from service.http.language import language, request_language
-from service.http.wire import client_fault_log
+from service.http.wire import client_fault_log, refusal_log
 
 log = logging.getLogger("lextools.service")
 
@@ -137,7 +137,7 @@ def public_message(e: LexiconError) -> str:
     (then it may name the server's files, which only the log gets)."""
     if status_of(e) < 500:
         return str(e)
-    log.error("%s: %s", e.code, e)
+    refusal_log(e.code).error("%s: %s", e.code, e)  # every request meeting it is refused: throttled
     return ERRORS.get(e.code, ERRORS["internal_error"])[1]
 
 
@@ -146,7 +146,7 @@ def _on_lexicon_error(e: LexiconError) -> tuple[Response, int]:
     lang = request_language()
     edition = (request.view_args or {}).get("edition")
     if isinstance(e, LexiconNotFoundError) and edition:  # said for people; the log has where it looked
-        log.error("%s: %s", e.code, e)
+        refusal_log(e.code).error("%s: %s", e.code, e)
         return error_response(status, e.code, message("no_lexicon", edition=edition).text(lang))
     if status >= 500:
         return error_response(status, e.code, public_message(e))
