@@ -145,20 +145,21 @@ def test_a_rich_rack_pages_in_order(default_home: Path, default_client: FlaskCli
     assert paged == whole and pages > 1
 
 
-def test_probability_pages_of_ch_o_are_never_empty_and_shorter_first(
-    default_home: Path, default_client: FlaskClient
-) -> None:
-    """Zyzzyva's probability order on the default es-fise lexicon: every page of CH?*O holds words
-    until the last, shorter words first (counted in tiles), likeliest first within a length, and the
-    pages add up to the CLI's whole answer."""
+def test_probability_pages_of_ch_o_add_up_shorter_first(default_home: Path, default_client: FlaskClient) -> None:
+    """Zyzzyva's probability order on the default es-fise lexicon: the pages of CH?*O add up to the
+    CLI's whole answer, shorter words first (counted in tiles), likeliest first within a length. A
+    page's work is bounded, not only its words (a search that matches nothing must end as fast as
+    one that matches), so a page may come back empty with a cursor — but only at the end of the
+    walk or now and then, never page after page."""
     whole = cli_json(default_home, "pattern", "es-fise", "CH?*O", "--order", "probability")["words"]
     assert len(whole) > 500  # 582 in the default of 2026-12-01: ten pages of 60
     url = f"/v1/es-fise/search?pattern={quote('CH?*O')}&order=probability&limit=60"
     words: list[dict[str, Any]] = []
-    cursor = ""
+    cursor, empty = "", 0
     while True:
         page = default_client.get(url + (f"&cursor={cursor}" if cursor else "")).json
-        assert page["words"], f"an empty page after {len(words)} words"
+        empty += not page["words"]
+        assert empty <= 3, f"{empty} empty pages after {len(words)} words"
         words += page["words"]
         if not page["truncated"]:
             break
