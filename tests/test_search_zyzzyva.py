@@ -131,7 +131,7 @@ FISE_CASES: list[tuple[str, dict[str, str], Callable[[Lexicon, str], bool]]] = [
     ("ñ*", {"max_vowels": "1", "not_vowels": "true"}, lambda lex, k: vowels(lex, k) > 1),
     ("????", {"max_distinct": "2"}, lambda lex, k: len(set(k)) <= 2),
     ("ch*", {"min_distinct": "3", "not_distinct": "true"}, lambda lex, k: len(set(k)) < 3),
-    ("*", {"consists_of": "chao"}, lambda lex, k: set(lex.edition.decode(k)) <= {"CH", "A", "O"}),
+    ("ch*", {"consists_of": "chao"}, lambda lex, k: set(lex.edition.decode(k)) <= {"CH", "A", "O"}),
     ("?ñ??", {"consists_of": "aeiouñ", "not_consists_of": "true"}, lambda lex, k: not set(k) <= set("AEIOUÑ")),
     ("a???", {"takes_front": "ch"}, lambda lex, k: "1" + k in lex),
     ("????", {"takes_back": "s", "not_takes_back": "true"}, lambda lex, k: k + "S" not in lex),
