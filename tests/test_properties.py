@@ -44,7 +44,7 @@ from lextools.core.spelling import (
 from lextools.features.explain import explain
 
 EDITIONS = edition_names()
-PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 #: Pieces a player (or a bad client) may type: digraphs in every case, Ñ composed and not, accents
 #: and marks alone, FISE digits and other digits, brackets whole and broken, ligatures, K and W.
