@@ -45,6 +45,17 @@ def test_the_library_starts_threads_in_one_place() -> None:
     assert found == ["lextools/core/background.py"]
 
 
+def test_the_server_module_makes_no_lock_before_gevent_patches() -> None:
+    """service.server patches with gevent, then imports the app: a module that makes a lock or a
+    semaphore when imported (the background jobs', the quizzes' queue) must load only after that, or
+    its locks are real ones, and a greenlet waiting on one blocks its whole worker until gunicorn
+    kills it (a list made in the background did, 30 s later)."""
+    makes_locks = ["lextools.core.background", "lextools.features.quiz.cache"]
+    code = f"import service.server, sys; print(sorted(m for m in {makes_locks!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
 LOOK_UP_PATH = ["service.api.words", "service.api.hot_routes", "lextools.features.explain", "lextools.features.answers"]
 
 

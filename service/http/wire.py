@@ -19,7 +19,6 @@ from typing import Any
 from gunicorn import util as gunicorn_util
 
 from lextools.core.messages import message
-from service.http.limits import limit_defaults
 
 #: What gunicorn's own refusals become: its status → (our status, our code; service.http.errors.ERRORS).
 WIRE_ERRORS: dict[int, tuple[int, str]] = {
@@ -124,7 +123,9 @@ def refuse_continue_over_limit(worker: Any, req: Any) -> None:
     if not getattr(req, "_expected_100_continue", False):
         return
     length = next((v for name, v in req.headers if name == "CONTENT-LENGTH"), None)
-    config = getattr(worker.wsgi, "config", None) or limit_defaults()
+    config = getattr(worker.wsgi, "config", None)  # the Flask app's, its limits set (service.http.limits)
+    if config is None:
+        return
     most = max(int(config[key]) for key in BODY_LIMITS if config.get(key) is not None)
     if length is not None and length.isdigit() and int(length) > most:
         req._expected_100_continue = False
