@@ -122,13 +122,17 @@ def quiz_paths(home: Path) -> list[str]:
         "type=anagram&length=7",
         "type=anagram&length=8&blanks=1",
         "type=build&length=7",
-        "type=build&length=8&blanks=1",
+        "type=build&length=8&blanks=1&count=5",  # the most the tile bound lets a page ask
         "type=hooks&length=5",
         "type=word-or-phony&length=7",
         "type=list&list=two-tile",
         "type=anagram&length=7&max_answers=10000",
     )
-    return [f"/v1/{name}/quiz?{kind}&count=20" for name in names for kind in kinds]
+    paths = []
+    for name in names:  # an edition whose tile counts are not verified has no probability order
+        order = "" if load_edition(name).total_tiles is not None else "&order=alphabetical"
+        paths += [f"/v1/{name}/quiz?{kind}{order}" + ("" if "count=" in kind else "&count=20") for kind in kinds]
+    return paths
 
 
 class Cycler(threading.Thread):
