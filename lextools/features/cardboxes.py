@@ -32,7 +32,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -80,6 +80,8 @@ _SQLITE_SCHEMA = (
 )
 
 T = TypeVar("T")
+#: A store's ``execute`` inside a bounded write: SQL with ``?`` placeholders, its parameters; a cursor.
+Execute = Callable[..., Any]
 
 
 class TooManySyncs(LexiconError, code="too_many_syncs"):
@@ -177,6 +179,7 @@ class CardboxStore:
     """What every store of cardboxes does. ``clock`` (seconds since the epoch) is injectable."""
 
     where: Any
+    clock: Callable[[], float]
 
     def hit(self, client: str, rate: int) -> None:
         """Count a request of ``client``; :class:`TooManySyncs` when it made ``rate`` in the last minute."""
@@ -189,11 +192,37 @@ class CardboxStore:
     def create(self, body: str, client: str, bounds: Bounds) -> Saved:
         """Keep ``body`` under a new code made by ``client``: :class:`ClientQuota` beyond the client's
         bounds, :class:`CardboxesFull` beyond the store's once the expired cardboxes are deleted."""
-        raise NotImplementedError
+        now, size = self.clock(), len(body.encode("utf-8"))
+        with self._bounded(bounds.expiry, now) as execute:
+            _admit(_usage(execute, client), size, True, bounds, now)
+            code = new_code()
+            execute(
+                "INSERT INTO cardboxes (code, body, updated, touched, client, bytes) VALUES (?, ?, ?, ?, ?, ?)",
+                (code, body, now, now, client, size),
+            )
+        return Saved(code, now, etag(body))
 
     def replace(self, code: str, body: str, expected: Collection[str] | None, bounds: Bounds) -> Saved:
         """Replace the cardbox kept under ``code`` when its version is one of ``expected`` (None: any);
         :class:`UnknownSyncCode`, :class:`StaleCardbox`, or the bounds' refusals when it grows."""
+        now, size = self.clock(), len(body.encode("utf-8"))
+        with self._bounded(bounds.expiry, now) as execute:
+            row = execute("SELECT body, bytes, client FROM cardboxes WHERE code = ?", (code,)).fetchone()
+            if row is None:
+                raise UnknownSyncCode(message("sync_unknown"))
+            if expected is not None and etag(row[0]) not in expected:
+                raise StaleCardbox(message("sync_stale"))
+            if size > row[1]:
+                _admit(_usage(execute, str(row[2])), size - row[1], False, bounds, now)
+            execute(
+                "UPDATE cardboxes SET body = ?, updated = ?, touched = ?, bytes = ? WHERE code = ?",
+                (body, now, now, size, code),
+            )
+        return Saved(code, now, etag(body))
+
+    def _bounded(self, expiry: float, now: float) -> AbstractContextManager[Execute]:
+        """A write transaction, one at a time (the bounds are counted and kept within it), the cardboxes
+        not used for ``expiry`` seconds deleted first: its ``execute`` takes SQL with ``?`` placeholders."""
         raise NotImplementedError
 
     def sweep(self, expiry: float = EXPIRY_SECONDS) -> int:
@@ -210,10 +239,10 @@ class CardboxStore:
         raise NotImplementedError
 
 
-def _usage(execute: Callable[..., Any], placeholder: str, client: str) -> Usage:
+def _usage(execute: Execute, client: str) -> Usage:
     """What a write counts before it decides, each from an index (never a cardbox's body): the
     client's cardboxes and bytes, all of them, and the least recently used one's last use."""
-    mine = execute(f"SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM cardboxes WHERE client = {placeholder}", (client,))
+    mine = execute("SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM cardboxes WHERE client = ?", (client,))
     every = execute("SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM cardboxes", ())
     (oldest,) = execute("SELECT MIN(touched) FROM cardboxes", ()).fetchone()
     (count, total), (client_count, client_bytes) = every.fetchone(), mine.fetchone()
@@ -328,35 +357,11 @@ class Cardboxes(CardboxStore):
                 self._retry(lambda: db.execute("UPDATE cardboxes SET touched = ? WHERE code = ?", (now, code)))
         return None if row is None else (str(row[0]), float(row[1]))
 
-    def create(self, body: str, client: str, bounds: Bounds) -> Saved:
-        now, size = self.clock(), len(body.encode("utf-8"))
+    @contextmanager
+    def _bounded(self, expiry: float, now: float) -> Iterator[Execute]:
         with self._writing() as db:
-            db.execute("DELETE FROM cardboxes WHERE touched < ?", (now - bounds.expiry,))
-            _admit(_usage(db.execute, "?", client), size, True, bounds, now)
-            code = new_code()
-            db.execute(
-                "INSERT INTO cardboxes (code, body, updated, touched, client, bytes) VALUES (?, ?, ?, ?, ?, ?)",
-                (code, body, now, now, client, size),
-            )
-        return Saved(code, now, etag(body))
-
-    def replace(self, code: str, body: str, expected: Collection[str] | None, bounds: Bounds) -> Saved:
-        now, size = self.clock(), len(body.encode("utf-8"))
-        with self._writing() as db:
-            db.execute("DELETE FROM cardboxes WHERE touched < ?", (now - bounds.expiry,))
-            row = db.execute("SELECT body, bytes, client FROM cardboxes WHERE code = ?", (code,)).fetchone()
-            if row is None:
-                raise UnknownSyncCode(message("sync_unknown"))
-            if expected is not None and etag(row[0]) not in expected:
-                raise StaleCardbox(message("sync_stale"))
-            if size > row[1]:
-                owner = str(row[2])
-                _admit(_usage(db.execute, "?", owner), size - row[1], False, bounds, now)
-            db.execute(
-                "UPDATE cardboxes SET body = ?, updated = ?, touched = ?, bytes = ? WHERE code = ?",
-                (body, now, now, size, code),
-            )
-        return Saved(code, now, etag(body))
+            db.execute("DELETE FROM cardboxes WHERE touched < ?", (now - expiry,))
+            yield db.execute
 
     def sweep(self, expiry: float = EXPIRY_SECONDS) -> int:
         with self._writing() as db:
@@ -433,33 +438,10 @@ class PostgresCardboxes(CardboxStore):
             conn.execute("DELETE FROM cardboxes WHERE touched < %s", (now - expiry,))
             yield conn
 
-    def create(self, body: str, client: str, bounds: Bounds) -> Saved:
-        now, size = self.clock(), len(body.encode("utf-8"))
-        with self._writing(bounds.expiry, now) as conn:
-            _admit(_usage(conn.execute, "%s", client), size, True, bounds, now)
-            code = new_code()
-            conn.execute(
-                "INSERT INTO cardboxes (code, body, updated, touched, client, bytes) VALUES (%s, %s, %s, %s, %s, %s)",
-                (code, body, now, now, client, size),
-            )
-        return Saved(code, now, etag(body))
-
-    def replace(self, code: str, body: str, expected: Collection[str] | None, bounds: Bounds) -> Saved:
-        now, size = self.clock(), len(body.encode("utf-8"))
-        with self._writing(bounds.expiry, now) as conn:
-            row = conn.execute("SELECT body, bytes, client FROM cardboxes WHERE code = %s", (code,)).fetchone()
-            if row is None:
-                raise UnknownSyncCode(message("sync_unknown"))
-            if expected is not None and etag(row[0]) not in expected:
-                raise StaleCardbox(message("sync_stale"))
-            if size > row[1]:
-                owner = str(row[2])
-                _admit(_usage(conn.execute, "%s", owner), size - row[1], False, bounds, now)
-            conn.execute(
-                "UPDATE cardboxes SET body = %s, updated = %s, touched = %s, bytes = %s WHERE code = %s",
-                (body, now, now, size, code),
-            )
-        return Saved(code, now, etag(body))
+    @contextmanager
+    def _bounded(self, expiry: float, now: float) -> Iterator[Execute]:
+        with self._writing(expiry, now) as conn:
+            yield lambda sql, params=(): conn.execute(sql.replace("?", "%s"), params)
 
     def sweep(self, expiry: float = EXPIRY_SECONDS) -> int:
         with self._session() as conn:
