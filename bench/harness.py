@@ -17,6 +17,7 @@ starts nothing.
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
@@ -30,7 +31,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,23 @@ WRK_SCRIPT = BENCH / "wrk_paths.lua"
 
 class Unavailable(Exception):
     """The benchmark cannot run here (no lexicon, no wrk): exit status 2, with this message."""
+
+
+def run_probes(
+    name: str, ap: argparse.ArgumentParser, run: Callable[[argparse.Namespace], list[dict[str, Any]]], argv: Any
+) -> int:
+    """A probe script's ``main``: ``--json FILE`` added to its options, its probes run (each result a
+    dict with ``ok``); exit status 0 all passed, 1 one failed, 2 cannot run here."""
+    ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = ap.parse_args(argv)
+    try:
+        results = run(args)
+    except Unavailable as e:
+        print(f"{name}: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n")
+    return 0 if all(r["ok"] for r in results) else 1
 
 
 # -- the service ----------------------------------------------------------------------------------

@@ -43,7 +43,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.harness import Service, Unavailable, default_lexicons, memory_kb, require_lexicon, running, workers_of
+from bench.harness import (
+    Service,
+    default_lexicons,
+    memory_kb,
+    require_lexicon,
+    run_probes,
+    running,
+    workers_of,
+)
 from bench.hostile_clients import lookups, measure
 from lextools.core.edition import edition_names, load_edition
 from lextools.features.lists import STEM_LENGTHS, high_value_tiles
@@ -254,16 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--duration", type=int, default=50, help="seconds of the list clients' load (default 50)")
     ap.add_argument("--study-duration", type=int, default=60, help="seconds of the study clients' load (default 60)")
     ap.add_argument("--seed", type=int, default=33)
-    ap.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = ap.parse_args(argv)
-    try:
-        results = run(args)
-    except Unavailable as e:
-        print(f"probes_lists: {e}", file=sys.stderr)
-        return 2
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1) + "\n")
-    return 0 if all(r["ok"] for r in results) else 1
+    return run_probes("probes_lists", ap, run, argv)
 
 
 if __name__ == "__main__":

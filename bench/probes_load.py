@@ -44,7 +44,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.harness import Service, Unavailable, default_lexicons, memory_kb, require_lexicon, running, workers_of
+from bench.harness import (
+    Service,
+    default_lexicons,
+    memory_kb,
+    require_lexicon,
+    run_probes,
+    running,
+    workers_of,
+)
 from bench.hostile_clients import lookups, measure
 from lextools.core.edition import edition_names, load_edition
 
@@ -244,16 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--duration", type=int, default=15, help="seconds of load per probe (default 15)")
     ap.add_argument("--settle", type=int, default=10, help="seconds the PSS may take to come back (default 10)")
     ap.add_argument("--seed", type=int, default=23)
-    ap.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = ap.parse_args(argv)
-    try:
-        results = run(args)
-    except Unavailable as e:
-        print(f"probes_load: {e}", file=sys.stderr)
-        return 2
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1) + "\n")
-    return 0 if all(r["ok"] for r in results) else 1
+    return run_probes("probes_load", ap, run, argv)
 
 
 if __name__ == "__main__":

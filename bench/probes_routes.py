@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bench.harness import Service, Unavailable, default_lexicons, require_lexicon, running
+from bench.harness import Service, default_lexicons, require_lexicon, run_probes, running
 from bench.hostile_clients import lookups
 from bench.probes_load import quiz_paths, under_load
 from service.http.limits import LIMITS
@@ -182,16 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--settle", type=int, default=10, help="seconds the PSS may take to come back (default 10)")
     ap.add_argument("--rows", type=int, nargs="+", default=[3, 4, 5, 6], choices=[3, 4, 5, 6])
     ap.add_argument("--seed", type=int, default=33)
-    ap.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = ap.parse_args(argv)
-    try:
-        results = run(args)
-    except Unavailable as e:
-        print(f"probes_routes: {e}", file=sys.stderr)
-        return 2
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1) + "\n")
-    return 0 if all(r["ok"] for r in results) else 1
+    return run_probes("probes_routes", ap, run, argv)
 
 
 if __name__ == "__main__":
