@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 from lextools.core.errors import BusyError, LexiconError
 from lextools.core.messages import message
 from lextools.features.postgres import Database, DatabaseError, SharedHits
+from lextools.features.record import while_locked
 
 #: Seconds a request waits for its worker's turn and the file's lock, then 503 ``busy``: the challenge
 #: record's wait. The wait sleeps in Python, so it costs the worker's other requests nothing; on a
@@ -47,7 +48,6 @@ from lextools.features.postgres import Database, DatabaseError, SharedHits
 #: reading another 1 MiB body serves nothing else meanwhile).
 LOCK_WAIT = 2.0
 #: The pauses between two tries of a locked file (doubling from the first up to the last).
-_FIRST_PAUSE, _LONGEST_PAUSE = 0.002, 0.02
 #: Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand is not mistaken.
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 #: Characters of a code: 5 bits each, 100 bits in all.
@@ -264,20 +264,10 @@ class Cardboxes(CardboxStore):
 
     def _retry(self, attempt: Callable[[], T], deadline: float | None = None) -> T:
         """``attempt()``, tried again while another process holds the file's lock, until ``deadline``
-        (``time.monotonic()``; default ``lock_wait`` seconds from now); the pauses are ``time.sleep``,
-        which gevent's workers patch to let the worker serve other requests meanwhile; then 503 ``busy``."""
+        (``time.monotonic()``; default ``lock_wait`` seconds from now; :func:`~lextools.features.record.while_locked`);
+        then 503 ``busy``."""
         deadline = time.monotonic() + self.lock_wait if deadline is None else deadline
-        pause = _FIRST_PAUSE
-        while True:
-            try:
-                return attempt()
-            except sqlite3.OperationalError as e:
-                if e.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                    raise
-                if time.monotonic() + pause > deadline:
-                    raise BusyError(message("busy_cardbox")) from None
-            time.sleep(pause)
-            pause = min(pause * 2, _LONGEST_PAUSE)
+        return while_locked(attempt, deadline, BusyError(message("busy_cardbox")))
 
     def _connect(self) -> sqlite3.Connection:
         """A connection with no busy timeout (see the module), its schema brought to this version."""

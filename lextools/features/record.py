@@ -103,6 +103,25 @@ LOCK_WAIT_SECONDS = 2.0
 #: The pauses between two tries of a locked record (doubling from the first up to the last).
 _FIRST_PAUSE, _LONGEST_PAUSE = 0.002, 0.02
 
+
+def while_locked(attempt: Callable[[], T], deadline: float, refusal: Exception) -> T:
+    """``attempt()``, tried again while another process holds a SQLite file's lock, until ``deadline``
+    (``time.monotonic()``), then ``refusal`` is raised. The connections wait 0 s inside SQLite (a wait
+    in C would hold a gevent worker's every request); the pauses here are ``time.sleep``, which gevent's
+    workers patch to let the worker serve other requests meanwhile."""
+    pause = _FIRST_PAUSE
+    while True:
+        try:
+            return attempt()
+        except sqlite3.OperationalError as e:
+            if e.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise
+            if time.monotonic() + pause > deadline:
+                raise refusal from None
+        time.sleep(pause)
+        pause = min(pause * 2, _LONGEST_PAUSE)
+
+
 #: The record's mode: its owner's only (it holds words and client addresses).
 RECORD_MODE = 0o600
 
@@ -426,20 +445,9 @@ class ChallengeRecord(Record):
 
     def _retry(self, attempt: Callable[[], T]) -> T:
         """``attempt()``, tried again while another process holds the record's lock, for at most
-        ``lock_wait`` seconds; the pauses are ``time.sleep``, which gevent's workers patch to let
-        the worker serve other requests meanwhile (the module's docstring)."""
-        deadline = time.monotonic() + self.lock_wait
-        pause = _FIRST_PAUSE
-        while True:
-            try:
-                return attempt()
-            except sqlite3.OperationalError as e:
-                if e.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                    raise
-                if time.monotonic() + pause > deadline:
-                    raise RecordError(message("record_locked", seconds=self.lock_wait)) from None
-            time.sleep(pause)
-            pause = min(pause * 2, _LONGEST_PAUSE)
+        ``lock_wait`` seconds (:func:`while_locked`)."""
+        refusal = RecordError(message("record_locked", seconds=self.lock_wait))
+        return while_locked(attempt, time.monotonic() + self.lock_wait, refusal)
 
     def create(self) -> None:
         """Make the record (and its folder) if it is missing; :class:`RecordError` when it cannot be."""
