@@ -488,12 +488,12 @@ class MappedFile:
         if isinstance(self.data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
             self.data.madvise(mmap.MADV_DONTNEED)
 
-    def matches(self, sha256: str) -> bool:
+    def matches(self, sha256: str, piece: int = 1 << 20) -> bool:
         """Is the file's sha256 this one? Read through the file, not the map: a check does not map the
         file's pages into this process, so only the pages queries read count in its memory (PSS).
-        A pause between two mebibytes: the first query of a worker checks a table of tens of them."""
+        A pause between two pieces (a mebibyte): the first query of a worker checks a table of tens of them."""
         digest, at = hashlib.sha256(), 0
-        while chunk := os.pread(self.file.fileno(), 1 << 20, at):
+        while chunk := os.pread(self.file.fileno(), piece, at):
             digest.update(chunk)
             at += len(chunk)
             pause()

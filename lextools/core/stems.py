@@ -20,15 +20,12 @@ second of work on a busy machine, which a worker's event loop cannot spare).
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import json
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from lextools.core.budget import pause
 from lextools.core.edition import Edition
 from lextools.core.errors import CorruptLexiconError
 from lextools.core.lexicon import STEMS, Lexicon
@@ -133,17 +130,6 @@ class StemLines(Sequence[Stem]):
         return stem
 
 
-def _matches(fd: int, sha256: str) -> bool:
-    """Is the file's sha256 this one? Read a :data:`CHECK_BYTES` piece at a time, pausing for the
-    process's other requests in between (the check runs in the request that first reads the file)."""
-    digest, at = hashlib.sha256(), 0
-    while chunk := os.pread(fd, CHECK_BYTES, at):
-        digest.update(chunk)
-        at += len(chunk)
-        pause()
-    return digest.hexdigest() == sha256
-
-
 def read(lex: Lexicon, length: int) -> tuple[int, StemLines]:
     """The stems of ``length`` tiles from the lexicon's file: the total and the best, best first
     (each parsed when read). The file is checked against its checksum the first time; a damaged
@@ -155,7 +141,7 @@ def read(lex: Lexicon, length: int) -> tuple[int, StemLines]:
         mapped = lex.stems_map
         if mapped is None:
             raise CorruptLexiconError(f"{lex.edition.name}: its build wrote no stems file; rebuild the lexicon")
-        if not _matches(mapped.file.fileno(), str(entry["sha256"])):
+        if not mapped.matches(str(entry["sha256"]), CHECK_BYTES):
             raise CorruptLexiconError(
                 f"{name} does not match its checksum in {lex.edition.name}.json: "
                 "the file is truncated or altered; rebuild the lexicon"
