@@ -48,6 +48,40 @@ class Unavailable(Exception):
     """The benchmark cannot run here (no lexicon, no wrk): exit status 2, with this message."""
 
 
+#: Another program holding a SQLite file's write lock (``BEGIN IMMEDIATE``) until its stdin closes:
+#: ``[sys.executable, "-c", LOCK_HOLDER, FILE]``; it prints ``locked`` once it holds the lock.
+LOCK_HOLDER = (
+    "import sqlite3, sys\n"
+    "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    "db.execute('BEGIN IMMEDIATE')\n"
+    "print('locked', flush=True)\n"
+    "sys.stdin.read()\n"
+    "db.execute('ROLLBACK')\n"
+)
+
+
+def run_command(args: Sequence[str]) -> dict[str, Any]:
+    """One ``lextools`` command: its exit status, wall and CPU seconds, peak RSS in MB and its stderr."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([*lextools_command(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return {
+        "exit": proc.returncode,
+        "wall_s": round(time.perf_counter() - start, 2),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+        "rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "stderr": err,
+    }
+
+
+def probe_rows(results: Sequence[tuple[str, bool, Any]]) -> list[dict[str, Any]]:
+    """Probes reported as (name, passed, figures), as :func:`run_probes` takes them."""
+    return [{"probe": name, "ok": ok, "figures": figures} for name, ok, figures in results]
+
+
 def run_probes(
     name: str, ap: argparse.ArgumentParser, run: Callable[[argparse.Namespace], list[dict[str, Any]]], argv: Any
 ) -> int:

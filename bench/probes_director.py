@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness import (
+    LOCK_HOLDER,
     Service,
     default_lexicons,
     fetch,
@@ -72,15 +73,6 @@ RAW = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 #: Times that raised ValueError before (9999 is year 10000 in UTC, year 1 with +01:00 year 0).
 BAD_SINCE = ("9999-12-31T23:59:59-01:00", "0001-01-01T00:00+01:00")
-#: The lock holder: a director's ``sqlite3`` shell in ``BEGIN IMMEDIATE``, until its stdin closes.
-HOLDER = (
-    "import sqlite3, sys\n"
-    "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-    "db.execute('BEGIN IMMEDIATE')\n"
-    "print('locked', flush=True)\n"
-    "sys.stdin.read()\n"
-    "db.execute('ROLLBACK')\n"
-)
 
 
 def lextools(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -172,7 +164,7 @@ class Challenger(threading.Thread):
 @contextmanager
 def lock_held(record: Path) -> Iterator[None]:
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(record)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", LOCK_HOLDER, str(record)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"

@@ -29,15 +29,13 @@ import argparse
 import json
 import os
 import struct
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.harness import Unavailable, default_lexicons, lextools_command, require_lexicon
+from bench.harness import Unavailable, default_lexicons, require_lexicon, run_command
 from lextools.core import kwg
 from lextools.core.lexicon import load_lexicon
 from lextools.features.export import export_bytes
@@ -49,21 +47,9 @@ RSS_MB = 200
 
 def measure(args: Sequence[str]) -> dict[str, Any]:
     """Run one command; its exit status, wall and CPU seconds, peak RSS in MB and the last line of stderr."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([*lextools_command(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - start
-    last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-    return {
-        "exit": proc.returncode,
-        "wall_s": round(wall, 2),
-        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
-        "rss_mb": round(usage.ru_maxrss / 1024, 1),
-        "says": last[0][:120],
-    }
+    f = run_command(args)
+    last = f.pop("stderr").decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+    return {**f, "says": last[0][:120]}
 
 
 def cyclic_kwg(home: Path, folder: Path) -> Path:

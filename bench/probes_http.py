@@ -34,9 +34,18 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
-from bench.harness import Unavailable, default_lexicons, lextools_command, require_lexicon, running, send_raw
+from bench.harness import (
+    default_lexicons,
+    lextools_command,
+    probe_rows,
+    require_lexicon,
+    run_probes,
+    running,
+    send_raw,
+)
 
 TOKEN = "probe-director-token-0123456789abcdef"
 BROKEN = (
@@ -175,21 +184,16 @@ def run(home: Path, count: int) -> list[tuple[str, bool, str]]:
     return results
 
 
+def probes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    require_lexicon(args.lexicons, "es-fise")
+    return probe_rows(run(args.lexicons, args.malformed))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lexicons", type=Path, default=default_lexicons(), help="lexicon directory")
     ap.add_argument("--malformed", type=int, default=10_000, help="malformed chunked requests (default 10000)")
-    ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
-    args = ap.parse_args(argv)
-    try:
-        require_lexicon(args.lexicons, "es-fise")
-    except Unavailable as e:
-        print(e, file=sys.stderr)
-        return 2
-    results = run(args.lexicons, args.malformed)
-    if args.json:
-        args.json.write_text(json.dumps([{"probe": n, "ok": ok, "figures": f} for n, ok, f in results], indent=1))
-    return 0 if all(ok for _, ok, _ in results) else 1
+    return run_probes("probes_http", ap, probes, argv)
 
 
 if __name__ == "__main__":

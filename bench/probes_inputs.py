@@ -53,11 +53,13 @@ from unittest import mock
 
 from bench.fise_reader import write_folder
 from bench.harness import (
-    Unavailable,
     default_lexicons,
     fetch,
     lextools_command,
+    probe_rows,
     require_lexicon,
+    run_command,
+    run_probes,
     running,
     workers_of,
 )
@@ -82,25 +84,9 @@ FISE_HEAD = "LEXICÓN FISE 2: TOTAL DE NO VERBOS\r\n".encode("latin-1")
 Result = tuple[str, bool, str]
 
 
-def measure(args: Sequence[str]) -> dict[str, Any]:
-    """One command: exit status, wall and CPU seconds, peak RSS in MB, its stderr."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([*lextools_command(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    return {
-        "exit": os.waitstatus_to_exitcode(status),
-        "wall_s": round(time.perf_counter() - start, 2),
-        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
-        "rss_mb": round(usage.ru_maxrss / 1024, 1),
-        "stderr": err,
-    }
-
-
 def refused(args: Sequence[str], says: str, exit_code: int = 2) -> tuple[bool, str]:
     """The command ends with ``exit_code``, within the targets; refused: one line holding ``says``."""
-    f = measure(args)
+    f = run_command(args)
     text = f["stderr"].decode("utf-8", "replace").strip()
     lines = text.splitlines()
     if exit_code == 2:
@@ -326,23 +312,19 @@ def run(home: Path) -> list[Result]:
     return results
 
 
+def probes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    home = args.lexicons or default_lexicons()
+    if args.make:  # the files only, in this folder
+        make_files(home, args.make)
+        return []
+    return probe_rows(run(home))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lexicons", type=Path, default=None, help="lexicon home (default: lextools default_home)")
-    ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
-    ap.add_argument("--make", type=Path, help=argparse.SUPPRESS)  # the files only, in this folder
-    args = ap.parse_args(argv)
-    if args.make:
-        make_files(args.lexicons or default_lexicons(), args.make)
-        return 0
-    try:
-        results = run(args.lexicons or default_lexicons())
-    except Unavailable as e:
-        print(e, file=sys.stderr)
-        return 2
-    if args.json:
-        args.json.write_text(json.dumps([{"probe": n, "ok": ok, "figures": f} for n, ok, f in results], indent=1))
-    return 0 if all(ok for _, ok, _ in results) else 1
+    ap.add_argument("--make", type=Path, help=argparse.SUPPRESS)
+    return run_probes("probes_inputs", ap, probes, argv)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.harness import Service, Unavailable, bench_command, default_lexicons, fetch, require_lexicon, running
+from bench.harness import (
+    LOCK_HOLDER,
+    Service,
+    bench_command,
+    default_lexicons,
+    fetch,
+    probe_rows,
+    require_lexicon,
+    run_probes,
+    running,
+)
 from bench.hostile_clients import lookups, measure
 
 MIB = 1024 * 1024
@@ -63,15 +73,6 @@ CONFIG: dict[str, Any] = {
     "CARDBOX_MAX_COUNT": 1000,
 }
 JSON = {"Content-Type": "application/json"}
-#: The lock holder: another program in ``BEGIN IMMEDIATE`` on the cardboxes' file, until its stdin closes.
-HOLDER = (
-    "import sqlite3, sys\n"
-    "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-    "db.execute('BEGIN IMMEDIATE')\n"
-    "print('locked', flush=True)\n"
-    "sys.stdin.read()\n"
-    "db.execute('ROLLBACK')\n"
-)
 
 
 def card(i: int, box: int = 1) -> dict[str, Any]:
@@ -216,7 +217,7 @@ def held_lock(svc: Service, store: Path, paths: Sequence[str], seconds: int, p99
     try:
         quiet = measure(port, paths, seconds, 4)
         free = sum((c.answers for c in clients), Counter())
-        holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store)], stdin=subprocess.PIPE,
+        holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER, str(store)], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True)  # fmt: skip
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         time.sleep(3)  # the reads under way when the lock was taken are answered (their 2 s wait included)
@@ -324,6 +325,11 @@ def run(args: argparse.Namespace) -> list[tuple[str, bool, str]]:
     return results
 
 
+def probes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    require_lexicon(args.lexicons, "es-fise")
+    return probe_rows(run(args))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lexicons", type=Path, default=default_lexicons(), help="lexicon directory")
@@ -331,17 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--duration", type=int, default=60, help="seconds of the flood (default 60)")
     ap.add_argument("--lookup-seconds", type=int, default=10, help="seconds of each look-up measure (default 10)")
     ap.add_argument("--p99-ms", type=float, default=100.0, help="look-up p99 bound under the held lock (default 100)")
-    ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
-    args = ap.parse_args(argv)
-    try:
-        require_lexicon(args.lexicons, "es-fise")
-    except Unavailable as e:
-        print(e, file=sys.stderr)
-        return 2
-    results = run(args)
-    if args.json:
-        args.json.write_text(json.dumps([{"probe": n, "ok": ok, "figures": f} for n, ok, f in results], indent=1))
-    return 0 if all(ok for _, ok, _ in results) else 1
+    return run_probes("probes_stores", ap, probes, argv)
 
 
 if __name__ == "__main__":
