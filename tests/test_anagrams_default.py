@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,18 @@ def test_racks_with_many_blanks(fise: Lexicon, by_alphagram: dict[str, set[str]]
     got = {m.key for m in anagrams(fise, key, blanks)}
     assert got == naive(by_alphagram, fise.alphagram_order, key, blanks, sub=False)
     assert got  # these racks have anagrams: the comparison is not of two empty sets
+
+
+@pytest.mark.parametrize("blanks", [1, 2])
+def test_a_blank_stands_for_the_tile_the_rack_lacks(fise: Lexicon, blanks: int) -> None:
+    """Each answer's blanks are its tiles beyond the rack's (a rack tile is spent before a blank), in
+    the edition's alphabet: one blank is found by its own shortcut, two by splitting the alphagram."""
+    racks = [rack[:6] for rack in drawn_racks(fise, 60)]
+    seen = 0
+    for rack in racks:
+        for match in anagrams(fise, rack, blanks):
+            beyond = Counter(match.key) - Counter(rack)
+            tiles = sorted(beyond.elements(), key=fise.edition.collation_key)
+            assert match.blanks == tuple(fise.edition.by_code[c].label for c in tiles), (rack, match)
+            seen += 1
+    assert seen > 100  # racks with answers, not a comparison of nothing

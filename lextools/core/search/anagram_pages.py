@@ -85,6 +85,9 @@ def anagrams(
     quick = (not sub and not blanks) or at_once(lex, rack, blanks, sub)  # no job, no thread, nothing kept
     timed = budget is not None and budget.seconds is not None  # a page that stops when time is up
     if quick and not after and conditions is None and not timed:  # the first page, as a rack players have asks it
+        if not sub and not blanks:  # most racks have no anagram: no answer made to find that out
+            places = _exact_places(lex, rack, min_length)
+            return _page(Anagrams(places, ed.keys_of_ranks(places)), 0, rack, 0, ed, budget) if places else []
         whole = sorted_anagrams(lex, rack, blanks, sub, min_length)
         return _page(whole, 0, rack, blanks, ed, budget) if whole.keys else []
     start = _anagram_position(after, ed) if after else None
@@ -198,16 +201,23 @@ def anagram_order(edition: Edition, keys: Iterable[str]) -> list[str]:
 def sorted_anagrams(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int) -> Anagrams:
     """Every answer of an anagram query in the answer's order (:func:`anagram_order`): the walk that
     :func:`anagrams` does once per query (in the background) and then reads pages from."""
-    if not sub and not blanks:  # one alphagram, whose record is in order already
-        table = table_of(lex)
-        places = table.exact(rack, lex.alphagram_test())
-        if places is None:
-            alphagram = lex.alphagram(rack)
-            places = table.ranked_words_of(alphagram.encode()) if lex.has_alphagram(alphagram) else []
-        if not places or len(rack) < min_length:
-            return Anagrams([], [])
+    if not sub and not blanks:
+        places = _exact_places(lex, rack, min_length)
         return Anagrams(places, lex.edition.keys_of_ranks(places))
     return _matches(lex, rack, blanks, sub, min_length, Budget().pace)
+
+
+def _exact_places(lex: Lexicon, rack: str, min_length: int) -> list[bytes]:
+    """The places (:func:`_place`) of the exact anagrams of a rack with no blank: one alphagram, whose
+    record is in order already."""
+    if len(rack) < min_length:
+        return []
+    table = table_of(lex)
+    places = table.exact(rack, lex.alphagram_test())
+    if places is None:
+        alphagram = lex.alphagram(rack)
+        places = table.ranked_words_of(alphagram.encode()) if lex.has_alphagram(alphagram) else []
+    return places
 
 
 def _in_order(edition: Edition, places: list[bytes]) -> Anagrams:
@@ -229,7 +239,10 @@ def _matches(lex: Lexicon, rack: str, blanks: int, sub: bool, min_length: int, p
     if alphagrams is not None:
         records = in_chunks(table_of(lex).records, alphagrams, _LOOKUPS_AT_ONCE)
         places = words_of(records)
-        needs = _needs(lex, rack, alphagrams, records, places) if blanks else None
+        if blanks == 1 and not sub:
+            needs = _one_blank_needs(lex, rack, alphagrams, records, places)
+        else:
+            needs = _needs(lex, rack, alphagrams, records, places) if blanks else None
         return _in_order(lex.edition, places)._replace(needs=needs)
     return _in_order(lex.edition, list(lex.edition.rank_bytes(walked(lex, rack, blanks, sub, shortest, pace))))
 
@@ -267,6 +280,19 @@ def _needs(
         if found is None:
             found = labels_of[lacking] = tuple(label[c].label for c in sorted(lacking.decode("latin-1"), key=rank))
         each.append(found)
+    counts = map(bytes.count, records, repeat(b"\n"))
+    return dict(zip(places, chain.from_iterable(map(repeat, each, counts)), strict=True))
+
+
+def _one_blank_needs(
+    lex: Lexicon, rack: str, alphagrams: list[bytes], records: list[bytes], places: list[bytes]
+) -> dict[bytes, tuple[str, ...]] | None:
+    """:func:`_needs` of an exact anagram with one blank: each alphagram is the rack's with one tile
+    more, the blank's, whose code is the difference of the two sums of code points (one C ``sum``
+    an alphagram, no split of the rack out of each)."""
+    spent = sum(map(ord, rack))
+    labels_of = lex.edition.by_code
+    each = [(labels_of[chr(sum(map(ord, a.decode())) - spent)].label,) for a in alphagrams]
     counts = map(bytes.count, records, repeat(b"\n"))
     return dict(zip(places, chain.from_iterable(map(repeat, each, counts)), strict=True))
 
