@@ -20,8 +20,9 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from lextools.core.package_data import read_text
 
 #: The languages every message is written in; the first is the fallback.
 LANGUAGES = ("en", "es", "fr")
@@ -46,8 +47,7 @@ def plural_forms(template: str, values: dict[str, Any], lang: str) -> str:
 
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
-    text = (resources.files("lextools.core") / "messages.json").read_text(encoding="utf-8")
-    table: dict[str, dict[str, str]] = json.loads(text)
+    table: dict[str, dict[str, str]] = json.loads(read_text("messages.json"))
     return table
 
 
