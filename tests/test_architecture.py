@@ -68,6 +68,17 @@ def test_the_look_up_path_loads_nothing_of_the_build(module: str) -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_importing_the_library_reads_no_package_data() -> None:
+    """importlib.resources (tempfile, zipfile and more) loads when an edition or the message
+    catalogue is first read, not with the look-up modules (issue 37); a look-up then reads them."""
+    code = (
+        "import lextools.core.lexicon, sys; print('importlib.resources' in sys.modules); "
+        "from lextools import load_edition; print(load_edition('es-fise').name, 'importlib.resources' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split("\n")[:2] == ["False", "es-fise True"]
+
+
 def test_every_build_rule_has_its_text_in_the_catalogue() -> None:
     """Explanations name a rule by its catalogue text, in every language, without importing the build."""
     assert RULES

@@ -26,7 +26,6 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -67,21 +66,26 @@ def cancellable(cancelled: Callable[[], bool]) -> Iterator[None]:
         _watched.reset(token)
 
 
-@dataclass(slots=True)  # slots: one is made per request and per page, in microseconds
 class Budget:
-    """Work allowed to one query. ``None`` means no limit; ``clock`` is injectable for tests."""
+    """Work allowed to one query. ``None`` means no limit; ``clock`` is injectable for tests.
 
-    seconds: float | None = None
-    results: int | None = None
-    clock: Callable[[], float] = time.monotonic
+    A class with slots written out, not a dataclass: one is made per request and per page, in
+    microseconds, and a dataclass with slots takes milliseconds to make when every look-up imports
+    this module (issue 37)."""
+
+    __slots__ = ("_deadline", "_paced_at", "_pause_at", "_steps", "clock", "found", "results", "resume", "seconds")
+
+    seconds: float | None
+    results: int | None
+    clock: Callable[[], float]
     #: Results counted so far.
-    found: int = 0
+    found: int
     #: Where the walk stopped, to pass back as ``after=``; None when it went to the end.
-    resume: str | None = None
-    _deadline: float | None = field(default=None, init=False, repr=False)
-    _pause_at: float = field(default=0.0, init=False, repr=False)
-    _steps: int = field(default=0, init=False, repr=False)
-    _paced_at: float = field(default=0.0, init=False, repr=False)
+    resume: str | None
+    _deadline: float | None
+    _pause_at: float
+    _steps: int
+    _paced_at: float
 
     def __init__(
         self,
@@ -91,8 +95,7 @@ class Budget:
         found: int = 0,
         resume: str | None = None,
     ) -> None:
-        """The fields, and the deadline and the next pause from the clock: written out rather than
-        dataclass-made with a ``__post_init__``, since a request makes one for a query of microseconds."""
+        """The fields, and the deadline and the next pause from the clock."""
         now = clock()
         self.seconds, self.results, self.clock, self.found, self.resume = seconds, results, clock, found, resume
         self._deadline = None if seconds is None else now + seconds
@@ -100,6 +103,10 @@ class Budget:
         self._steps = 0
         real = now if clock is time.monotonic else time.monotonic()
         self._paced_at = real + PAUSE_SECONDS  # work shorter than a pause never pauses
+
+    def __repr__(self) -> str:
+        shown = (f"{name}={getattr(self, name)!r}" for name in ("seconds", "results", "clock", "found", "resume"))
+        return f"Budget({', '.join(shown)})"
 
     def remaining(self) -> float | None:
         """Seconds of work left (None: no time limit)."""

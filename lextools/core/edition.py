@@ -1,6 +1,7 @@
 """Editions: a tile set plus the rules that turn spelling into tiles.
 
-Each edition is one JSON file in ``lextools/core/editions/`` (read with :mod:`importlib.resources`).
+Each edition is one JSON file in ``lextools/core/editions/`` (read with :mod:`importlib.resources`
+when first needed: :mod:`lextools.core.package_data`).
 The facts come from the public rule texts (FISE/FILE tournament rules, Mattel's instructions, the
 Hasbro rules, the FISF rules) named in each file's ``sources``; a fact they do not give
 (every count and most values of es-mattel2021) is ``null`` in the file, never guessed, and features
@@ -37,12 +38,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from math import comb
 from typing import Any
 
 from lextools.core.errors import EditionDataError, QueryError, UnknownEditionError
 from lextools.core.messages import Message, message
+from lextools.core.package_data import names_in, read_text
 
 #: The byte of the first tile of the alphabet in :meth:`Edition.rank_bytes` (bytes below it, such
 #: as the newline that separates keys, are never a tile's), and the most tiles an edition may have,
@@ -237,8 +238,7 @@ def edition_names() -> list[str]:
 
 @cache
 def _shipped_names() -> tuple[str, ...]:
-    folder = resources.files("lextools.core") / "editions"
-    return tuple(sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")))
+    return tuple(names_in("editions", ".json"))
 
 
 def canonical_edition_name(name: object) -> str:
@@ -287,8 +287,7 @@ def load_edition(name: str) -> Edition:
 
 @cache
 def _load_shipped(name: str) -> Edition:
-    text = (resources.files("lextools.core") / "editions" / f"{name}.json").read_text(encoding="utf-8")
-    return parse_edition(json.loads(text))
+    return parse_edition(json.loads(read_text("editions", f"{name}.json")))
 
 
 def parse_edition(data: dict[str, Any]) -> Edition:

@@ -62,10 +62,9 @@ import mmap
 import os
 import struct
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import dawg_python
 
@@ -169,17 +168,19 @@ def reader_name() -> str:
     return "dawg2"
 
 
-@dataclass(frozen=True)
-class Hooks:
+class Hooks(NamedTuple):
+    """The tiles that hook a word (a record: a named tuple is made in a fraction of a dataclass's
+    time when the module is imported, and every look-up imports this one)."""
+
     front: tuple[str, ...]  # tiles that can go in front of the word
     back: tuple[str, ...]  # tiles that can go after it
     front_inner: bool  # the word minus its first tile is a word
     back_inner: bool  # the word minus its last tile is a word
 
 
-@dataclass(frozen=True)
-class WordResult:
-    """A word looked up in a lexicon; the shape of ``check --json`` and of the service's answers."""
+class WordResult(NamedTuple):
+    """A word looked up in a lexicon; the shape of ``check --json`` and of the service's answers (a
+    named tuple, as :class:`Hooks`)."""
 
     input: str
     word: str | None

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from lextools.core.package_data import read_text
 
 #: The languages every message is written in; the first is the fallback.
 LANGUAGES = ("en", "es", "fr")
@@ -46,17 +46,37 @@ def plural_forms(template: str, values: dict[str, Any], lang: str) -> str:
 
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
-    text = (resources.files("lextools.core") / "messages.json").read_text(encoding="utf-8")
-    table: dict[str, dict[str, str]] = json.loads(text)
+    table: dict[str, dict[str, str]] = json.loads(read_text("messages.json"))
     return table
 
 
-@dataclass(frozen=True)
 class Message:
-    """A message code and its values, rendered in a language on demand."""
+    """A message code and its values, rendered in a language on demand. Immutable, compared by value,
+    as a frozen dataclass would be; written out because a dataclass takes a millisecond to make when
+    its module is imported, and every look-up imports this one (issue 37)."""
 
     code: str
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any]
+
+    def __init__(self, code: str, values: dict[str, Any] | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "values", {} if values is None else values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a Message")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a Message")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.code, self.values) == (other.code, other.values)
+
+    __hash__ = None  # type: ignore[assignment]  # its values are a dict, as a frozen dataclass's would be
+
+    def __repr__(self) -> str:
+        return f"Message(code={self.code!r}, values={self.values!r})"
 
     def text(self, lang: str = "en") -> str:
         texts = catalogue()[self.code]
