@@ -3,7 +3,9 @@ sorted answers of an anagram query, which a page waits for at most its budget.""
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 from collections import OrderedDict
 
 import pytest
@@ -241,3 +243,38 @@ def test_a_result_nobody_asks_for_is_dropped_by_the_sweeper(es: Lexicon, monkeyp
     monkeypatch.setattr(background, "KEPT_IDLE", 0.0)
     background._swept()
     assert ("test", "kept") not in background._jobs.get(es, {})
+
+
+class Found(list[str]):
+    """What a job's work has found so far (a list a weak reference can follow)."""
+
+
+def test_a_cancelled_or_failed_jobs_work_is_freed_at_once(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Row 3: what a job had made goes when it ends, cancelled or failed — not at the collector's
+    next full sweep, which a worker under load may not run for minutes (its memory stayed taken)."""
+    monkeypatch.setattr(background, "ABANDONED", 0.0)
+    made: list[weakref.ref[Found]] = []
+
+    def cancelled_work() -> None:
+        found = Found(["CASA"] * 10_000)
+        made.append(weakref.ref(found))
+        while True:
+            budget.pause()
+
+    def failing_work() -> None:
+        found = Found(["CASA"] * 10_000)
+        made.append(weakref.ref(found))
+        raise ValueError("broken")
+
+    was_enabled = gc.isenabled()
+    gc.disable()  # only reference counts may free it
+    try:
+        assert background.result(es, ("test", "freed", "cancelled"), cancelled_work, wait=0) is None
+        assert isinstance(finished(es, ("test", "freed", "cancelled")).error, Cancelled)
+        with pytest.raises(ValueError, match="broken") as raised:
+            background.result(es, ("test", "freed", "failed"), failing_work, wait=None)
+        assert len(made) == 2 and [ref() for ref in made] == [None, None]
+        assert raised.traceback  # the error still says where it was raised
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -19,7 +19,10 @@ oldest — and a process at most :data:`LARGE_PENDING` — a further one cancels
 nobody waits for and nobody asked for in :data:`ABANDONED` seconds (its client left or
 disconnected) is cancelled too. A cancelled job stops at its next pause (every few milliseconds:
 :func:`lextools.core.budget.cancellable`), its memory is handed back to the system
-(:func:`give_back_memory`) and the next ask starts it again. At most :data:`PENDING` small jobs wait
+(:func:`give_back_memory`) and the next ask starts it again. Nothing a job made outlives it: a
+cancelled or failed job keeps no frame of its work (a kept traceback would hold all the walk had
+found until the collector's next full sweep, and objects freed that late leave the allocator's
+arenas pinned by the few objects made beside them meanwhile: issue 33, row 3). At most :data:`PENDING` small jobs wait
 unfinished — a request past that is told to come back — and at most :data:`KEPT` finished results per
 lexicon and :data:`KEPT_ITEMS` answers in all are kept, the least recently asked going first, none
 longer than :data:`KEPT_IDLE` seconds unasked (a :class:`Sweeper` drops them, and a lexicon left with
@@ -44,10 +47,12 @@ import contextlib
 import ctypes
 import threading
 import time
+import traceback
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextvars import ContextVar
+from types import TracebackType
 from typing import Any
 
 from lextools.core.budget import Cancelled, cancellable
@@ -223,13 +228,24 @@ def _run(job: _Job, compute: Callable[[], Any]) -> None:
                 job.value = compute()
             finally:
                 lane.release()
-    except BaseException as e:  # kept for the requests waiting on it
-        job.error = e
+    except Cancelled:  # a fresh one, with no traceback: the walk's frames (and all it found) go now
+        job.error, job.value = Cancelled(), None
+    except BaseException as e:  # kept for the requests waiting on it: its traceback from compute() on,
+        job.error = e.with_traceback(_cleared(e.__traceback__))  # without this frame or any frame's locals
     finally:
         job.done.set()
     if isinstance(job.error, Cancelled):
-        job.value = None
         give_back_memory()
+
+
+def _cleared(tb: TracebackType | None) -> TracebackType | None:
+    """The traceback below :func:`_run`'s own frame, its frames' locals dropped: a job's error kept
+    with its frames would keep everything the work had made (``job`` → error → traceback → frames →
+    ``job``: a reference cycle only the collector's rare full sweeps free) — and, freed late, those
+    objects pin the allocator's arenas that the objects made since share with them."""
+    below = tb.tb_next if tb is not None else None
+    traceback.clear_frames(below)
+    return below
 
 
 def cancelled_jobs() -> int:
