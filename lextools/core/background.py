@@ -52,7 +52,6 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextvars import ContextVar
-from types import TracebackType
 from typing import Any
 
 from lextools.core.budget import Cancelled, cancellable
@@ -231,21 +230,23 @@ def _run(job: _Job, compute: Callable[[], Any]) -> None:
     except Cancelled:  # a fresh one, with no traceback: the walk's frames (and all it found) go now
         job.error, job.value = Cancelled(), None
     except BaseException as e:  # kept for the requests waiting on it: its traceback from compute() on,
-        job.error = e.with_traceback(_cleared(e.__traceback__))  # without this frame or any frame's locals
+        job.error = without_frames(e)  # without this frame or any frame's locals
     finally:
         job.done.set()
     if isinstance(job.error, Cancelled):
         give_back_memory()
 
 
-def _cleared(tb: TracebackType | None) -> TracebackType | None:
-    """The traceback below :func:`_run`'s own frame, its frames' locals dropped: a job's error kept
-    with its frames would keep everything the work had made (``job`` → error → traceback → frames →
-    ``job``: a reference cycle only the collector's rare full sweeps free) — and, freed late, those
-    objects pin the allocator's arenas that the objects made since share with them."""
+def without_frames(error: BaseException) -> BaseException:
+    """``error``, caught by a job's runner, made fit to keep for the requests waiting on it: its
+    traceback from below the runner's own frame, every frame's locals dropped. Kept with its frames,
+    it would keep everything the work had made (job → error → traceback → the runner's frame → job: a
+    reference cycle only the collector's rare full sweeps free) — and, freed that late, those objects
+    leave the allocator's arenas pinned by the few objects made beside them meanwhile."""
+    tb = error.__traceback__
     below = tb.tb_next if tb is not None else None
     traceback.clear_frames(below)
-    return below
+    return error.with_traceback(below)
 
 
 def cancelled_jobs() -> int:
