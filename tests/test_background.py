@@ -3,7 +3,9 @@ sorted answers of an anagram query, which a page waits for at most its budget.""
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 from collections import OrderedDict
 
 import pytest
@@ -14,6 +16,8 @@ from lextools.core.conditions import conditions
 from lextools.core.lexicon import Lexicon
 from lextools.core.search import anagram_pages as anagram_search
 from lextools.core.search import anagrams_by_probability as ranked_search
+from lextools.features.quiz import cache as quiz_cache
+from lextools.features.quiz.request import QuizRequest
 
 
 def test_a_result_is_computed_once_and_not_waited_for_past_the_deadline(es: Lexicon) -> None:
@@ -241,3 +245,61 @@ def test_a_result_nobody_asks_for_is_dropped_by_the_sweeper(es: Lexicon, monkeyp
     monkeypatch.setattr(background, "KEPT_IDLE", 0.0)
     background._swept()
     assert ("test", "kept") not in background._jobs.get(es, {})
+
+
+class Found(list[str]):
+    """What a job's work has found so far (a list a weak reference can follow)."""
+
+
+def test_a_cancelled_or_failed_jobs_work_is_freed_at_once(es: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Row 3: what a job had made goes when it ends, cancelled or failed — not at the collector's
+    next full sweep, which a worker under load may not run for minutes (its memory stayed taken)."""
+    monkeypatch.setattr(background, "ABANDONED", 0.0)
+    made: list[weakref.ref[Found]] = []
+
+    def cancelled_work() -> None:
+        found = Found(["CASA"] * 10_000)
+        made.append(weakref.ref(found))
+        while True:
+            budget.pause()
+
+    def failing_work() -> None:
+        found = Found(["CASA"] * 10_000)
+        made.append(weakref.ref(found))
+        raise ValueError("broken")
+
+    was_enabled = gc.isenabled()
+    gc.disable()  # only reference counts may free it
+    try:
+        assert background.result(es, ("test", "freed", "cancelled"), cancelled_work, wait=0) is None
+        assert isinstance(finished(es, ("test", "freed", "cancelled")).error, Cancelled)
+        with pytest.raises(ValueError, match="broken") as raised:
+            background.result(es, ("test", "freed", "failed"), failing_work, wait=None)
+        assert len(made) == 2 and [ref() for ref in made] == [None, None]
+        assert raised.traceback  # the error still says where it was raised
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_failed_quiz_keeps_no_frame_of_its_making(es: Lexicon) -> None:
+    """The quizzes made for the service's requests are jobs too: a failed one's error goes to its
+    request without keeping what the making had built (``quiz.cache.Job``)."""
+    made: list[weakref.ref[Found]] = []
+
+    def failing_quiz(lex: Lexicon, req: QuizRequest) -> dict[str, object]:
+        found = Found(["CASA"] * 10_000)
+        made.append(weakref.ref(found))
+        raise ValueError("broken")
+
+    job = quiz_cache.Job(es)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        assert quiz_cache._QUEUE.acquire(timeout=30)  # as job_for does: run() gives the turn back
+        job.run(failing_quiz, QuizRequest(type="anagram", length=7))
+        assert isinstance(job.error, ValueError) and job.error.__traceback__ is not None
+        assert len(made) == 1 and made[0]() is None
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -19,7 +19,10 @@ oldest — and a process at most :data:`LARGE_PENDING` — a further one cancels
 nobody waits for and nobody asked for in :data:`ABANDONED` seconds (its client left or
 disconnected) is cancelled too. A cancelled job stops at its next pause (every few milliseconds:
 :func:`lextools.core.budget.cancellable`), its memory is handed back to the system
-(:func:`give_back_memory`) and the next ask starts it again. At most :data:`PENDING` small jobs wait
+(:func:`give_back_memory`) and the next ask starts it again. Nothing a job made outlives it: a
+cancelled or failed job keeps no frame of its work (a kept traceback would hold all the walk had
+found until the collector's next full sweep, and objects freed that late leave the allocator's
+arenas pinned by the few objects made beside them meanwhile: issue 33, row 3). At most :data:`PENDING` small jobs wait
 unfinished — a request past that is told to come back — and at most :data:`KEPT` finished results per
 lexicon and :data:`KEPT_ITEMS` answers in all are kept, the least recently asked going first, none
 longer than :data:`KEPT_IDLE` seconds unasked (a :class:`Sweeper` drops them, and a lexicon left with
@@ -44,6 +47,7 @@ import contextlib
 import ctypes
 import threading
 import time
+import traceback
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -223,13 +227,26 @@ def _run(job: _Job, compute: Callable[[], Any]) -> None:
                 job.value = compute()
             finally:
                 lane.release()
-    except BaseException as e:  # kept for the requests waiting on it
-        job.error = e
+    except Cancelled:  # a fresh one, with no traceback: the walk's frames (and all it found) go now
+        job.error, job.value = Cancelled(), None
+    except BaseException as e:  # kept for the requests waiting on it: its traceback from compute() on,
+        job.error = without_frames(e)  # without this frame or any frame's locals
     finally:
         job.done.set()
     if isinstance(job.error, Cancelled):
-        job.value = None
         give_back_memory()
+
+
+def without_frames(error: BaseException) -> BaseException:
+    """``error``, caught by a job's runner, made fit to keep for the requests waiting on it: its
+    traceback from below the runner's own frame, every frame's locals dropped. Kept with its frames,
+    it would keep everything the work had made (job → error → traceback → the runner's frame → job: a
+    reference cycle only the collector's rare full sweeps free) — and, freed that late, those objects
+    leave the allocator's arenas pinned by the few objects made beside them meanwhile."""
+    tb = error.__traceback__
+    below = tb.tb_next if tb is not None else None
+    traceback.clear_frames(below)
+    return error.with_traceback(below)
 
 
 def cancelled_jobs() -> int:

@@ -76,8 +76,8 @@ class Job:
     def run(self, make: Callable[[Lexicon, QuizRequest], dict[str, Any]], req: QuizRequest) -> None:
         try:
             self.value = make(self.lex, req)
-        except BaseException as e:  # the request waiting on it raises it
-            self.error = e
+        except BaseException as e:  # the request waiting on it raises it (without the frames of the making)
+            self.error = background.without_frames(e)
         finally:
             self.finished = time.monotonic()
             _QUEUE.release()
