@@ -102,7 +102,7 @@ class KeyRows:
 
     def _alphagram_parts(self) -> Iterator[list[str]]:
         """:meth:`sorted_alphagrams`, a list of strings at a time."""
-        alphagrams = self._alphagram_rows()
+        alphagrams = self.alphagram_rows
         # The keys by their alphagrams' strings, each alphagram's in the alphabet's order.
         keys: list[npt.NDArray[Any]] = [self.alphabetical, *columns(alphagrams)]
         by = np.lexsort(keys).astype(np.int32)
@@ -125,8 +125,10 @@ class KeyRows:
         ranks[np.lexsort(columns(self.places))] = np.arange(len(ranks), dtype=np.int32)
         return ranks
 
-    def _alphagram_rows(self) -> Bytes:
-        """Each key's alphagram as a row (the class docstring)."""
+    @cached_property
+    def alphagram_rows(self) -> Bytes:
+        """Each key's alphagram as a row (the class docstring), made once for the alphagram index, the
+        table and the stems lists (:mod:`lextools.builder.study_lists`)."""
         in_order = np.full(PAD + 1, PAD, dtype=np.uint8)  # an alphabet's place → its place in ``order``
         in_order[: len(self.alphabet)] = [self.order.find(c) % (PAD + 1) for c in self.alphabet]  # (-1: PAD)
         alphagrams = _translated(self.places.copy(), in_order)
