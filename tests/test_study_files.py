@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lextools.builder import study_lists
 from lextools.builder.displace import LOAD, PER_BUCKET, SEEDS, displace, prime_from
 from lextools.builder.study_files import KeyRows, ranking_bytes, table_bytes
 from lextools.builder.study_lists import stems_bytes
@@ -192,3 +193,15 @@ def test_the_built_stems_file_is_the_word_by_word_ranking(lexicon_home: Path, ed
     assert stems_bytes(lex.edition, [], KeyRows([], alphabet_codes(lex.edition), "A")) == stems.written(
         [(0, []), (0, [])]
     )
+
+
+def test_the_stems_lines_joined_as_text_are_json_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tile codes that JSON writes as they are: lines joined as text; else ``json.dumps`` of each
+    stem (asked here of codes that need no escape): the same bytes."""
+    ed = load_edition("es-fise")
+    keys = made_up_keys(ed, 4, 2000, 8)
+    rows = KeyRows(keys, alphabet_codes(ed))
+    joined = stems_bytes(ed, keys, rows, 50)
+    assert not study_lists.plain_json('AB"') and not study_lists.plain_json("A\\") and study_lists.plain_json("AÑ1")
+    monkeypatch.setattr(study_lists, "plain_json", lambda codes: False)
+    assert stems_bytes(ed, keys, rows, 50) == joined == reference_stems(ed, keys, rows.order, 50)

@@ -31,34 +31,50 @@ Packed = npt.NDArray[np.uint64]
 
 def stems_bytes(edition: Edition, keys: Sequence[str], rows: KeyRows, kept: int = stems.KEPT) -> bytes:
     """The stems file of these keys (sorted, as the build has them), ``rows`` made of them."""
-    return stems.written(ranked(edition, keys, rows, n + 1, kept) for n in stems.LENGTHS)
+    return stems.joined(ranked(edition, keys, rows, n + 1, kept) for n in stems.LENGTHS)
 
 
-def ranked(
-    edition: Edition, keys: Sequence[str], rows: KeyRows, length: int, kept: int
-) -> tuple[int, list[stems.Stem]]:
-    """:func:`lextools.core.stems.rank` of the keys of ``length`` tiles: how many stems they make and
-    the best ``kept``, best first."""
+def ranked(edition: Edition, keys: Sequence[str], rows: KeyRows, length: int, kept: int) -> tuple[int, int, bytes]:
+    """:func:`lextools.core.stems.rank` of the keys of ``length`` tiles as the file has it: how many
+    stems they make, how many are kept (the best ``kept``) and their lines, best first."""
     which = np.flatnonzero(rows.lengths == length)  # the keys of this length, in the keys' order
     grams = Grams(rows.alphagram_rows[which, :length])
     pairs = Pairs(grams)
     best = pairs.best(edition, rows.by_point, kept)
-    if not len(best):
-        return pairs.total, []
     chosen = np.full(pairs.total, -1, dtype=np.int64)  # a stem → its place among the best, -1 if not kept
     chosen[best] = np.arange(len(best))
     taken = np.flatnonzero(chosen[pairs.stem] >= 0)  # the pairs of the stems kept, in the dict's order
     taken = taken[np.argsort(chosen[pairs.stem[taken]], kind="stable")]
-    words = grams.words(keys, which, np.unique(pairs.gram[taken]))
+    needed = np.unique(pairs.gram[taken])
     codes = ["", *rows.by_point]
-    ends = np.cumsum(pairs.tiles[best])
-    tiles, gram_of = pairs.tile[taken].tolist(), pairs.gram[taken].tolist()
-    made, start = [], 0
-    for stem, end in zip(pairs.keys(best, codes), ends.tolist(), strict=True):
+    ends = np.cumsum(pairs.tiles[best]).tolist()
+    names, tiles, gram_of = pairs.keys(best, codes), pairs.tile[taken].tolist(), pairs.gram[taken].tolist()
+    if plain_json(rows.by_point):
+        texts = grams.texts(keys, which, needed)
+        return pairs.total, len(best), _lines(names, ends, [codes[t] for t in tiles], [texts[g] for g in gram_of])
+    words, made, start = grams.words(keys, which, needed), [], 0
+    for stem, end in zip(names, ends, strict=True):
         takes = {codes[t]: words[g] for t, g in zip(tiles[start:end], gram_of[start:end], strict=True)}
         made.append(stems.Stem(stem, takes))
         start = end
-    return pairs.total, made
+    return pairs.total, len(best), b"".join(map(stems.stem_line, made))
+
+
+def plain_json(codes: str) -> bool:
+    """Are these tile codes written in JSON as they are (no quote, backslash or control character to
+    escape)? Then a stem's line is joined as text (:func:`_lines`), not by ``json.dumps``."""
+    return not any(c in '"\\' or ord(c) < 0x20 for c in codes)
+
+
+def _lines(names: list[str], ends: list[int], tiles: list[str], words: list[str]) -> bytes:
+    """The stems' lines as :func:`lextools.core.stems.stem_line` writes them: stem ``i`` takes
+    ``tiles[ends[i - 1]:ends[i]]``, with those ``words`` (:meth:`Grams.texts`)."""
+    pairs = ['["' + tile + '",["' + made + '"]]' for tile, made in zip(tiles, words, strict=True)]
+    lines, start = [], 0
+    for name, end in zip(names, ends, strict=True):
+        lines.append('["' + name + '",[' + ",".join(pairs[start:end]) + "]]\n")
+        start = end
+    return "".join(lines).encode()
 
 
 class Grams:
@@ -76,9 +92,24 @@ class Grams:
 
     def words(self, keys: Sequence[str], which: Ints, grams: Ints) -> dict[int, list[str]]:
         """The keys of each of ``grams``, in the keys' order (``which``: the keys' places in ``keys``)."""
-        by_gram = which[np.argsort(self.of_key, kind="stable")].tolist()
-        starts = np.concatenate(([0], np.cumsum(self.count)))
-        return {g: [keys[i] for i in by_gram[starts[g] : starts[g + 1]]] for g in grams.tolist()}
+        texts, ends = self._keys_of(keys, which, grams)
+        return {g: texts[start:end] for g, start, end in zip(grams.tolist(), [0, *ends], ends, strict=False)}
+
+    def texts(self, keys: Sequence[str], which: Ints, grams: Ints) -> dict[int, str]:
+        """The keys of each of ``grams`` as the text inside a JSON list (``a","b``), where no key holds
+        a newline, a quote or a backslash: one join and one split for them all."""
+        texts, ends = self._keys_of(keys, which, grams)
+        marked = np.insert(np.array(texts, dtype=object), ends[:-1], "\n").tolist()  # a newline after each but the last
+        return dict(zip(grams.tolist(), '","'.join(marked).split('","\n","'), strict=True))
+
+    def _keys_of(self, keys: Sequence[str], which: Ints, grams: Ints) -> tuple[list[str], list[int]]:
+        """The keys of ``grams``, one gram's after the other's, and where each gram's end."""
+        by_gram = which[np.argsort(self.of_key, kind="stable")]
+        counts = self.count[grams]
+        ends = np.cumsum(counts)
+        starts = np.concatenate(([0], np.cumsum(self.count)))[grams]
+        at = np.repeat(starts - (ends - counts), counts) + np.arange(int(ends[-1]) if len(ends) else 0)
+        return [keys[i] for i in by_gram[at].tolist()], ends.tolist()
 
 
 class Pairs:

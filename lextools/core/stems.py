@@ -94,12 +94,23 @@ def file_bytes(edition: Edition, keys: Iterable[str], alphagram: Callable[[str],
 
 def written(ranked: Iterable[tuple[int, Sequence[Stem]]]) -> bytes:
     """The stems file of each length's total and best stems, :data:`LENGTHS` in order (what
-    :func:`rank` gives, or the build's ranking in bulk, :mod:`lextools.builder.study_lists`)."""
+    :func:`rank` gives)."""
+    return joined((total, len(best), b"".join(map(stem_line, best))) for total, best in ranked)
+
+
+def joined(parts: Iterable[tuple[int, int, bytes]]) -> bytes:
+    """The stems file of each length's total, count of stems kept and their lines (:func:`stem_line`,
+    one after the other), :data:`LENGTHS` in order: the build writes the lines in bulk
+    (:mod:`lextools.builder.study_lists`)."""
     lines = [MAGIC]
-    for n, (total, best) in zip(LENGTHS, ranked, strict=True):
-        lines.append(_line({"length": n, "total": total, "stems": len(best)}))
-        lines.extend(_line([s.key, [[code, words] for code, words in s.takes.items()]]) for s in best)
+    for n, (total, count, best) in zip(LENGTHS, parts, strict=True):
+        lines += (_line({"length": n, "total": total, "stems": count}), best)
     return b"".join(lines)
+
+
+def stem_line(stem: Stem) -> bytes:
+    """A stem's line of the file."""
+    return _line([stem.key, [[code, words] for code, words in stem.takes.items()]])
 
 
 def _line(value: Any) -> bytes:
