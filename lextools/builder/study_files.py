@@ -122,7 +122,8 @@ class KeyRows:
     def alphabetical(self) -> Small:
         """Each key's place among the keys in the alphabet's order: one sort key for a row's columns."""
         ranks = np.empty(len(self.lengths), dtype=np.int32)
-        ranks[np.lexsort(columns(self.places))] = np.arange(len(ranks), dtype=np.int32)
+        as_bytes = np.ascontiguousarray(self.places).view(np.dtype((np.void, self.width))).ravel()  # (memcmp)
+        ranks[np.argsort(as_bytes, kind="stable")] = np.arange(len(ranks), dtype=np.int32)
         return ranks
 
     @cached_property
