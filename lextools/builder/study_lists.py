@@ -3,7 +3,7 @@
 word by word that a lexicon built before the file does in the background).
 
 Here the same ranking is made in bulk with numpy from the keys' alphagram rows, which the build
-has already made for the alphagram index (:attr:`lextools.builder.study_files.KeyRows.alphagram_rows`):
+makes for the alphagram index too (:meth:`lextools.builder.study_files.KeyRows.alphagram_rows`):
 each alphagram of n + 1 tiles and its n + 1 stems as rows packed into one integer, grouped by
 ``np.unique``; a stem's tiles and words counted by ``np.bincount``. Python code runs only for the
 stems that can be among the best (the edition's alphabet breaks their ties, a string per stem) and
@@ -25,6 +25,8 @@ from lextools.core.edition import Edition
 
 Bytes = npt.NDArray[np.uint8]
 Ints = npt.NDArray[np.int64]
+#: Numbers of alphagrams (fewer than 2³¹).
+Small = npt.NDArray[np.int32]
 #: A row of at most 8 bytes as one integer.
 Packed = npt.NDArray[np.uint64]
 
@@ -38,7 +40,7 @@ def ranked(edition: Edition, keys: Sequence[str], rows: KeyRows, length: int, ke
     """:func:`lextools.core.stems.rank` of the keys of ``length`` tiles as the file has it: how many
     stems they make, how many are kept (the best ``kept``) and their lines, best first."""
     which = np.flatnonzero(rows.lengths == length)  # the keys of this length, in the keys' order
-    grams = Grams(rows.alphagram_rows[which, :length])
+    grams = Grams(rows.alphagram_rows(which)[:, :length])
     pairs = Pairs(grams)
     best = pairs.best(edition, rows.by_point, kept)
     chosen = np.full(pairs.total, -1, dtype=np.int64)  # a stem → its place among the best, -1 if not kept
@@ -90,19 +92,19 @@ class Grams:
         self.rows: Bytes = rows[first[by_first]]
         self.count: Ints = counts[by_first]
 
-    def words(self, keys: Sequence[str], which: Ints, grams: Ints) -> dict[int, list[str]]:
+    def words(self, keys: Sequence[str], which: Ints, grams: Small) -> dict[int, list[str]]:
         """The keys of each of ``grams``, in the keys' order (``which``: the keys' places in ``keys``)."""
         texts, ends = self._keys_of(keys, which, grams)
         return {g: texts[start:end] for g, start, end in zip(grams.tolist(), [0, *ends], ends, strict=False)}
 
-    def texts(self, keys: Sequence[str], which: Ints, grams: Ints) -> dict[int, str]:
+    def texts(self, keys: Sequence[str], which: Ints, grams: Small) -> dict[int, str]:
         """The keys of each of ``grams`` as the text inside a JSON list (``a","b``), where no key holds
         a newline, a quote or a backslash: one join and one split for them all."""
         texts, ends = self._keys_of(keys, which, grams)
         marked = np.insert(np.array(texts, dtype=object), ends[:-1], "\n").tolist()  # a newline after each but the last
         return dict(zip(grams.tolist(), '","'.join(marked).split('","\n","'), strict=True))
 
-    def _keys_of(self, keys: Sequence[str], which: Ints, grams: Ints) -> tuple[list[str], list[int]]:
+    def _keys_of(self, keys: Sequence[str], which: Ints, grams: Small) -> tuple[list[str], list[int]]:
         """The keys of ``grams``, one gram's after the other's, and where each gram's end."""
         by_gram = which[np.argsort(self.of_key, kind="stable")]
         counts = self.count[grams]
@@ -121,17 +123,19 @@ class Pairs:
     def __init__(self, grams: Grams) -> None:
         rows = grams.rows
         n, length = rows.shape
-        gram = np.repeat(np.arange(n), length)
-        tile = rows.ravel()
         fresh = np.ones(rows.shape, dtype=bool)  # a tile unlike the one before: a stem not met yet
         fresh[:, 1:] = rows[:, 1:] != rows[:, :-1]
-        others = np.array([[k for k in range(length) if k != j] for j in range(length)], dtype=np.intp)
-        stem_rows = rows[:, others].reshape(n * length, max(length - 1, 0))
         kept = fresh.ravel()
-        self.gram, self.tile = gram[kept], tile[kept]
+        self.gram: Small = np.repeat(np.arange(n, dtype=np.int32), length)[kept]
+        self.tile = rows.ravel()[kept]
+        gram_values, stem_values = _packed(rows), np.empty(rows.shape, dtype=np.uint64)
+        for j in range(length):  # the gram without its byte j: the bytes after it one byte lower
+            low = gram_values & np.uint64((1 << 8 * j) - 1)
+            stem_values[:, j] = low | (gram_values >> np.uint64(8 * j) >> np.uint64(8) << np.uint64(8 * j))
         values, first, inverse, tiles = np.unique(
-            _packed(stem_rows[kept]), return_index=True, return_inverse=True, return_counts=True
+            stem_values.ravel()[kept], return_index=True, return_inverse=True, return_counts=True
         )
+        del stem_values, gram_values
         by_first = np.argsort(first)  # the stems in the order of their first pair
         renumber = np.empty_like(by_first)
         renumber[by_first] = np.arange(len(by_first))
@@ -162,12 +166,13 @@ class Pairs:
 
     def keys(self, which: Ints, codes: list[str]) -> list[str]:
         """The stems ``which`` as lexicon keys (``codes``: a row's byte → its tile code)."""
-        rows = self.values[which].view(np.uint8).reshape(len(which), 8)[:, : self.width].tolist()
+        rows = self.values[which].astype("<u8").view(np.uint8).reshape(len(which), 8)[:, : self.width].tolist()
         return ["".join(map(codes.__getitem__, row)) for row in rows]
 
 
 def _packed(rows: Bytes) -> Packed:
-    """Each row of at most 8 bytes as one integer: equal rows, equal integers."""
+    """Each row of at most 8 bytes as one integer, its byte k at bits 8k (little-endian, on any
+    machine: :meth:`Pairs.keys` reads them back so): equal rows, equal integers."""
     wide = np.zeros((len(rows), 8), dtype=np.uint8)
     wide[:, : rows.shape[1]] = rows
-    return wide.view(np.uint64).ravel()
+    return wide.view("<u8").ravel().astype(np.uint64)
