@@ -205,3 +205,11 @@ def test_the_stems_lines_joined_as_text_are_json_s(monkeypatch: pytest.MonkeyPat
     assert not study_lists.plain_json('AB"') and not study_lists.plain_json("A\\") and study_lists.plain_json("AÑ1")
     monkeypatch.setattr(study_lists, "plain_json", lambda codes: False)
     assert stems_bytes(ed, keys, rows, 50) == joined == reference_stems(ed, keys, rows.order, 50)
+
+
+def test_stems_of_keys_that_make_none_or_few() -> None:
+    """No key of 7 or 8 tiles, or a handful: the file still has both lengths (what a small list's build writes)."""
+    ed = load_edition("es-fise")
+    for keys in ([], ["CASA", "PERRO"], ["CASAMOS"], sorted(["CASAMOS", "CASAMOSA", "ACASAMOS", "SACAMOS"])):
+        rows = KeyRows(keys, alphabet_codes(ed))
+        assert stems_bytes(ed, keys, rows) == reference_stems(ed, keys, rows.order, stems.KEPT), keys

@@ -100,6 +100,8 @@ class Grams:
     def texts(self, keys: Sequence[str], which: Ints, grams: Small) -> dict[int, str]:
         """The keys of each of ``grams`` as the text inside a JSON list (``a","b``), where no key holds
         a newline, a quote or a backslash: one join and one split for them all."""
+        if not len(grams):
+            return {}
         texts, ends = self._keys_of(keys, which, grams)
         marked = np.insert(np.array(texts, dtype=object), ends[:-1], "\n").tolist()  # a newline after each but the last
         return dict(zip(grams.tolist(), '","'.join(marked).split('","\n","'), strict=True))
