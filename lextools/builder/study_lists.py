@@ -85,10 +85,7 @@ class Grams:
 
     def __init__(self, rows: Bytes) -> None:
         _, first, inverse, counts = np.unique(_packed(rows), return_index=True, return_inverse=True, return_counts=True)
-        by_first = np.argsort(first)  # the grams in the order of their first key (the dict's)
-        renumber = np.empty_like(by_first)
-        renumber[by_first] = np.arange(len(by_first))
-        self.of_key: Ints = renumber[inverse.ravel()]
+        by_first, self.of_key = _in_first_order(first, inverse)  # the grams in the order of their first key
         self.rows: Bytes = rows[first[by_first]]
         self.count: Ints = counts[by_first]
 
@@ -138,10 +135,7 @@ class Pairs:
             stem_values.ravel()[kept], return_index=True, return_inverse=True, return_counts=True
         )
         del stem_values, gram_values
-        by_first = np.argsort(first)  # the stems in the order of their first pair
-        renumber = np.empty_like(by_first)
-        renumber[by_first] = np.arange(len(by_first))
-        self.stem: Ints = renumber[inverse.ravel()]
+        by_first, self.stem = _in_first_order(first, inverse)  # the stems in the order of their first pair
         self.values: Packed = values[by_first]
         self.tiles: Ints = tiles[by_first]
         self.words: Ints = np.bincount(self.stem, weights=grams.count[self.gram], minlength=len(values)).astype(
@@ -170,6 +164,15 @@ class Pairs:
         """The stems ``which`` as lexicon keys (``codes``: a row's byte → its tile code)."""
         rows = self.values[which].astype("<u8").view(np.uint8).reshape(len(which), 8)[:, : self.width].tolist()
         return ["".join(map(codes.__getitem__, row)) for row in rows]
+
+
+def _in_first_order(first: Ints, inverse: Ints) -> tuple[Ints, Ints]:
+    """``np.unique``'s distinct values renumbered in the order of their first occurrence (``first``),
+    as a dict meets them: the unique values' places in that order, and each item's new number."""
+    by_first = np.argsort(first)
+    renumber = np.empty_like(by_first)
+    renumber[by_first] = np.arange(len(by_first))
+    return by_first, renumber[inverse.ravel()]
 
 
 def _packed(rows: Bytes) -> Packed:
