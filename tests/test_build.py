@@ -318,3 +318,25 @@ def test_screening_a_batch_writes_the_files_judging_each_form_writes(
     screened = build(tmp_path / "screened")
     monkeypatch.setattr(Judge, "screened", lambda self, raws, keys: None)  # every form judged whole
     assert build(tmp_path / "whole") == screened
+
+
+def test_a_large_sidecar_is_compressed_quicker_and_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sidecar of QUICK_GZIP_BYTES or more is gzipped at level 6, a smaller one at 9 (its bytes as
+    before); both read back as the same records."""
+    import gzip
+
+    from lextools.builder import provenance as provenance_mod
+    from lextools.core.sidecar import read_sidecar
+
+    es = load_edition("es-fise")
+    words = [SourceWord(w, source=s) for w in ("casa", "cebú", "perro", "gato") for s in ("rla-es", "coes")]
+    words += [SourceWord("Madrid", source="coes"), SourceWord("perro", source="spacy-es")]
+    provenance = Provenance()
+    compile_words(words, es, rules_named(["proper-noun"]), provenance=provenance)
+    small = provenance.to_bytes("0" * 64)
+    text = gzip.decompress(small)
+    assert small == gzip.compress(text, compresslevel=9, mtime=0)
+    monkeypatch.setattr(provenance_mod, "QUICK_GZIP_BYTES", 1)
+    quick = provenance.to_bytes("0" * 64)
+    assert quick == gzip.compress(text, compresslevel=6, mtime=0) != small
+    assert gzip.decompress(quick) == text and read_sidecar(quick)[0] == read_sidecar(small)[0]

@@ -11,8 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lextools.builder import study_lists
 from lextools.builder.displace import LOAD, PER_BUCKET, SEEDS, displace, prime_from
-from lextools.builder.study_files import ranking_bytes, table_bytes
+from lextools.builder.study_files import KeyRows, ranking_bytes, table_bytes
+from lextools.builder.study_lists import stems_bytes
+from lextools.core import stems
 from lextools.core.anagram_table import AnagramTable, table_of
 from lextools.core.edition import Edition, load_edition
 from lextools.core.lexicon import Lexicon, alphagrammer, load_lexicon
@@ -149,3 +152,64 @@ def test_two_names_no_seed_parts_make_the_table_larger() -> None:
     """Equal hashes modulo 3 slots (one bucket): no seed parts them; modulo 5 one does."""
     slots, reader = placed([1, 4], [2, 5])
     assert slots == 5 and len(set(reader)) == 2
+
+
+def reference_stems(edition: Edition, keys: list[str], order: str, kept: int) -> bytes:
+    """The stems file as lextools wrote it word by word: :func:`lextools.core.stems.rank` of the keys
+    of each length (a dict of alphagrams, a dict of stems, ``heapq.nsmallest``)."""
+    alphagram = alphagrammer(order)
+    return stems.written(
+        stems.rank(edition, sorted(k for k in keys if len(k) == n + 1), alphagram, kept) for n in stems.LENGTHS
+    )
+
+
+def made_up_keys(edition: Edition, seed: int, count: int, letters: int) -> list[str]:
+    """``count`` keys of 7 and 8 tiles drawn from ``letters`` of the edition's codes (a few, so that
+    stems share tiles, tiles repeat in a word and many stems tie in tiles and words), and a few of
+    other lengths; sorted, as a build has them."""
+    rng = np.random.default_rng(seed)
+    codes = alphabet_codes(edition)
+    some = [codes[i] for i in rng.choice(len(codes), size=letters, replace=False)]
+    keys = {"".join(rng.choice(some, size=int(rng.integers(6, 10)))) for _ in range(count)}
+    return sorted(keys)
+
+
+@pytest.mark.parametrize("kept", [1, 7, 100, stems.KEPT])
+@pytest.mark.parametrize(("edition", "seed", "letters"), [("es-fise", 1, 9), ("fr", 2, 6), ("en", 3, 12)])
+def test_the_stems_in_bulk_are_the_word_by_word_ranking(edition: str, seed: int, letters: int, kept: int) -> None:
+    """The same bytes, ties and the order of each stem's tiles included, at every cut of the best."""
+    ed = load_edition(edition)
+    keys = made_up_keys(ed, seed, 3000, letters)
+    rows = KeyRows(keys, alphabet_codes(ed))
+    assert stems_bytes(ed, keys, rows, kept) == reference_stems(ed, keys, rows.order, kept)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_built_stems_file_is_the_word_by_word_ranking(lexicon_home: Path, edition: str) -> None:
+    lex = load_lexicon(edition, lexicon_home)
+    keys = sorted(lex)
+    expected = reference_stems(lex.edition, keys, lex.alphagram_order, stems.KEPT)
+    assert (lexicon_home / lex.metadata["files"]["stems"]["name"]).read_bytes() == expected
+    assert stems_bytes(lex.edition, [], KeyRows([], alphabet_codes(lex.edition), "A")) == stems.written(
+        [(0, []), (0, [])]
+    )
+
+
+def test_the_stems_lines_joined_as_text_are_json_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tile codes that JSON writes as they are: lines joined as text; else ``json.dumps`` of each
+    stem (asked here of codes that need no escape): the same bytes."""
+    ed = load_edition("es-fise")
+    keys = made_up_keys(ed, 4, 2000, 8)
+    rows = KeyRows(keys, alphabet_codes(ed))
+    joined = stems_bytes(ed, keys, rows, 50)
+    assert not study_lists.plain_json('AB"') and not study_lists.plain_json("A\\") and study_lists.plain_json("AÑ1")
+    monkeypatch.setattr(study_lists, "plain_json", lambda codes: False)
+    assert stems_bytes(ed, keys, rows, 50) == joined == reference_stems(ed, keys, rows.order, 50)
+
+
+def test_stems_of_keys_that_make_none_or_few() -> None:
+    """No key of 7 or 8 tiles, or a handful: the file still has both lengths (what a small list's build writes)."""
+    ed = load_edition("es-fise")
+    for keys in ([], ["CASA", "PERRO"], ["CASAMOS"], sorted(["CASAMOS", "CASAMOSA", "ACASAMOS", "SACAMOS"])):
+        rows = KeyRows(keys, alphabet_codes(ed))
+        assert stems_bytes(ed, keys, rows) == reference_stems(ed, keys, rows.order, stems.KEPT), keys

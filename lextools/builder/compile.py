@@ -431,7 +431,7 @@ def _generation(
     yield ALPHAWORDS, rows.table(edition), ".alphawords"
     if progress:
         progress("stems lists")
-    yield STEMS, stems_bytes(edition, keys, rows.order), ".stems"
+    yield STEMS, stems_bytes(edition, keys, rows), ".stems"
 
 
 def outdated(home: Path, edition: str) -> bool:

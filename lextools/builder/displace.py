@@ -95,10 +95,10 @@ def _place_class(
     seeds = np.zeros(count, dtype=np.int64)
     spots = np.zeros((count, size), dtype=np.int64)
     done = 0  # the buckets before this one are placed
+    free = slots - int(np.count_nonzero(taken))
     while done < count:
-        free = slots - int(np.count_nonzero(taken))
         live = np.arange(done, min(count, done + max(8, int((2 * free) ** 0.5) // size)))
-        found = _first_fits(a[live], b[live], next_seed[live], taken)
+        found = _first_fits(a[live], b[live], next_seed[live], taken, free)
         if found is None:
             return None  # the one-by-one search fails there too, or at a bucket before it
         seed, where = found
@@ -109,18 +109,19 @@ def _place_class(
         taken[where[:cut]] = True
         next_seed[live[cut:]] = seed[cut:]  # what they learnt: the seeds before these do not fit
         done += cut
+        free -= cut * size
     return seeds, spots
 
 
-def _first_fits(a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_]) -> tuple[Ints, Ints] | None:
-    """Each row's first seed from ``start`` on whose slots are free in ``taken`` and distinct, and
-    those slots; None when a row has none below :data:`SEEDS`. Windows of seeds grow for the rows
-    that found none yet."""
+def _first_fits(a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_], free: int) -> tuple[Ints, Ints] | None:
+    """Each row's first seed from ``start`` on whose slots are free in ``taken`` (``free`` of them)
+    and distinct, and those slots; None when a row has none below :data:`SEEDS`. Windows of seeds
+    grow for the rows that found none yet."""
     rows, size = a.shape
     slots = len(taken)
     seed, where = np.zeros(rows, dtype=np.int64), np.zeros((rows, size), dtype=np.int64)
     todo, start = np.arange(rows), start.copy()
-    window = max(1, 2 * slots // max(1, slots - int(np.count_nonzero(taken))))
+    window = max(1, 2 * slots // max(1, free))
     while todo.size:
         window = min(window, ROUND_CELLS // (todo.size * size) + 1, SEEDS)
         tries = start[todo, None] + np.arange(window)

@@ -17,6 +17,8 @@ from lextools.core.sidecar import CHECKSUM_KEY, LEMMA_FIELDS, SOURCE_SETS_KEY, U
 
 #: Lemmas kept per word (AMO: a form of AMAR, and the noun AMO).
 LEMMAS_PER_WORD = 3
+#: A sidecar this large or larger (uncompressed) is compressed at zlib's usual level, not the best.
+QUICK_GZIP_BYTES = 1 << 20
 
 
 @dataclass
@@ -85,7 +87,7 @@ class Provenance:
     def lemmas_bytes(self, checksum: str) -> bytes:
         """The lemma records for the lexicon whose words DAWG has this checksum (:mod:`lextools.core.sidecar`)."""
         lines = [f"{CHECKSUM_KEY}\t{checksum}", *(f"{key}\t{record}" for key, record in sorted(self.lemmas.items()))]
-        return gzip.compress(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"), mtime=0)
+        return _gzipped(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))
 
     def dropped(self, key: str, rule: str, word: SourceWord, rank: int = 0) -> None:
         """Keep the form that passed the most rules (``rank``: the dropping rule's place in the recipe):
@@ -126,9 +128,16 @@ class Provenance:
             fields = (key, "-", rule, word.source, word.raw, word.stem or "")
             lines.append("\t".join(_clean(f) for f in fields))
         # A source named by a file name that is not UTF-8 is written with its odd bytes escaped (\udcff).
-        return gzip.compress(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"), mtime=0)
+        return _gzipped(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))
 
 
 def _clean(field: str) -> str:
     """Sources may hold anything (a tab in a user's list is not a field separator)."""
     return field.replace("\t", " ").replace("\n", " ")
+
+
+def _gzipped(data: bytes) -> bytes:
+    """A sidecar's bytes, gzipped with no time stamp (the same words, the same file). A default
+    lexicon's 8 MB sidecar at level 9 cost 1.7 s of CPU for 4.5% fewer bytes than level 6 (0.33 s):
+    a large one is compressed at 6; a small one, where the best costs nothing, at 9 as before."""
+    return gzip.compress(data, compresslevel=6 if len(data) >= QUICK_GZIP_BYTES else 9, mtime=0)

@@ -102,7 +102,7 @@ class KeyRows:
 
     def _alphagram_parts(self) -> Iterator[list[str]]:
         """:meth:`sorted_alphagrams`, a list of strings at a time."""
-        alphagrams = self._alphagram_rows()
+        alphagrams = self.alphagram_rows()
         # The keys by their alphagrams' strings, each alphagram's in the alphabet's order.
         keys: list[npt.NDArray[Any]] = [self.alphabetical, *columns(alphagrams)]
         by = np.lexsort(keys).astype(np.int32)
@@ -122,14 +122,17 @@ class KeyRows:
     def alphabetical(self) -> Small:
         """Each key's place among the keys in the alphabet's order: one sort key for a row's columns."""
         ranks = np.empty(len(self.lengths), dtype=np.int32)
-        ranks[np.lexsort(columns(self.places))] = np.arange(len(ranks), dtype=np.int32)
+        as_bytes = np.ascontiguousarray(self.places).view(np.dtype((np.void, self.width))).ravel()  # (memcmp)
+        ranks[np.argsort(as_bytes, kind="stable")] = np.arange(len(ranks), dtype=np.int32)
         return ranks
 
-    def _alphagram_rows(self) -> Bytes:
-        """Each key's alphagram as a row (the class docstring)."""
+    def alphagram_rows(self, which: npt.NDArray[np.intp] | None = None) -> Bytes:
+        """Each key's alphagram as a row (the class docstring), or only the keys ``which``: the
+        alphagram index and table's, and the stems lists' (:mod:`lextools.builder.study_lists`), made
+        for each when it needs them rather than kept while the ranking and the table are made."""
         in_order = np.full(PAD + 1, PAD, dtype=np.uint8)  # an alphabet's place → its place in ``order``
         in_order[: len(self.alphabet)] = [self.order.find(c) % (PAD + 1) for c in self.alphabet]  # (-1: PAD)
-        alphagrams = _translated(self.places.copy(), in_order)
+        alphagrams = _translated(self.places.copy() if which is None else self.places[which], in_order)
         alphagrams.sort(axis=1)  # the pad last
         to_point = np.zeros(PAD + 1, dtype=np.uint8)  # a place in ``order`` → 1 + its place in ``by_point``
         to_point[: len(self.order)] = [self.by_point.index(c) + 1 for c in self.order]

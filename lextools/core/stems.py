@@ -69,13 +69,18 @@ def rank(
             takes.setdefault(gram[:j] + gram[j + 1 :], {})[gram[j]] = words
         if pace is not None and i % PACE_EVERY == 0:
             pace()
-    # Ties in the edition's alphabet: a stem's collation characters, sorted, are its alphagram in that order.
     best = heapq.nsmallest(
         kept,
         takes.items(),
-        key=lambda s: (-len(s[1]), -sum(map(len, s[1].values())), "".join(sorted(edition.collation_key(s[0])))),
+        key=lambda s: (-len(s[1]), -sum(map(len, s[1].values())), in_alphabet(edition, s[0])),
     )
     return len(takes), [Stem(stem, tiles) for stem, tiles in best]
+
+
+def in_alphabet(edition: Edition, stem: str) -> str:
+    """What ranks stems of as many tiles and words: a stem's collation characters, sorted (its
+    alphagram in the edition's alphabet)."""
+    return "".join(sorted(edition.collation_key(stem)))
 
 
 def file_bytes(edition: Edition, keys: Iterable[str], alphagram: Callable[[str], str]) -> bytes:
@@ -84,12 +89,28 @@ def file_bytes(edition: Edition, keys: Iterable[str], alphagram: Callable[[str],
     for key in keys:
         if len(key) in by_length:
             by_length[len(key)].append(key)
+    return written(rank(edition, sorted(by_length[n + 1]), alphagram) for n in LENGTHS)
+
+
+def written(ranked: Iterable[tuple[int, Sequence[Stem]]]) -> bytes:
+    """The stems file of each length's total and best stems, :data:`LENGTHS` in order (what
+    :func:`rank` gives)."""
+    return joined((total, len(best), b"".join(map(stem_line, best))) for total, best in ranked)
+
+
+def joined(parts: Iterable[tuple[int, int, bytes]]) -> bytes:
+    """The stems file of each length's total, count of stems kept and their lines (:func:`stem_line`,
+    one after the other), :data:`LENGTHS` in order: the build writes the lines in bulk
+    (:mod:`lextools.builder.study_lists`)."""
     lines = [MAGIC]
-    for n in LENGTHS:
-        total, best = rank(edition, sorted(by_length[n + 1]), alphagram)
-        lines.append(_line({"length": n, "total": total, "stems": len(best)}))
-        lines.extend(_line([s.key, [[code, words] for code, words in s.takes.items()]]) for s in best)
+    for n, (total, count, best) in zip(LENGTHS, parts, strict=True):
+        lines += (_line({"length": n, "total": total, "stems": count}), best)
     return b"".join(lines)
+
+
+def stem_line(stem: Stem) -> bytes:
+    """A stem's line of the file."""
+    return _line([stem.key, [[code, words] for code, words in stem.takes.items()]])
 
 
 def _line(value: Any) -> bytes:
