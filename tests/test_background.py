@@ -319,7 +319,8 @@ def mapped_kb(path: str) -> int:
 
 def test_the_last_large_job_of_a_lexicon_lets_go_of_its_files_pages(es: Lexicon) -> None:
     """Row 3: the pages of the alphagram table a large job read leave the worker when its lexicon has
-    no job left unfinished, not seconds later with the last kept result; a job still running keeps them."""
+    no job left unfinished, not seconds later with the last kept result; a job still running keeps
+    them; those a small job read go at the sweeper's next round."""
     table = es.alphawords_map
     path, data = table.file.name, table.data
     assert len(data) > 0
@@ -344,5 +345,7 @@ def test_the_last_large_job_of_a_lexicon_lets_go_of_its_files_pages(es: Lexicon)
     second_may_end.set()
     assert background.result(es, held, read_and_hold, wait=None, small=True) is not None
     assert mapped_kb(path) > 0  # a small job does not let go of them (a player's rack reads a few pages)
-    assert background.result(es, ("test", "pages", "two"), read_every_page, wait=None) is not None
+    background._swept()  # the sweeper's next round does: no job of the lexicon is unfinished
     assert mapped_kb(path) == 0
+    assert background.result(es, ("test", "pages", "two"), read_every_page, wait=None) is not None
+    assert seen[-1] > 0 and mapped_kb(path) == 0

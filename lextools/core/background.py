@@ -310,9 +310,10 @@ class Sweeper:
 
 def _swept() -> bool:
     """Drop the finished results nobody asked for in KEPT_IDLE seconds; True when no job is left (the
-    sweeper ends). Freed memory goes back to the system; a lexicon left with no job lets go of the
-    pages of its files (the ranking, the alphagram table) the jobs read."""
-    now, emptied = time.monotonic(), []
+    sweeper ends). Freed memory goes back to the system; a lexicon with no job unfinished lets go of
+    the pages of its files (the ranking, the alphagram table) its jobs and requests read — whichever
+    read them last (a small job, a page walked in a request), they go at the next round."""
+    now, idle_lexicons = time.monotonic(), []
     with _lock:
         dropped = 0
         for lex, jobs in list(_jobs.items()):
@@ -320,12 +321,12 @@ def _swept() -> bool:
             for k in idle:
                 del jobs[k]
             dropped += len(idle)
-            if idle and not jobs:
-                emptied.append(lex)
+            if all(j.done.is_set() for j in jobs.values()):
+                idle_lexicons.append(lex)
         done = not any(_jobs.values())
     if dropped:
         give_back_memory()
-    for lex in emptied:
+    for lex in idle_lexicons:
         lex.release_pages()
     return done
 
