@@ -303,3 +303,49 @@ def test_a_failed_quiz_keeps_no_frame_of_its_making(es: Lexicon) -> None:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def mapped_kb(path: str) -> int:
+    """The kilobytes of ``path``'s pages mapped into this process now (its maps' ``Rss``, /proc/self/smaps)."""
+    rss, inside = 0, False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            if line[0] in "0123456789abcdef" and " " in line and "-" in line.split(" ", 1)[0]:
+                inside = line.rstrip("\n").endswith(path)
+            elif inside and line.startswith("Rss:"):
+                rss += int(line.split()[1])
+    return rss
+
+
+def test_the_last_large_job_of_a_lexicon_lets_go_of_its_files_pages(es: Lexicon) -> None:
+    """Row 3: the pages of the alphagram table a large job read leave the worker when its lexicon has
+    no job left unfinished, not seconds later with the last kept result; a job still running keeps
+    them; those a small job read go at the sweeper's next round."""
+    table = es.alphawords_map
+    path, data = table.file.name, table.data
+    assert len(data) > 0
+    table.release()
+    seen: list[int] = []
+    second_may_end = threading.Event()
+
+    def read_every_page() -> int:
+        total = sum(data[at] for at in range(0, len(data), 4096))
+        seen.append(mapped_kb(path))
+        return total
+
+    def read_and_hold() -> int:
+        total = read_every_page()
+        second_may_end.wait(10)
+        return total
+
+    held = ("test", "pages", "held")  # in the small lane: the large one is free for the next
+    assert background.result(es, held, read_and_hold, wait=0, small=True) is None
+    assert background.result(es, ("test", "pages", "one"), read_every_page, wait=None) is not None
+    assert seen[-1] > 0 and mapped_kb(path) > 0  # the held job is unfinished: the pages stay
+    second_may_end.set()
+    assert background.result(es, held, read_and_hold, wait=None, small=True) is not None
+    assert mapped_kb(path) > 0  # a small job does not let go of them (a player's rack reads a few pages)
+    background._swept()  # the sweeper's next round does: no job of the lexicon is unfinished
+    assert mapped_kb(path) == 0
+    assert background.result(es, ("test", "pages", "two"), read_every_page, wait=None) is not None
+    assert seen[-1] > 0 and mapped_kb(path) == 0

@@ -9,12 +9,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from lextools.core import budget
 from lextools.core.lexicon import Lexicon
 from lextools.features import answers
 from service.api.hot_routes import CHECK_ENDPOINT, WORD_ENDPOINT, hot_operations
 from service.api.words import WordAnswer, word_answer
 from service.contract.operations import OPERATIONS, operation_of
-from service.contract.schemas import UndeclaredFieldError, WordResult
+from service.contract.schemas import Answer, UndeclaredFieldError, WordResult, nested_list, str_field
 
 
 def test_a_dump_keeps_the_library_order_and_leaves_out_what_it_leaves_out(es: Lexicon) -> None:
@@ -55,3 +56,28 @@ def test_the_hot_routes_match_the_paths_their_operations_declare() -> None:
     assert word.fullmatch("/v1/es-fise/words/casa") and not word.fullmatch("/v1/es-fise/words/ca/sa")
     assert check.fullmatch("/v1/en/check") and not check.fullmatch("/v1/en/check/x")
     assert (word_methods, check_methods) == (("GET", "HEAD"), ("POST",))
+
+
+class _Entry(Answer):
+    """An entry of a long list."""
+
+    word = str_field(required=True)
+
+
+class _Page(Answer):
+    """A page of many entries."""
+
+    words = nested_list(_Entry, required=True)
+
+
+def test_a_long_list_is_dumped_with_pauses_for_other_requests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows 1-2 of issue 33: a page of stems (a thousand nested entries) was dumped in one go, the
+    worker's look-ups waiting; a list of entries now lets them run between two (every item here,
+    the pause interval set to 0), and dumps the same."""
+    monkeypatch.setattr(budget, "PAUSE_SECONDS", 0.0)
+    looks: list[int] = []
+    page = {"words": [{"word": w} for w in ("CASA", "COSA", "MESA") * 20]}
+    with budget.cancellable(lambda: looks.append(1) is not None):
+        dumped = _Page().dump(page)
+    assert dumped == page
+    assert len(looks) >= len(page["words"]) - 1

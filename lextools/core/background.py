@@ -150,7 +150,7 @@ def result(
             job = jobs[key] = _Job(_client.get(), small)
             here = wait is None and _in_caller.get()
             if not here:
-                start(f"background {key!r}"[:60], _run, job, compute)
+                start(f"background {key!r}"[:60], _run, job, compute, lex)
             freed = _forget_finished()
             _SWEEPER.wake()
         else:
@@ -161,7 +161,7 @@ def result(
         give_back_memory()
     try:
         if here:  # started above, computed here, outside the lock (as in a thread of its own)
-            _run(job, compute)
+            _run(job, compute, lex)
         ready = job.done.wait(wait)
     finally:
         with _lock:
@@ -214,9 +214,10 @@ def _forget_finished() -> bool:
     return dropped
 
 
-def _run(job: _Job, compute: Callable[[], Any]) -> None:
+def _run(job: _Job, compute: Callable[[], Any], lex: Lexicon) -> None:
     """Compute the job in its lane's turn; a job cancelled meanwhile (waiting or at a pause) ends
-    with :class:`Cancelled` and gives its memory back."""
+    with :class:`Cancelled` and gives its memory back; the last large job of a lexicon to end lets go
+    of the pages of its files (:func:`_release_if_idle`)."""
     lane = _lanes[job.small]
     try:
         with cancellable(job.cancelled):
@@ -235,6 +236,21 @@ def _run(job: _Job, compute: Callable[[], Any]) -> None:
         job.done.set()
     if isinstance(job.error, Cancelled):
         give_back_memory()
+    if not job.small:
+        _release_if_idle(lex)
+
+
+def _release_if_idle(lex: Lexicon) -> None:
+    """When no job of ``lex`` is left unfinished, let go of the pages of its files the jobs read (the
+    alphagram table, the ranking: :meth:`Lexicon.release_pages`) now, not when the sweeper drops the
+    last kept result (``KEPT_IDLE`` seconds after it was last asked for, and only once every result
+    is gone). A large job maps megabytes of them into its worker (issue 33, row 3: about 8.5 MB of
+    es-fise's table); they stay in the page cache, shared, and the next read is a minor fault, so a
+    kept result's later pages or the next job lose nothing but the page-table entries."""
+    with _lock:
+        busy = any(not j.done.is_set() for j in _jobs.get(lex, {}).values())
+    if not busy:
+        lex.release_pages()
 
 
 def without_frames(error: BaseException) -> BaseException:
@@ -294,9 +310,10 @@ class Sweeper:
 
 def _swept() -> bool:
     """Drop the finished results nobody asked for in KEPT_IDLE seconds; True when no job is left (the
-    sweeper ends). Freed memory goes back to the system; a lexicon left with no job lets go of the
-    pages of its files (the ranking, the alphagram table) the jobs read."""
-    now, emptied = time.monotonic(), []
+    sweeper ends). Freed memory goes back to the system; a lexicon with no job unfinished lets go of
+    the pages of its files (the ranking, the alphagram table) its jobs and requests read — whichever
+    read them last (a small job, a page walked in a request), they go at the next round."""
+    now, idle_lexicons = time.monotonic(), []
     with _lock:
         dropped = 0
         for lex, jobs in list(_jobs.items()):
@@ -304,12 +321,12 @@ def _swept() -> bool:
             for k in idle:
                 del jobs[k]
             dropped += len(idle)
-            if idle and not jobs:
-                emptied.append(lex)
+            if all(j.done.is_set() for j in jobs.values()):
+                idle_lexicons.append(lex)
         done = not any(_jobs.values())
     if dropped:
         give_back_memory()
-    for lex in emptied:
+    for lex in idle_lexicons:
         lex.release_pages()
     return done
 
