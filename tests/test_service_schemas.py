@@ -15,7 +15,7 @@ from lextools.features import answers
 from service.api.hot_routes import CHECK_ENDPOINT, WORD_ENDPOINT, hot_operations
 from service.api.words import WordAnswer, word_answer
 from service.contract.operations import OPERATIONS, operation_of
-from service.contract.schemas import Answer, UndeclaredFieldError, WordResult, nested_list, str_field
+from service.contract.schemas import Answer, UndeclaredFieldError, WordResult, nested_list, str_field, str_list
 
 
 def test_a_dump_keeps_the_library_order_and_leaves_out_what_it_leaves_out(es: Lexicon) -> None:
@@ -81,3 +81,14 @@ def test_a_long_list_is_dumped_with_pauses_for_other_requests(monkeypatch: pytes
         dumped = _Page().dump(page)
     assert dumped == page
     assert len(looks) >= len(page["words"]) - 1
+
+
+def test_a_list_of_strings_is_dumped_as_fields_string_dumps_each() -> None:
+    """Tiles already strings go out as they are; anything else as ``fields.String`` makes it."""
+
+    class Tiles(Answer):
+        tiles = str_list("tiles")
+
+    assert Tiles().dump({"tiles": ["CH", "A", "Ñ"]}) == {"tiles": ["CH", "A", "Ñ"]}
+    assert Tiles().dump({"tiles": ["A", b"LL", 3]}) == {"tiles": ["A", "LL", "3"]}
+    assert Tiles().dump({"tiles": None}) == {"tiles": None}
