@@ -6,6 +6,7 @@ descriptors are :mod:`lextools.core.sources`."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 from fnmatch import fnmatch
 from pathlib import Path
@@ -55,7 +56,31 @@ def headwords_of(names: str | list[str] | None) -> set[str]:
 def headwords(source: Source) -> set[str]:
     """What a source confirms as another's evidence (lower case, no accents): a dictionary's headwords,
     a table's lemmas, a list's words. Headwords, not forms: a plural two sources agree on says less
-    than the word itself, and expanding a dictionary only to confirm would double a build's reading."""
+    than the word itself, and expanding a dictionary only to confirm would double a build's reading.
+
+    Read once per process for the same files (verified each time, kept by their checksums): the
+    Spanish recipes ask RLA-ES's headwords twice and wspanish's twice. The set is shared: not to be
+    changed.
+    """
+    if source.format not in _KEPT_FORMATS:
+        return _read_headwords(source)
+    key = json.dumps([source.format, source.files, source.sha256, source.options], sort_keys=True, default=str)
+    words = _HEADWORDS.get(key)
+    if words is None:
+        words = _HEADWORDS[key] = _read_headwords(source)
+    else:
+        verify(source)  # the files are still those read
+    return words
+
+
+#: The formats whose headwords the files, their checksums and the descriptor's options decide.
+_KEPT_FORMATS = frozenset({"hunspell", "lemma-table", "wordlist"})
+#: :func:`headwords` already read in this process, by the source's format, files, checksums and options.
+_HEADWORDS: dict[str, set[str]] = {}
+
+
+def _read_headwords(source: Source) -> set[str]:
+    """:func:`headwords` read from the files."""
     if source.format == "hunspell":
         verify(source)
         return dictionary_headwords(source)
