@@ -374,3 +374,26 @@ def test_the_review_of_short_words_screens_every_form_it_drops(edition_name: str
     assert dropped and dropped <= screened
     assert raws.index("chop") in dropped
     assert any(len(key) > 3 for i, key in enumerate(spelled) if i not in screened)  # longer words: by their tags
+
+
+def test_a_sidecar_field_holding_a_tab_or_a_line_feed_is_cleaned() -> None:
+    """The excluded forms' lines are joined whole, and cleaned field by field only when a field holds
+    a tab or a line feed (a user's list may): each record keeps its six fields either way."""
+    import gzip
+
+    def excluded_lines(raws: list[str]) -> list[str]:
+        provenance = Provenance()
+        for i, raw in enumerate(raws):
+            provenance.dropped(f"K{i}", "proper-noun", SourceWord(raw, source="list", stem="stem"))
+        text = gzip.decompress(provenance.to_bytes("0" * 64)).decode("utf-8")
+        return [line for line in text.splitlines() if not line.startswith("#")]
+
+    assert excluded_lines(["Ana", "Eva"]) == [
+        "K0\t-\tproper-noun\tlist\tAna\tstem",
+        "K1\t-\tproper-noun\tlist\tEva\tstem",
+    ]
+    assert excluded_lines(["Ana\tMaría", "Eva\nLuz", "Sol"]) == [
+        "K0\t-\tproper-noun\tlist\tAna María\tstem",
+        "K1\t-\tproper-noun\tlist\tEva Luz\tstem",
+        "K2\t-\tproper-noun\tlist\tSol\tstem",
+    ]
