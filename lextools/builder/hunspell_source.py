@@ -159,6 +159,16 @@ class _Tagger:
         self._rules: list[AffixRule] = []
         # an entry's tags → (a form's tag bits → the entry's tags with those): each set made once
         self._tag_sets: dict[frozenset[str], dict[int, frozenset[str]]] = {}
+        # an entry's morphological fields → the tags they give (Dicollecte's entries share a few hundred)
+        self._morph_tags_of: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def morph_tags_of(self, morph: tuple[str, ...]) -> frozenset[str]:
+        """The tags ``morph_tags`` gives an entry with these morphological fields (worked out once per fields)."""
+        tags = self._morph_tags_of.get(morph)
+        if tags is None:
+            tags = frozenset(tag for field, tag in self.morph_tags.items() if any(m.startswith(field) for m in morph))
+            self._morph_tags_of[morph] = tags
+        return tags
 
     def _rule_kind(self, rule: AffixRule) -> int:
         """What ``rule`` says about its forms, as :meth:`rule_bits` reads it (worked out once per rule)."""
@@ -338,7 +348,7 @@ def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry
 
 def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> frozenset[str]:
     """The tags every form of ``entry`` gets: from its morphological fields, flags and headword."""
-    tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
+    tags = set(tagger.morph_tags_of(entry.morph))
     if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
         tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
     if rse_is_enclitic and entry.word.endswith("rse"):
