@@ -14,7 +14,7 @@ from pathlib import Path
 from lextools.builder.filters import SourceWord, words_of
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import read_fise
-from lextools.builder.hunspell_source import dictionary_headwords, plain_word, read_hunspell
+from lextools.builder.hunspell_source import dictionary_headwords, plain_words, read_hunspell
 from lextools.builder.lemma_table import lemmas, read_lemma_table
 from lextools.builder.review import review_words
 from lextools.core.errors import SourceError
@@ -87,7 +87,7 @@ def _read_headwords(source: Source) -> set[str]:
     if source.format == "lemma-table":
         verify(source)
         return lemmas(source)
-    return {plain_word(w.raw) for w in read_source(source)}  # read_source verifies the files
+    return set(plain_words([w.raw for w in read_source(source)]))  # read_source verifies the files
 
 
 def _list_tags(source: Source, name: str) -> frozenset[str]:
