@@ -101,7 +101,7 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
     # A form's tags are one of a few sets: each is made once and looked up by the bits of its tags.
     tag_sets: dict[int, frozenset[str]] = {}
     name, word_of = source.name, SourceWord
-    for (form, lemma), plain in zip(entries, plain_words([form for form, _ in entries]), strict=True):
+    for (form, lemma), plain in zip(entries, _plain_forms(entries), strict=True):
         base = plain_lemma[lemma]
         if not inflects(plain, base):
             lemma, base = form, plain  # judged as a headword of its own
@@ -121,3 +121,14 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
         if tags is None:
             tags = tag_sets[bits] = frozenset(["lowercase-source", *(t for b, t in _TAG_OF_BIT.items() if bits & b)])
         yield word_of(form, name, lemma, (), tags)
+
+
+#: Forms made plain at a time (:func:`_plain_forms`).
+_CHUNK = 10_000
+
+
+def _plain_forms(entries: list[tuple[str, str]]) -> Iterator[str]:
+    """The plain form of each entry, made :data:`_CHUNK` at a time by :func:`plain_words` (one call
+    each), so that no list of all the table's plain forms is held while its words are read."""
+    for start in range(0, len(entries), _CHUNK):
+        yield from plain_words([form for form, _ in entries[start : start + _CHUNK]])

@@ -5,6 +5,7 @@ descriptors are :mod:`lextools.core.sources`."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Iterator
@@ -58,25 +59,38 @@ def headwords(source: Source) -> set[str]:
     a table's lemmas, a list's words. Headwords, not forms: a plural two sources agree on says less
     than the word itself, and expanding a dictionary only to confirm would double a build's reading.
 
-    Read once per process for the same files (verified each time, kept by their checksums): the
-    Spanish recipes ask RLA-ES's headwords twice and wspanish's twice. The set is shared: not to be
-    changed.
+    Read once per build for the same files (:func:`headwords_kept`; verified each time, kept by
+    their checksums): a Spanish recipe asks RLA-ES's headwords twice and wspanish's twice. The set
+    is then shared: not to be changed.
     """
-    if source.format not in _KEPT_FORMATS:
+    if not _KEPT or source.format not in _KEPT_FORMATS:
         return _read_headwords(source)
+    kept = _KEPT[-1]
     key = json.dumps([source.format, source.files, source.sha256, source.options], sort_keys=True, default=str)
-    words = _HEADWORDS.get(key)
+    words = kept.get(key)
     if words is None:
-        words = _HEADWORDS[key] = _read_headwords(source)
+        words = kept[key] = _read_headwords(source)
     else:
         verify(source)  # the files are still those read
     return words
 
 
+@contextlib.contextmanager
+def headwords_kept() -> Iterator[None]:
+    """Keep what :func:`headwords` reads until the block ends (a build reading its sources), then
+    let it go: the headwords of four Spanish sources are tens of MB."""
+    _KEPT.append({})
+    try:
+        yield
+    finally:
+        _KEPT.pop()
+
+
 #: The formats whose headwords the files, their checksums and the descriptor's options decide.
 _KEPT_FORMATS = frozenset({"hunspell", "lemma-table", "wordlist"})
-#: :func:`headwords` already read in this process, by the source's format, files, checksums and options.
-_HEADWORDS: dict[str, set[str]] = {}
+#: :func:`headwords` read in the blocks of :func:`headwords_kept`, by the source's format, files,
+#: checksums and options (the innermost block last).
+_KEPT: list[dict[str, set[str]]] = []
 
 
 def _read_headwords(source: Source) -> set[str]:
