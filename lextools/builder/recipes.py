@@ -32,7 +32,7 @@ from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import configure as configure_fise
 from lextools.builder.guard import BuildSource, SourceStart, build_lexicon
-from lextools.builder.read import headwords_kept, read_source
+from lextools.builder.read import read_source
 from lextools.builder.review import review_rule
 from lextools.core.edition import load_edition
 from lextools.core.errors import LexiconError, SourceError, path_text
@@ -164,26 +164,25 @@ def build_default(
         rules.append(review_rule(reviews, edition))
     read = shared.read if shared else read_source
     before = _read_before(home, edition.name)
-    with headwords_kept():  # the sources' evidence, read once however many of them ask for it
-        return build_lexicon(
-            home,
-            edition,
-            [
-                BuildSource(
-                    f"source {s.name}",
-                    s.describe(),
-                    partial(read, s),
-                    expected=(shared.expected(s.name) if shared else None) or before.get(s.name),
-                )
-                for s in sources
-            ],
-            rules,
-            force=force,
-            wait=wait,
-            on_wait=on_wait,
-            progress=progress,
-            on_source=on_source,
-        )
+    return build_lexicon(
+        home,
+        edition,
+        [
+            BuildSource(
+                f"source {s.name}",
+                s.describe(),
+                partial(read, s),
+                expected=(shared.expected(s.name) if shared else None) or before.get(s.name),
+            )
+            for s in sources
+        ],
+        rules,
+        force=force,
+        wait=wait,
+        on_wait=on_wait,
+        progress=progress,
+        on_source=on_source,
+    )
 
 
 def _read_before(home: Path, edition: str) -> dict[str, int]:
