@@ -340,3 +340,60 @@ def test_a_large_sidecar_is_compressed_quicker_and_reads_the_same(monkeypatch: p
     quick = provenance.to_bytes("0" * 64)
     assert quick == gzip.compress(text, compresslevel=6, mtime=0) != small
     assert gzip.decompress(quick) == text and read_sidecar(quick)[0] == read_sidecar(small)[0]
+
+
+@pytest.mark.parametrize("edition_name", ["es-fise", "es-na103"])
+def test_the_review_of_short_words_screens_every_form_it_drops(edition_name: str) -> None:
+    """The review's screen (``Rule.may_drop``) picks out every form the review drops — the words of its
+    lengths and the words it drops at any length (CHOP: three tiles in es-fise, four in es-na103) — so a
+    build may judge every other form by its tags alone, and it leaves longer words to their tags."""
+    import random
+
+    from lextools.builder.review import review_rule
+    from lextools.core.reviewed import read_review
+    from lextools.core.sources import load_source
+    from lextools.core.spelling import spell_lines
+
+    edition = load_edition(edition_name)
+    source = load_source("es-short-words")
+    rule = review_rule([source], edition)
+    assert rule.may_drop is not None
+    rng = random.Random(37)
+    letters = ["a", "e", "o", "ch", "ll", "rr", "ñ", "p", "t", "s", "u", "í"]
+    raws = [v.word.lower() for v in read_review(source) if "K" not in v.word and "W" not in v.word]
+    raws += ["".join(rng.choices(letters, k=rng.randint(1, 6))) for _ in range(2000)]
+    keys = spell_lines(raws, edition)
+    assert None not in keys
+    spelled = [key for key in keys if key is not None]
+    screened = set(rule.may_drop(raws, spelled))
+    dropped = {
+        i
+        for i, (raw, key) in enumerate(zip(raws, spelled, strict=True))
+        if rule.drops(Candidate.from_key(SourceWord(raw), key, edition))
+    }
+    assert dropped and dropped <= screened
+    assert raws.index("chop") in dropped
+    assert any(len(key) > 3 for i, key in enumerate(spelled) if i not in screened)  # longer words: by their tags
+
+
+def test_a_sidecar_field_holding_a_tab_or_a_line_feed_is_cleaned() -> None:
+    """The excluded forms' lines are joined whole, and cleaned field by field only when a field holds
+    a tab or a line feed (a user's list may): each record keeps its six fields either way."""
+    import gzip
+
+    def excluded_lines(raws: list[str]) -> list[str]:
+        provenance = Provenance()
+        for i, raw in enumerate(raws):
+            provenance.dropped(f"K{i}", "proper-noun", SourceWord(raw, source="list", stem="stem"))
+        text = gzip.decompress(provenance.to_bytes("0" * 64)).decode("utf-8")
+        return [line for line in text.splitlines() if not line.startswith("#")]
+
+    assert excluded_lines(["Ana", "Eva"]) == [
+        "K0\t-\tproper-noun\tlist\tAna\tstem",
+        "K1\t-\tproper-noun\tlist\tEva\tstem",
+    ]
+    assert excluded_lines(["Ana\tMaría", "Eva\nLuz", "Sol"]) == [
+        "K0\t-\tproper-noun\tlist\tAna María\tstem",
+        "K1\t-\tproper-noun\tlist\tEva Luz\tstem",
+        "K2\t-\tproper-noun\tlist\tSol\tstem",
+    ]

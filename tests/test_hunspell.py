@@ -311,3 +311,31 @@ def test_symbols_and_prefixed_units_are_tagged_abbreviations(tmp_path: Path) -> 
         ("mol", False),
         ("kmol", True),
     }
+
+
+def test_plain_words_are_lower_case_without_marks_by_every_route() -> None:
+    """plain_word's quick routes (ASCII, Latin-1 through a bytes table, up to U+02FF through a str
+    table) give what decomposing (NFD) and deleting the marks gives, Ñ kept; plain_words gives the
+    same for words joined and alone."""
+    import unicodedata
+
+    from lextools.builder.hunspell_source import plain_word, plain_words
+
+    def by_nfd(word: str) -> str:
+        decomposed = unicodedata.normalize("NFD", word.lower().replace("ñ", "\0"))
+        return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("\0", "ñ")
+
+    every = [chr(c) for c in range(1, 0x300)] + [
+        "Ñandú",
+        "AMÁBAMOS",
+        "pingüino",
+        "ça",
+        "Œuvre",
+        "ǅemal",
+        "x\u0301",
+        "ñ\0",
+    ]
+    words = [w for w in every if w != "\n"]
+    assert [plain_word(w) for w in words] == [by_nfd(w) for w in words]
+    assert plain_words(words) == [by_nfd(w) for w in words] and plain_words([]) == []
+    assert plain_words(["a\nb", "Á"]) == ["a\nb", "a"]  # a word holding a line feed: one by one

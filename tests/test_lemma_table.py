@@ -40,6 +40,36 @@ def test_headwords_are_a_tables_lemmas_and_a_dictionarys_entries() -> None:
     assert "forceps" in coes and "forcepses" not in coes
 
 
+def test_headwords_are_read_once_per_build_for_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build asks RLA-ES's headwords twice (COES's main dictionary, spaCy's paradigm): within its
+    block (headwords_kept) the second time they are the same set, not read again; files with other
+    checksums are read anew, files changed since they were read are refused, and after the block
+    nothing is kept."""
+    from lextools.builder import read as read_mod
+
+    reads: list[str] = []
+    real = read_mod.dictionary_headwords
+    monkeypatch.setattr(read_mod, "dictionary_headwords", lambda s: reads.append(s.name) or real(s))
+    rla = load_source("rla-es")
+    with read_mod.headwords_kept():
+        first = headwords(rla)
+        assert headwords(load_source("rla-es")) is first and reads == ["rla-es"]
+        aff = tmp_path / "es.aff"
+        aff.write_bytes(rla.files["aff"].read_bytes() + b"\n")
+        other = dataclasses.replace(rla, files={**rla.files, "aff": aff}, sha256={**rla.sha256, "aff": _sha256(aff)})
+        assert headwords(other) == first and reads == ["rla-es", "rla-es"]
+        aff.write_bytes(rla.files["aff"].read_bytes())  # changed since it was read: its checksum no longer holds
+        with pytest.raises(SourceError):
+            headwords(other)
+    assert headwords(rla) == first and reads == ["rla-es"] * 3  # the block over: read again
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 @pytest.mark.parametrize(
     "content",
     [b"not gzip at all", gzip.compress(b"{broken json"), gzip.compress(b'["a", "b"]'), gzip.compress(b'{"a": 1}')],

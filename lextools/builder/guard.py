@@ -26,6 +26,7 @@ from typing import Any, TypedDict
 from lextools.builder.compile import BuildReport, compile_words, write_lexicon
 from lextools.builder.filters import Rule, SourceWord
 from lextools.builder.provenance import Provenance
+from lextools.builder.read import headwords_kept
 from lextools.core.edition import Edition
 from lextools.core.errors import BuildRefusedError, path_text
 
@@ -91,7 +92,8 @@ def build_lexicon(
 
     provenance = Provenance()  # which source gave each word, which rule dropped each form
     words = itertools.chain.from_iterable(each_source())
-    keys, report = compile_words(words, edition, rules, progress=progress, provenance=provenance)
+    with headwords_kept():  # the sources' evidence, read once however many ask for it, let go before writing
+        keys, report = compile_words(words, edition, rules, progress=progress, provenance=provenance)
     if not keys:
         raise BuildRefusedError(
             f"the {edition.name} build has no words: {_dropped(report)}; nothing was written to {path_text(home)}"

@@ -831,6 +831,10 @@ class _Matcher:
         return hit
 
 
+# What a rule's continuation classes say to :meth:`_Expander._valid`, as bits (:meth:`_Expander._mark`).
+_BAD, _VIRTUAL, _CIRCUMFIX_PREFIX, _CIRCUMFIX_SUFFIX = 1, 2, 4, 8
+_CIRCUMFIX = _CIRCUMFIX_PREFIX | _CIRCUMFIX_SUFFIX
+
 #: A form as the expander makes it: the word and the rules applied, in order (a :class:`Form` without
 #: the entry's fields, which every form of the entry shares).
 Chain = tuple[str, tuple[AffixRule, ...]]
@@ -863,6 +867,10 @@ class _Expander:
         )
         # Without NEEDAFFIX, CIRCUMFIX, FORBIDDENWORD and ONLYINCOMPOUND every candidate is valid.
         self._checks = bool(self.needaffix or self.circumfix or self.bad_cont)
+        # id of each rule → what its continuation classes say to those checks (_BAD, _VIRTUAL, …)
+        self._marks = {
+            id(r): self._mark(r) for rules in (*aff.prefixes.values(), *aff.suffixes.values()) for r in rules
+        }
         # (prefixes or suffixes, flags) → the matchers of those flags, in flag order: a dictionary has
         # few distinct flag sets, so each set's flags are sorted once, not once per entry.
         self._ordered: dict[tuple[bool, frozenset[str]], tuple[_Matcher, ...]] = {}
@@ -877,16 +885,25 @@ class _Expander:
         """
         if not rules:
             return not (self.needaffix and self.needaffix in stem_flags)
-        if self.bad_cont and any(not self.bad_cont.isdisjoint(r.cont) for r in rules):
+        marks, union, virtual = self._marks, 0, _VIRTUAL  # each rule's checks worked out once (_mark)
+        for r in rules:
+            m = marks[id(r)]
+            union |= m
+            virtual &= m
+        if union & _BAD or virtual:  # a forbidden class named, or every affix virtual
             return False
-        if self.needaffix and all(self.needaffix in r.cont for r in rules):
-            return False
-        if self.circumfix:
-            cp = any(r.kind == "PFX" and self.circumfix in r.cont for r in rules)
-            cs = any(r.kind == "SFX" and self.circumfix in r.cont for r in rules)
-            if cp != cs:
-                return False
-        return True
+        circumfix = union & _CIRCUMFIX
+        return circumfix in (0, _CIRCUMFIX)  # a circumfix prefix and suffix together, or neither
+
+    def _mark(self, rule: AffixRule) -> int:
+        """What :meth:`_valid` reads of one rule: it names FORBIDDENWORD or ONLYINCOMPOUND (``_BAD``),
+        it is virtual (NEEDAFFIX, ``_VIRTUAL``), a circumfix prefix or suffix."""
+        mark = _BAD if self.bad_cont and not self.bad_cont.isdisjoint(rule.cont) else 0
+        if self.needaffix and self.needaffix in rule.cont:
+            mark |= _VIRTUAL
+        if self.circumfix and self.circumfix in rule.cont:
+            mark |= _CIRCUMFIX_PREFIX if rule.kind == "PFX" else _CIRCUMFIX_SUFFIX
+        return mark
 
     def _level(self, matchers: Mapping[str, _Matcher], flags: Iterable[str], word: str) -> list[tuple[str, AffixRule]]:
         """``word`` with each rule of the classes ``flags`` (of ``matchers``) that applies, in flag order."""

@@ -42,7 +42,7 @@ import dataclasses
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -66,17 +66,33 @@ def plain_word(word: str) -> str:
     """Lower case without accents (Ñ kept): verb forms are compared in this shape.
 
     Called for every form of a dictionary (millions in a default build): ASCII needs only lower
-    case, and a word whose letters all come before the combining marks (U+0300, so every letter of
-    Spanish) takes one ``str.translate`` through a table of those letters' plain shapes; only a
-    word with a later character is decomposed whole (NFD), its marks deleted.
+    case; a word of Latin-1 (every letter of Spanish and French) takes one ``bytes.translate``
+    through a table of those letters' plain shapes, and one whose letters all come before the
+    combining marks (U+0300) one ``str.translate`` (slower, a dict per character); only a word with
+    a later character is decomposed whole (NFD), its marks deleted.
     """
     if word.isascii() and "\0" not in word:
         return word.lower()
     low = word.lower()
-    if max(low) < _FIRST_MARK:
+    top = max(low)
+    if top < "\u0100":
+        return low.encode("latin-1").translate(_LATIN1_PLAIN).decode("latin-1")
+    if top < _FIRST_MARK:
         return low.translate(_LATIN_PLAIN)
     decomposed = unicodedata.normalize("NFD", low.replace("ñ", "\0"))
     return decomposed.translate(_without_marks()).replace("\0", "ñ")
+
+
+def plain_words(words: Sequence[str]) -> list[str]:
+    """:func:`plain_word` of each word, in one call for them all: the words joined by line feeds are
+    made plain as one text (each character alone, or a run of marks after its letter, within its
+    line), so a dictionary's forms cost no Python call each."""
+    if not words:
+        return []
+    text = "\n".join(words)
+    if text.count("\n") != len(words) - 1:  # a word holding a line feed: one by one
+        return [plain_word(w) for w in words]
+    return plain_word(text).split("\n")
 
 
 @cache
@@ -108,6 +124,9 @@ def _latin_plain() -> dict[int, str]:
 
 
 _LATIN_PLAIN = _latin_plain()
+#: :data:`_LATIN_PLAIN` of Latin-1 as a ``bytes.translate`` table: each of its characters has a
+#: Latin-1 character as its plain shape (a test checks it).
+_LATIN1_PLAIN = bytes(ord(_LATIN_PLAIN.get(c, chr(c))) for c in range(256))
 
 
 _VOWEL = re.compile("[aeiouy]")
@@ -159,6 +178,16 @@ class _Tagger:
         self._rules: list[AffixRule] = []
         # an entry's tags → (a form's tag bits → the entry's tags with those): each set made once
         self._tag_sets: dict[frozenset[str], dict[int, frozenset[str]]] = {}
+        # an entry's morphological fields → the tags they give (Dicollecte's entries share a few hundred)
+        self._morph_tags_of: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def morph_tags_of(self, morph: tuple[str, ...]) -> frozenset[str]:
+        """The tags ``morph_tags`` gives an entry with these morphological fields (worked out once per fields)."""
+        tags = self._morph_tags_of.get(morph)
+        if tags is None:
+            tags = frozenset(tag for field, tag in self.morph_tags.items() if any(m.startswith(field) for m in morph))
+            self._morph_tags_of[morph] = tags
+        return tags
 
     def _rule_kind(self, rule: AffixRule) -> int:
         """What ``rule`` says about its forms, as :meth:`rule_bits` reads it (worked out once per rule)."""
@@ -338,7 +367,7 @@ def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry
 
 def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> frozenset[str]:
     """The tags every form of ``entry`` gets: from its morphological fields, flags and headword."""
-    tags = {tag for field, tag in tagger.morph_tags.items() if any(m.startswith(field) for m in entry.morph)}
+    tags = set(tagger.morph_tags_of(entry.morph))
     if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
         tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
     if rse_is_enclitic and entry.word.endswith("rse"):
@@ -409,4 +438,4 @@ def invariable_of(options: dict[str, Any]) -> list[str]:
 
 def dictionary_headwords(source: Source) -> set[str]:
     """A hunspell dictionary's headwords, lower case without accents, without expanding them."""
-    return {plain_word(e.word) for e in iter_dic(source.files["dic"], read_aff(source.files["aff"]))}
+    return set(plain_words([e.word for e in iter_dic(source.files["dic"], read_aff(source.files["aff"]))]))

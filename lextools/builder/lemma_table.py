@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from lextools.builder.filters import SourceWord
-from lextools.builder.hunspell_source import Headwords, has_vowel, invariable_of, plain_word
+from lextools.builder.hunspell_source import Headwords, has_vowel, invariable_of, plain_word, plain_words
 from lextools.core.errors import SourceError
 from lextools.core.inputs import read_input
 from lextools.core.sources import Source
@@ -71,7 +71,7 @@ def read_table(source: Source) -> dict[str, str]:
 
 def lemmas(source: Source) -> set[str]:
     """The table's lemmas (lower case, no accents): what it confirms as another source's evidence."""
-    return {plain_word(lemma) for lemma in read_table(source).values()}
+    return set(plain_words(list(read_table(source).values())))
 
 
 def inflects(form: str, lemma: str) -> bool:
@@ -89,7 +89,8 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
     confirmed = headwords_of(options.get("lemma_confirmed_by"))
     main = headwords_of(options.get("paradigm_of"))
     invariable = {plain_word(w) for w in invariable_of(options)}
-    plain_lemma = {lemma: plain_word(lemma) for lemma in dict.fromkeys(table.values())}  # in file order
+    lemmas_in_order = list(dict.fromkeys(table.values()))  # in file order
+    plain_lemma = dict(zip(lemmas_in_order, plain_words(lemmas_in_order), strict=True))
     forms_of = Counter(plain_lemma[lemma] for lemma in table.values())
     verb_min = int(options.get("verb_min_forms", 15))
 
@@ -100,8 +101,8 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
     # A form's tags are one of a few sets: each is made once and looked up by the bits of its tags.
     tag_sets: dict[int, frozenset[str]] = {}
     name, word_of = source.name, SourceWord
-    for form, lemma in entries:
-        plain, base = plain_word(form), plain_lemma[lemma]
+    for (form, lemma), plain in zip(entries, _plain_forms(entries), strict=True):
+        base = plain_lemma[lemma]
         if not inflects(plain, base):
             lemma, base = form, plain  # judged as a headword of its own
         bits = 0
@@ -120,3 +121,14 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
         if tags is None:
             tags = tag_sets[bits] = frozenset(["lowercase-source", *(t for b, t in _TAG_OF_BIT.items() if bits & b)])
         yield word_of(form, name, lemma, (), tags)
+
+
+#: Forms made plain at a time (:func:`_plain_forms`).
+_CHUNK = 10_000
+
+
+def _plain_forms(entries: list[tuple[str, str]]) -> Iterator[str]:
+    """The plain form of each entry, made :data:`_CHUNK` at a time by :func:`plain_words` (one call
+    each), so that no list of all the table's plain forms is held while its words are read."""
+    for start in range(0, len(entries), _CHUNK):
+        yield from plain_words([form for form, _ in entries[start : start + _CHUNK]])

@@ -124,11 +124,23 @@ class Provenance:
             "\t".join([SOURCE_SETS_KEY, *(_clean(joined) for joined in sets)]),
         ]
         lines += [f"{key}\t+\t{number[joined]}" for key, joined in unusual]
-        for key, (rule, word) in sorted(self.excluded.items()):
-            fields = (key, "-", rule, word.source, word.raw, word.stem or "")
-            lines.append("\t".join(_clean(f) for f in fields))
+        lines += _excluded_lines(sorted(self.excluded.items()))
         # A source named by a file name that is not UTF-8 is written with its odd bytes escaped (\udcff).
         return _gzipped(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))
+
+
+def _excluded_lines(excluded: list[tuple[str, tuple[str, SourceWord]]]) -> list[str]:
+    """The sidecar's line of each excluded key: key, "-", rule, source, form, headword.
+
+    A default lexicon excludes hundreds of thousands of forms: the fields are cleaned one by one
+    (:func:`_clean`) only when the joined lines show a field holding a tab or a line feed.
+    """
+    rows = [(key, "-", rule, word.source, word.raw, word.stem or "") for key, (rule, word) in excluded]
+    lines = list(map("\t".join, rows))
+    text = "\n".join(lines)
+    if text.count("\t") == 5 * len(lines) and text.count("\n") == max(len(lines) - 1, 0):
+        return lines
+    return ["\t".join(map(_clean, fields)) for fields in rows]
 
 
 def _clean(field: str) -> str:

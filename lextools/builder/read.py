@@ -5,7 +5,9 @@ descriptors are :mod:`lextools.core.sources`."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 from collections.abc import Iterator
 from fnmatch import fnmatch
 from pathlib import Path
@@ -13,7 +15,7 @@ from pathlib import Path
 from lextools.builder.filters import SourceWord, words_of
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import read_fise
-from lextools.builder.hunspell_source import dictionary_headwords, plain_word, read_hunspell
+from lextools.builder.hunspell_source import dictionary_headwords, plain_words, read_hunspell
 from lextools.builder.lemma_table import lemmas, read_lemma_table
 from lextools.builder.review import review_words
 from lextools.core.errors import SourceError
@@ -55,14 +57,51 @@ def headwords_of(names: str | list[str] | None) -> set[str]:
 def headwords(source: Source) -> set[str]:
     """What a source confirms as another's evidence (lower case, no accents): a dictionary's headwords,
     a table's lemmas, a list's words. Headwords, not forms: a plural two sources agree on says less
-    than the word itself, and expanding a dictionary only to confirm would double a build's reading."""
+    than the word itself, and expanding a dictionary only to confirm would double a build's reading.
+
+    Read once per build for the same files (:func:`headwords_kept`; verified each time, kept by
+    their checksums): a Spanish recipe asks RLA-ES's headwords twice and wspanish's twice. The set
+    is then shared: not to be changed.
+    """
+    if not _KEPT or source.format not in _KEPT_FORMATS:
+        return _read_headwords(source)
+    kept = _KEPT[-1]
+    key = json.dumps([source.format, source.files, source.sha256, source.options], sort_keys=True, default=str)
+    words = kept.get(key)
+    if words is None:
+        words = kept[key] = _read_headwords(source)
+    else:
+        verify(source)  # the files are still those read
+    return words
+
+
+@contextlib.contextmanager
+def headwords_kept() -> Iterator[None]:
+    """Keep what :func:`headwords` reads until the block ends (a build reading its sources), then
+    let it go: the headwords of four Spanish sources are tens of MB."""
+    _KEPT.append({})
+    try:
+        yield
+    finally:
+        _KEPT.pop()
+
+
+#: The formats whose headwords the files, their checksums and the descriptor's options decide.
+_KEPT_FORMATS = frozenset({"hunspell", "lemma-table", "wordlist"})
+#: :func:`headwords` read in the blocks of :func:`headwords_kept`, by the source's format, files,
+#: checksums and options (the innermost block last).
+_KEPT: list[dict[str, set[str]]] = []
+
+
+def _read_headwords(source: Source) -> set[str]:
+    """:func:`headwords` read from the files."""
     if source.format == "hunspell":
         verify(source)
         return dictionary_headwords(source)
     if source.format == "lemma-table":
         verify(source)
         return lemmas(source)
-    return {plain_word(w.raw) for w in read_source(source)}  # read_source verifies the files
+    return set(plain_words([w.raw for w in read_source(source)]))  # read_source verifies the files
 
 
 def _list_tags(source: Source, name: str) -> frozenset[str]:

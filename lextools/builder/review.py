@@ -17,7 +17,9 @@ the words it removed as ``short-word-review``, and ``lextools explain`` quotes t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import operator
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import compress, count
 
 from lextools.builder.filters import Candidate, Rule, SourceWord
 from lextools.core.edition import Edition
@@ -53,8 +55,16 @@ def review_rule(sources: list[Source], edition: Edition) -> Rule:
             except SpellingError:
                 continue  # KA in a review shared by editions: es-fise has no K tile
 
+    dropped = {key for key, keep in verdicts.items() if not keep}
+
     def drops(c: Candidate) -> bool:  # the key has one character per tile
         verdict = verdicts.get(c.key)
         return verdict is False or (verdict is None and len(c.key) in lengths)
 
-    return Rule(RULE_NAME, RULE_DESCRIPTION, drops)
+    def may_drop(raws: Sequence[str], keys: Sequence[str]) -> Iterable[int]:
+        """The forms of a reviewed length and those the review drops at any length: a build judges
+        every other form by its tags alone (``filters.Judge.screened``), with no Python per form."""
+        reviewed = map(lengths.__contains__, map(len, keys))
+        return compress(count(), map(operator.or_, reviewed, map(dropped.__contains__, keys)))
+
+    return Rule(RULE_NAME, RULE_DESCRIPTION, drops, may_drop=may_drop)
