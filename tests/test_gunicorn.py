@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -154,6 +155,28 @@ def test_clients_that_send_a_byte_at_a_time_stall_nothing(gunicorn: Gunicorn) ->
     finally:
         for s in slow:
             s.close()
+
+
+def test_a_client_with_many_requests_waiting_does_not_hold_the_worker(gunicorn: Gunicorn) -> None:
+    """One worker; a keep-alive client sends 300 look-ups at once (pipelined), then another client
+    sends one: the other is answered after a few of the 300, not after all of them (each answer
+    lets the worker's other connections run: service.server's post_request hook)."""
+    host = f"Host: 127.0.0.1:{gunicorn.port}\r\n".encode()
+    request = b"GET /v1/es-fise/words/casa HTTP/1.1\r\n" + host + b"\r\n"
+    with socket.create_connection(("127.0.0.1", gunicorn.port), timeout=10) as busy:
+        busy.sendall(request * 300)
+        with socket.create_connection(("127.0.0.1", gunicorn.port), timeout=10) as other:
+            other.sendall(b"GET /v1/es-fise/words/casa HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n")
+            answer = b""
+            while chunk := other.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200")
+        busy.setblocking(False)
+        received = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := busy.recv(1 << 20):
+                received += chunk
+        assert received.count(b"HTTP/1.1 200") < 150  # all 300 (or all but one) without the hook
 
 
 class _Socket:
