@@ -10,7 +10,6 @@ workers share one copy of everything built at start-up instead of each building 
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import gc
 import logging
@@ -26,6 +25,7 @@ from gunicorn.http import wsgi as gunicorn_wsgi
 from lextools.core.edition import edition_names
 from lextools.core.errors import LexiconError, path_text
 from lextools.core.lexicon import default_home, read_metadata
+from lextools.core.memory import give_back_memory
 from lextools.core.messages import message
 from lextools.features.record import Record
 from service.http import wire
@@ -144,22 +144,11 @@ class Server(BaseApplication):
             # object it visits, which would copy their pages into each worker.
             gc.collect()
             gc.freeze()
-            release_free_heap()
+            # The heap pages loading freed go back to the system now, in the arbiter: inherited, each
+            # worker would give them back on its own later (its first large job ends with a trim),
+            # leaving the arbiter alone with them, 10-15 MB of PSS that nothing used.
+            give_back_memory()
         return app
-
-
-def release_free_heap() -> None:
-    """glibc's ``malloc_trim(0)`` in the arbiter, before the fork: the heap pages loading freed go
-    back to the system now. Inherited, each worker would give them back on its own later (its first
-    large job ends with a trim, ``lextools.core.background.give_back_memory``), leaving the arbiter
-    alone with them: 10–15 MB of the arbiter's PSS that nothing used (issue 33, row 3). The library's
-    own function is not imported: this module loads before gevent patches threading, and
-    ``lextools.core.background`` makes its locks when imported."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return
-    trim(0)
 
 
 def lexicon_summary(home: Path) -> str:

@@ -38,11 +38,15 @@ def test_no_procedure_is_longer_than_a_screen() -> None:
 
 
 def test_the_library_starts_threads_in_one_place() -> None:
-    """Threads, and handing freed memory back to the system, only through lextools.core.background."""
-    starts = re.compile(r"threading\.Thread\b|\bctypes\b")
-    modules = sorted(ROOT.glob("lextools/**/*.py"))
-    found = [str(p.relative_to(ROOT)) for p in modules if starts.search(p.read_text("utf-8"))]
-    assert found == ["lextools/core/background.py"]
+    """The library's threads only through lextools.core.background; handing freed memory back to the
+    system only through lextools.core.memory, in the library and the service (its arbiter calls it)."""
+
+    def using(pattern: str, *folders: str) -> list[str]:
+        modules = sorted(p for folder in folders for p in ROOT.glob(f"{folder}/**/*.py"))
+        return [str(p.relative_to(ROOT)) for p in modules if re.search(pattern, p.read_text("utf-8"))]
+
+    assert using(r"threading\.Thread\b", "lextools") == ["lextools/core/background.py"]
+    assert using(r"\bctypes\b", "lextools", "service") == ["lextools/core/memory.py"]
 
 
 def test_the_server_module_makes_no_lock_before_gevent_patches() -> None:

@@ -37,7 +37,6 @@ from lextools.builder.provenance import Provenance
 from lextools.builder.study_files import KeyRows
 from lextools.builder.study_lists import stems_bytes
 from lextools.core.anagram_table import MAGIC as ALPHAWORDS_MAGIC
-from lextools.core.background import give_back_memory
 from lextools.core.edition import Edition, edition_names
 from lextools.core.errors import LexiconError, SpellingError
 from lextools.core.lexicon import (
@@ -49,6 +48,7 @@ from lextools.core.lexicon import (
     metadata_path,
     read_metadata,
 )
+from lextools.core.memory import give_back_memory
 from lextools.core.output_files import Commit, tool_versions
 from lextools.core.ranking import alphabet_codes
 from lextools.core.sidecar import lemmas_path, sidecar_path

@@ -44,7 +44,6 @@ lists), handing the freed memory back to the system (:func:`give_back_memory`).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import threading
 import time
 import traceback
@@ -56,6 +55,7 @@ from typing import Any
 
 from lextools.core.budget import Cancelled, cancellable
 from lextools.core.lexicon import Lexicon
+from lextools.core.memory import give_back_memory
 
 #: Jobs computing at once in a process, per lane.
 RUNNING = 1
@@ -329,16 +329,6 @@ def _swept() -> bool:
     for lex in idle_lexicons:
         lex.release_pages()
     return done
-
-
-def give_back_memory() -> None:
-    """Hand the heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere): the
-    C allocator keeps what a cache freed, so a worker would stay at its peak."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return
-    trim(0)
 
 
 #: The thread (a greenlet under gevent) that drops the results kept idle, while there are jobs.
