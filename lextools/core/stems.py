@@ -83,15 +83,6 @@ def in_alphabet(edition: Edition, stem: str) -> str:
     return "".join(sorted(edition.collation_key(stem)))
 
 
-def file_bytes(edition: Edition, keys: Iterable[str], alphagram: Callable[[str], str]) -> bytes:
-    """The stems file of a lexicon whose words are ``keys`` (any order)."""
-    by_length: dict[int, list[str]] = {n + 1: [] for n in LENGTHS}
-    for key in keys:
-        if len(key) in by_length:
-            by_length[len(key)].append(key)
-    return written(rank(edition, sorted(by_length[n + 1]), alphagram) for n in LENGTHS)
-
-
 def written(ranked: Iterable[tuple[int, Sequence[Stem]]]) -> bytes:
     """The stems file of each length's total and best stems, :data:`LENGTHS` in order (what
     :func:`rank` gives)."""
