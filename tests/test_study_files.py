@@ -154,6 +154,17 @@ def test_the_seeds_are_those_of_the_bucket_by_bucket_search(
     assert (slots, seeds.tolist(), places.tolist()) == one_by_one(first, second)
 
 
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.int64])
+def test_the_stable_order_by_radix_passes_is_numpys_stable_argsort(dtype: type) -> None:
+    rng = np.random.default_rng(5)
+    for top in (3, 1 << 16, 300_000, (1 << 31) - 1):
+        values = rng.integers(0, top, 20_000).astype(dtype)
+        assert displace_module.stable_order(values).tolist() == np.argsort(values, kind="stable").tolist()
+    assert displace_module.stable_order(np.zeros(0, dtype=dtype)).tolist() == []
+    with pytest.raises(ValueError, match="from 0"):
+        displace_module.stable_order(np.array([1, -1], dtype=np.int64))
+
+
 def test_two_names_no_seed_parts_make_the_table_larger() -> None:
     """Equal hashes modulo 3 slots (one bucket): no seed parts them; modulo 5 one does."""
     slots, reader = placed([1, 4], [2, 5])
