@@ -11,10 +11,10 @@ another. Taken one by one in Python that was most of a build's time; here the se
   slots meet) each find their first seed that fits the slots taken when the round began, in bulk;
 - a seed that did not fit then does not fit later either (slots are only ever taken), so a
   bucket's seed is the one it found unless a bucket before it in the round takes one of its slots.
-  A bucket none of whose slots another of the round found too keeps it at once; the few others
-  are settled in the round's order in Python (:func:`_settle`), each from the seed it found: its
-  first seed whose slots are free but for those of a later bucket kept at once, which then loses
-  them and is settled in its turn.
+  A bucket none of whose slots an earlier one of the round found too keeps it at once; the few
+  others are settled in the round's order in Python (:func:`_settle`), each from the seed it found:
+  its first seed whose slots are free but for those of a later bucket kept at once, which then
+  loses them and is settled in its turn.
 """
 
 from __future__ import annotations
@@ -99,7 +99,6 @@ def _place_class(a: Ints, b: Ints, taken: Flags, owner: npt.NDArray[np.int32], b
     slots = len(taken)
     seeds = np.zeros(count, dtype=np.int64)
     spots = np.zeros((count, size), dtype=np.int64)
-    met = np.zeros(slots, dtype=bool)  # scratch: the slots two buckets of a round found
     done = 0  # the buckets before this one are placed
     free = slots - int(np.count_nonzero(taken))
     while done < count:
@@ -108,7 +107,7 @@ def _place_class(a: Ints, b: Ints, taken: Flags, owner: npt.NDArray[np.int32], b
         if found is None:
             return None  # the one-by-one search fails there too, or at a bucket before it
         seed, where = found
-        if not _settle(a[live], b[live], (seed, where), (taken, owner, met), before + done):
+        if not _settle(a[live], b[live], (seed, where), (taken, owner), before + done):
             return None
         seeds[live], spots[live] = seed, where
         free -= (live.stop - done) * size
@@ -148,20 +147,19 @@ def _first_fits(a: Ints, b: Ints, taken: Flags, free: int) -> tuple[Ints, Ints] 
     return seed, where
 
 
-def _settle(
-    a: Ints, b: Ints, found: tuple[Ints, Ints], marks: tuple[Flags, npt.NDArray[np.int32], Flags], first: int
-) -> bool:
+def _settle(a: Ints, b: Ints, found: tuple[Ints, Ints], marks: tuple[Flags, npt.NDArray[np.int32]], first: int) -> bool:
     """Make a round's seeds and slots (``found``: each row's first fit to the slots taken before the
-    round) the one-by-one search's, in place, and take their slots (``marks``: ``taken``, ``owner``,
-    and ``met``, all False); ``first`` the number of the round's first bucket. False when a bucket
-    exhausts its seeds."""
+    round) the one-by-one search's, in place, and take their slots (``marks``: ``taken`` and
+    ``owner``); ``first`` the number of the round's first bucket. False when a bucket exhausts its
+    seeds."""
     seed, where = found
-    taken, owner, met = marks
-    ordered = np.sort(where.ravel())
-    shared = ordered[1:][ordered[1:] == ordered[:-1]]
-    met[shared] = True
-    meets = met[where].any(axis=1)
-    met[shared] = False
+    taken, owner = marks
+    size = where.shape[1]
+    flat = where.ravel()
+    by_slot = stable_order(flat)  # (slots: below 2³¹) each slot's claims together, the first row's first
+    ordered = flat[by_slot]
+    meets = np.zeros(len(where), dtype=bool)  # found a slot an earlier row of the round found too
+    meets[by_slot[1:][ordered[1:] == ordered[:-1]] // size] = True
     alone = np.flatnonzero(~meets)  # kept at once (unless a bucket settled before it takes a slot)
     taken[where[alone]] = True
     owner[where[alone]] = (alone + first)[:, None]
@@ -169,7 +167,7 @@ def _settle(
     is_taken, taker, slots = taken.data, owner.data, len(taken)  # (memoryviews: quick in Python)
     while todo:
         row = heapq.heappop(todo)
-        me, names, size = first + row, list(zip(a[row].tolist(), b[row].tolist(), strict=True)), where.shape[1]
+        me, names = first + row, list(zip(a[row].tolist(), b[row].tolist(), strict=True))
         s = int(seed[row])
         while True:  # free, or kept at once by a later bucket; and distinct
             spots = [(x + s * y) % slots for x, y in names]
