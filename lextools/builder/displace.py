@@ -156,7 +156,7 @@ def _settle(a: Ints, b: Ints, found: tuple[Ints, Ints], marks: tuple[Flags, npt.
     taken, owner = marks
     size = where.shape[1]
     flat = where.ravel()
-    by_slot = stable_order(flat)  # (slots: below 2³¹) each slot's claims together, the first row's first
+    by_slot = np.argsort(flat, kind="stable")  # each slot's claims together, the first row's first
     ordered = flat[by_slot]
     meets = np.zeros(len(where), dtype=bool)  # found a slot an earlier row of the round found too
     meets[by_slot[1:][ordered[1:] == ordered[:-1]] // size] = True
