@@ -31,6 +31,13 @@ def test_word_lists_in_any_encoding_and_line_end(tmp_path: Path, encoding: str, 
     assert list(read_words(path)) == ["canción", "ñandú", "pingüino 123"]  # one word per line: never cut
 
 
+def test_a_list_without_comments_drops_blank_lines_and_the_spaces_around_a_word(tmp_path: Path) -> None:
+    """No ``#`` in the file: no test per word for a comment, the same words."""
+    path = tmp_path / "list.txt"
+    path.write_text("\n  \ncasa\n\t cosa \u00a0\n\n\u2003ad hoc\n\n", encoding="utf-8")
+    assert list(read_words(path)) == ["casa", "cosa", "ad hoc"]
+
+
 def test_gzip_list(tmp_path: Path) -> None:
     import gzip
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lextools.builder import displace as displace_module
 from lextools.builder import study_lists
 from lextools.builder.displace import LOAD, PER_BUCKET, SEEDS, displace, prime_from
 from lextools.builder.study_files import KeyRows, ranking_bytes, table_bytes
@@ -135,17 +136,33 @@ def one_by_one(first: list[int], second: list[int]) -> tuple[int, list[int], lis
         slots = prime_from(slots + 1)
 
 
+@pytest.mark.parametrize("share", [displace_module.SHARE, 0.3, 1.0])
 @pytest.mark.parametrize("fixed", [0, 3, 40])
-def test_the_seeds_are_those_of_the_bucket_by_bucket_search(fixed: int) -> None:
+def test_the_seeds_are_those_of_the_bucket_by_bucket_search(
+    fixed: int, share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The same seeds, so the same table bytes, as one bucket after another; ``fixed`` names have an
     Adler-32 that is a multiple of the slots (5557 here): one slot whatever the seed, which a name
-    placed before them may take (then the table grows, as it always did)."""
+    placed before them may take (then the table grows, as it always did). Rounds of more buckets
+    (``share``) make more of them meet: settled one by one, some losing slots they were given."""
+    monkeypatch.setattr(displace_module, "SHARE", share)
     rng = np.random.default_rng(11)
     first = rng.integers(0, 1 << 32, 5000, dtype=np.uint64).tolist()
     second = rng.integers(1, 1 << 32, 5000, dtype=np.uint64).tolist()
     second[:fixed] = [5557 * k for k in range(1, fixed + 1)]
     slots, seeds, places = displace(np.array(first, dtype=np.uint32), np.array(second, dtype=np.uint32))
     assert (slots, seeds.tolist(), places.tolist()) == one_by_one(first, second)
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.int64])
+def test_the_stable_order_by_radix_passes_is_numpys_stable_argsort(dtype: type) -> None:
+    rng = np.random.default_rng(5)
+    for top in (3, 1 << 16, 300_000, (1 << 31) - 1):
+        values = rng.integers(0, top, 20_000).astype(dtype)
+        assert displace_module.stable_order(values).tolist() == np.argsort(values, kind="stable").tolist()
+    assert displace_module.stable_order(np.zeros(0, dtype=dtype)).tolist() == []
+    with pytest.raises(ValueError, match="from 0"):
+        displace_module.stable_order(np.array([1, -1], dtype=np.int64))
 
 
 def test_two_names_no_seed_parts_make_the_table_larger() -> None:

@@ -7,20 +7,20 @@ size), each given the first seed that puts its names in free slots of their own,
 another. Taken one by one in Python that was most of a build's time; here the search runs in
 *rounds* over many buckets at once, and gives the very same seeds:
 
-- in a round, the next buckets still to place each try a window of seeds from their next one,
-  against the slots taken when the round began, and find their first seed that fits;
-- a bucket's seed is the one the one-by-one search gives as long as no bucket before it in the
-  round claimed one of its slots (slots are only ever taken, so a seed that did not fit still does
-  not): the buckets before the first that lost a slot to an earlier one of the round, or found no
-  seed in its window, are placed; the search goes on from that one;
-- a bucket not placed keeps what it learnt: its next seed to try is the one it found (or the end of
-  its window), the seeds before it not fitting any more than they did.
-
-The number of buckets a round takes grows with the free slots (two rounds' claims rarely meet in
-a sparse table) and shrinks as the table fills, and the window of seeds grows as fewer fit.
+- in a round, the next buckets to place (a share of the free slots, :data:`SHARE`: few of their
+  slots meet) each find their first seed that fits the slots taken when the round began, in bulk;
+- a seed that did not fit then does not fit later either (slots are only ever taken), so a
+  bucket's seed is the one it found unless a bucket before it in the round takes one of its slots.
+  A bucket none of whose slots an earlier one of the round found too keeps it at once; the few
+  others are settled in the round's order in Python (:func:`_settle`), each from the seed it found:
+  its first seed whose slots are free but for those of a later bucket kept at once, which then
+  loses them and is settled in its turn.
 """
 
 from __future__ import annotations
+
+import heapq
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -29,12 +29,17 @@ import numpy.typing as npt
 LOAD, PER_BUCKET = 0.9, 2
 #: Seeds a bucket may have (uint16): a bucket no seed places makes the table one slot larger.
 SEEDS = 1 << 16
-#: Candidate slots computed per round (buckets × seeds × names): the window a bucket tries grows as
-#: the buckets left to place get fewer.
+#: Candidate slots computed per step of a round's search (buckets × seeds × names): the window of
+#: seeds a bucket tries grows as the buckets left to place get fewer.
 ROUND_CELLS = 1 << 16
+#: A round's names, as a share of the free slots: a bucket's names meet another's of the round with a
+#: chance of about this times its size, and each that does is settled in Python (its size² below: the
+#: buckets per round).
+SHARE = 0.02
 
 Ints = npt.NDArray[np.int64]
 Hashes = npt.NDArray[np.uint32]
+Flags = npt.NDArray[np.bool_]
 #: Each bucket's seed; each name's slot.
 Seeds = npt.NDArray[np.uint16]
 Places = npt.NDArray[np.int32]
@@ -60,80 +65,80 @@ def _place_buckets(
     """Each bucket's seed and each name's slot, the buckets of each size placed together, the
     largest first and in their order within a size; None when a bucket exhausts its seeds."""
     taken = np.zeros(slots, dtype=bool)
-    owner = np.zeros(slots, dtype=np.int32)  # scratch: which bucket of a round claims a slot
+    owner = np.zeros(slots, dtype=np.int32)  # which bucket (in the order they are placed) took a slot
     seeds = np.zeros(buckets, dtype=np.uint16)
     places = np.zeros(len(first), dtype=np.int32)  # (slots: fewer than 2³¹)
-    members = np.argsort(bucket, kind="stable").astype(np.int32)  # the names of bucket 0, then of 1, …
+    members = stable_order(bucket).astype(np.int32)  # the names of bucket 0, then of 1, …
     sizes = np.bincount(bucket, minlength=buckets)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     # A name whose Adler-32 is a multiple of the slots has one slot whatever its bucket's seed: once
     # that slot is taken, its bucket fails, and so does this search (known here before the classes
     # between: the same None, sooner).
     fixed = np.flatnonzero(second % slots == 0)
+    before = 0  # the buckets placed before this size's
     for size in np.unique(sizes[sizes > 0])[::-1]:
         waiting = fixed[sizes[bucket[fixed]] <= size]
         if taken[first[waiting] % slots].any():
             return None
         ids = np.flatnonzero(sizes == size)
         names = members[starts[ids, None] + np.arange(size)]
-        found = _place_class(first[names].astype(np.int64), second[names].astype(np.int64), taken, owner)
+        found = _place_class(first[names].astype(np.int64), second[names].astype(np.int64), taken, owner, before)
         if found is None:
             return None
         seeds[ids], places[names] = found
+        before += len(ids)
     return seeds, places
 
 
-def _place_class(
-    a: Ints, b: Ints, taken: npt.NDArray[np.bool_], owner: npt.NDArray[np.int32]
-) -> tuple[Ints, Ints] | None:
+def _place_class(a: Ints, b: Ints, taken: Flags, owner: npt.NDArray[np.int32], before: int) -> tuple[Ints, Ints] | None:
     """Seeds and slots of buckets of one size (rows of their names' hashes ``a``, ``b``), one after
     the other as the one-by-one search places them, in rounds (the module docstring); marks their
-    slots in ``taken``. None when one exhausts its seeds."""
+    slots in ``taken``, and in ``owner`` the number of the bucket (``before`` + its row) that took
+    each. None when one exhausts its seeds."""
     count, size = a.shape
     slots = len(taken)
-    next_seed = np.zeros(count, dtype=np.int64)
     seeds = np.zeros(count, dtype=np.int64)
     spots = np.zeros((count, size), dtype=np.int64)
     done = 0  # the buckets before this one are placed
     free = slots - int(np.count_nonzero(taken))
     while done < count:
-        live = np.arange(done, min(count, done + max(8, int((2 * free) ** 0.5) // size)))
-        found = _first_fits(a[live], b[live], next_seed[live], taken, free)
+        live = slice(done, min(count, done + max(64, int(SHARE * free) // size**2)))
+        found = _first_fits(a[live], b[live], taken, free)
         if found is None:
             return None  # the one-by-one search fails there too, or at a bucket before it
         seed, where = found
-        keeps = _first_claims(where, owner)
-        cut = len(live) if keeps.all() else int(np.argmin(keeps))  # the first bucket that lost a slot
-        placed = live[:cut]
-        seeds[placed], spots[placed] = seed[:cut], where[:cut]
-        taken[where[:cut]] = True
-        next_seed[live[cut:]] = seed[cut:]  # what they learnt: the seeds before these do not fit
-        done += cut
-        free -= cut * size
+        if not _settle(a[live], b[live], (seed, where), (taken, owner), before + done):
+            return None
+        seeds[live], spots[live] = seed, where
+        free -= (live.stop - done) * size
+        done = live.stop
     return seeds, spots
 
 
-def _first_fits(a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_], free: int) -> tuple[Ints, Ints] | None:
-    """Each row's first seed from ``start`` on whose slots are free in ``taken`` (``free`` of them)
-    and distinct, and those slots; None when a row has none below :data:`SEEDS`. Windows of seeds
-    grow for the rows that found none yet."""
+def _first_fits(a: Ints, b: Ints, taken: Flags, free: int) -> tuple[Ints, Ints] | None:
+    """Each row's first seed whose slots are free in ``taken`` (``free`` of them) and distinct, and
+    those slots; None when a row has none below :data:`SEEDS`. Windows of seeds, first as long as a
+    row's expected tries, grow for the rows that found none yet; each name's slots a column."""
     rows, size = a.shape
     slots = len(taken)
     seed, where = np.zeros(rows, dtype=np.int64), np.zeros((rows, size), dtype=np.int64)
-    todo, start = np.arange(rows), start.copy()
-    window = max(1, 2 * slots // max(1, free))
+    todo, start = np.arange(rows), np.zeros(rows, dtype=np.int64)
+    window = max(1, int((slots / max(1, free)) ** size))
     while todo.size:
         window = min(window, ROUND_CELLS // (todo.size * size) + 1, SEEDS)
         tries = start[todo, None] + np.arange(window)
-        cand = (a[todo, None, :] + tries[:, :, None] * b[todo, None, :]) % slots
-        fits = ~taken[cand].any(axis=2) & (tries < SEEDS)
-        if size == 2:  # (most buckets: two names)
-            fits &= cand[:, :, 0] != cand[:, :, 1]
-        elif size > 2:
-            fits &= (np.diff(np.sort(cand, axis=2), axis=2) != 0).all(axis=2)
+        cand = [(a[todo, k, None] + tries * b[todo, k, None]) % slots for k in range(size)]
+        hit = taken[cand[0]]
+        for k in range(1, size):
+            hit |= taken[cand[k]]
+            for j in range(k):
+                hit |= cand[j] == cand[k]  # two names in one slot
+        fits = ~hit
         found = fits.any(axis=1)
-        pick = fits[found].argmax(axis=1)
-        seed[todo[found]], where[todo[found]] = tries[found, pick], cand[found, pick]
+        pick, placed = fits[found].argmax(axis=1), todo[found]
+        seed[placed] = tries[found, pick]
+        for k in range(size):
+            where[placed, k] = cand[k][found, pick]
         start[todo] += window
         todo = todo[~found]
         if todo.size and (start[todo] >= SEEDS).any():
@@ -142,14 +147,54 @@ def _first_fits(a: Ints, b: Ints, start: Ints, taken: npt.NDArray[np.bool_], fre
     return seed, where
 
 
-def _first_claims(where: Ints, owner: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
-    """Per row of slots (distinct within a row), whether the row is the first one to claim each;
-    ``owner`` a scratch number per slot."""
-    rows = np.arange(len(where), dtype=np.int32)
-    # Where one index comes several times, numpy's assignment leaves the last value: written from
-    # the last row to the first, a slot keeps the first row that claims it.
-    owner[where[::-1].ravel()] = np.repeat(rows[::-1], where.shape[1])
-    return np.asarray((owner[where] == rows[:, None]).all(axis=1))
+def _settle(a: Ints, b: Ints, found: tuple[Ints, Ints], marks: tuple[Flags, npt.NDArray[np.int32]], first: int) -> bool:
+    """Make a round's seeds and slots (``found``: each row's first fit to the slots taken before the
+    round) the one-by-one search's, in place, and take their slots (``marks``: ``taken`` and
+    ``owner``); ``first`` the number of the round's first bucket. False when a bucket exhausts its
+    seeds."""
+    seed, where = found
+    taken, owner = marks
+    size = where.shape[1]
+    flat = where.ravel()
+    by_slot = np.argsort(flat, kind="stable")  # each slot's claims together, the first row's first
+    ordered = flat[by_slot]
+    meets = np.zeros(len(where), dtype=bool)  # found a slot an earlier row of the round found too
+    meets[by_slot[1:][ordered[1:] == ordered[:-1]] // size] = True
+    alone = np.flatnonzero(~meets)  # kept at once (unless a bucket settled before it takes a slot)
+    taken[where[alone]] = True
+    owner[where[alone]] = (alone + first)[:, None]
+    todo = np.flatnonzero(meets).tolist()  # (in order: a heap)
+    is_taken, taker, slots = taken.data, owner.data, len(taken)  # (memoryviews: quick in Python)
+    while todo:
+        row = heapq.heappop(todo)
+        me, names = first + row, list(zip(a[row].tolist(), b[row].tolist(), strict=True))
+        s = int(seed[row])
+        while True:  # free, or kept at once by a later bucket; and distinct
+            spots = [(x + s * y) % slots for x, y in names]
+            if all(not is_taken[c] or taker[c] > me for c in spots) and len(set(spots)) == size:
+                break
+            s += 1
+            if s == SEEDS:
+                return False
+        for c in spots:
+            if is_taken[c] and taker[c] > me:  # a later bucket's: it loses its slots, and is settled in turn
+                later = taker[c] - first
+                for d in where[later].tolist():
+                    is_taken[d] = False
+                heapq.heappush(todo, later)
+            is_taken[c], taker[c] = True, me
+        seed[row], where[row] = s, spots
+    return True
+
+
+def stable_order(values: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.intp]:
+    """``np.argsort(values, kind="stable")`` of values below 2³²: two passes of numpy's radix sort of
+    16-bit numbers (the low halves, then the high), where one sort of 32-bit numbers is a merge sort
+    at twice the cost."""
+    if len(values) and not 0 <= int(values.min()) <= int(values.max()) < 1 << 32:
+        raise ValueError("stable_order sorts values from 0 to 2³² − 1")
+    low = np.argsort((values & 0xFFFF).astype(np.uint16), kind="stable")
+    return low[np.argsort((values[low] >> 16).astype(np.uint16), kind="stable")]
 
 
 def prime_from(n: int) -> int:

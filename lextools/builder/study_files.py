@@ -33,7 +33,7 @@ from zlib import adler32, crc32
 import numpy as np
 import numpy.typing as npt
 
-from lextools.builder.displace import displace
+from lextools.builder.displace import displace, stable_order
 from lextools.core.anagram_table import MAGIC as TABLE_MAGIC
 from lextools.core.edition import Edition
 from lextools.core.lexicon import order_of_counts
@@ -168,7 +168,7 @@ class KeyRows:
         ends[1:][slot_of] = np.bincount(group, weights=self.lengths[by] + 1).astype(np.int64)
         np.cumsum(ends, out=ends)
         # The records in slot order: each alphagram's words stay together and in order (a stable sort).
-        words = by[np.argsort(slot_of[group], kind="stable").astype(np.int32)]
+        words = by[stable_order(slot_of[group]).astype(np.int32)]
         del group, slot_of
         encoded = self.order.encode()
         head = b"".join((TABLE_MAGIC, len(encoded).to_bytes(4, "little"), encoded))

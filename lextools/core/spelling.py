@@ -416,8 +416,9 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
     flagged = set(_not_letters(folded, speller))
     if "" in keys:
         flagged.update(i for i, key in enumerate(keys) if not key)
-    if max(map(len, keys)) > MAX_TILES:  # (a batch of words of a long dictionary: most batches; no Python per key)
-        flagged.update(compress(count(), map(MAX_TILES.__lt__, map(len, keys))))
+    lengths = list(map(len, keys))  # (counted once: a batch of a long dictionary's words has a long one)
+    if max(lengths) > MAX_TILES:  # (no Python per key)
+        flagged.update(compress(count(), map(MAX_TILES.__lt__, lengths)))
     if max(map(len, texts)) > MAX_INPUT_CHARS:
         flagged.update(i for i, text in enumerate(texts) if len(text) > MAX_INPUT_CHARS)
     spelled: list[str | None] = list(keys)
