@@ -163,12 +163,12 @@ def _made(lex: Lexicon, what: Hashable, make: Callable[[Tell], T], wait: float |
 
     def job() -> T:
         making.setdefault(what, 0.0)
-        try:
-            return make(lambda done: making.__setitem__(what, min(done, 1.0)))
+        try:  # kept here once made, whether a request still waits or not: the next ask finds it
+            return _keep(lex, what, make(lambda done: making.__setitem__(what, min(done, 1.0))))
         finally:
             making.pop(what, None)
 
-    value: T | None = background.result(lex, ("list", what), job, wait)
+    value: T | None = background.result(lex, ("list", what), job, wait, once=True)
     return None if value is None else _keep(lex, what, value)
 
 
