@@ -151,6 +151,11 @@ def quiz_paths(home: Path) -> list[str]:
     return paths
 
 
+def kind_of(path: str) -> str:
+    """A route's kind: ``stems``, ``new``, ``high-value`` or ``quiz``."""
+    return path.split("?")[0].rsplit("/", 1)[-1]
+
+
 class Cycler(threading.Thread):
     """One client asking the lists in a random order, each answer timed."""
 
@@ -160,6 +165,7 @@ class Cycler(threading.Thread):
         self.statuses: Counter[str] = Counter()
         self.slowest, self.failed = 0.0, 0
         self.by_path: dict[str, float] = {}  # the slowest answer of each list
+        self.by_kind: Counter[str] = Counter()  # answers by route kind (stems, new, quiz…) and ready or not
         self._stop_event = threading.Event()
 
     def run(self) -> None:
@@ -172,6 +178,7 @@ class Cycler(threading.Thread):
                 continue
             ready = "ready" if status == 200 and body.get("ready") else "not ready" if status == 200 else str(status)
             self.statuses[ready] += 1
+            self.by_kind[f"{kind_of(path)} {ready}"] += 1
             self.slowest = max(self.slowest, seconds)
             self.by_path[path] = max(self.by_path.get(path, 0.0), seconds)
 
@@ -224,6 +231,7 @@ def cycling(
         "answers": dict(sorted(statuses.items())),
         "client_failures": sum(c.failed for c in clients),
         "slowest_list_s": max(c.slowest for c in clients),
+        "answers_by_kind": dict(sorted(sum((c.by_kind for c in clients), Counter()).items())),
         "slowest_lists": sorted(((p, max(c.by_path.get(p, 0.0) for c in clients)) for p in paths), key=lambda x: -x[1])[
             :5
         ],
