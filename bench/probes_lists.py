@@ -218,6 +218,8 @@ def cycling(
             c.stop()
     after, settled = settle(svc, idle, settle_s)
     log = svc.log.read_text(errors="replace")
+    if any(c.failed for c in clients):  # the server's own account of what failed, before its log goes
+        print("".join(log.splitlines(keepends=True)[-30:]), file=sys.stderr, flush=True)
     statuses: Counter[str] = sum((c.statuses for c in clients), Counter())
     result = {
         "probe": f"{count} {kind} clients",
