@@ -91,14 +91,17 @@ _KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, tuple[Any, float
 _kept_lock = threading.Lock()
 #: The lists being made, per lexicon: how far each is (0 to 1).
 _MAKING: weakref.WeakKeyDictionary[Lexicon, dict[Hashable, float]] = weakref.WeakKeyDictionary()
+#: When each list not yet kept was last asked for, per lexicon.
+_ASKED: weakref.WeakKeyDictionary[Lexicon, dict[Hashable, float]] = weakref.WeakKeyDictionary()
 
 Tell = Callable[[float], None]
 
 
-def _keep(lex: Lexicon, what: Hashable, value: T) -> T:
+def _keep(lex: Lexicon, what: Hashable, value: T, asked: float | None = None) -> T:
+    """Keep ``value`` as the list ``what``, last asked for at ``asked`` (default: now)."""
     with _kept_lock:
         lists = _KEPT.setdefault(lex, OrderedDict())
-        lists[what] = (value, time.monotonic())
+        lists[what] = (value, time.monotonic() if asked is None else asked)
         lists.move_to_end(what)
         while len(lists) > KEPT_LISTS:
             lists.popitem(last=False)
@@ -160,13 +163,17 @@ def _made(lex: Lexicon, what: Hashable, make: Callable[[Tell], T], wait: float |
     if kept:
         return found
     making = _MAKING.setdefault(lex, {})
+    asked = _ASKED.setdefault(lex, {})
+    asked[what] = time.monotonic()
 
     def job() -> T:
         making.setdefault(what, 0.0)
-        try:  # kept here once made, whether a request still waits or not: the next ask finds it
-            return _keep(lex, what, make(lambda done: making.__setitem__(what, min(done, 1.0))))
+        try:  # kept once made, whether a request still waits or not (the next ask finds it), as last
+            made = make(lambda done: making.__setitem__(what, min(done, 1.0)))  # asked: a list made
+            return _keep(lex, what, made, asked.get(what))  # after its clients left goes in KEPT_IDLE
         finally:
             making.pop(what, None)
+            asked.pop(what, None)
 
     value: T | None = background.result(lex, ("list", what), job, wait, once=True)
     return None if value is None else _keep(lex, what, value)
