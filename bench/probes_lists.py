@@ -18,12 +18,16 @@ It starts ``lextools serve`` (2 workers, ``service.server.DEFAULTS``) on 127.0.0
   7 tiles, of every edition the home holds) for
   ``--duration`` s while look-ups are timed on 4 keep-alive connections (``bench.hostile_clients``'s
   mix): the worker timeouts in the gunicorn log, the look-ups' p99 (and beside it their p99 alone,
-  measured for 10 s first on the same server) and the slowest list answer.
-  Passes with 0 timeouts, p99 ≤ 100 ms and no list answer over 1 s.
+  measured for 10 s first on the same server), the slowest list answer (the JSON names the slowest
+  lists) and the PSS of the arbiter and its workers: idle (before anything of the probe, nothing
+  warmed), at the peak, and after — read again until it is back within 10 % of idle, at most
+  ``--settle`` s (default 10) after the clients stop.
+  Passes with 0 timeouts, p99 ≤ 100 ms, no list answer over 1 s and the PSS back within 10 % of idle.
 - ``16 study clients`` (issue 32): 16 clients looping every list route above and every quiz route
   (each quiz type of each edition, the heaviest settings a page offers) for ``--study-duration`` s
   (default 60), the look-ups timed as above. Passes with 0 worker timeouts and look-up p99 ≤ 100 ms
-  (a quiz may answer 503 ``busy`` with ``Retry-After``: counted, not failed).
+  (a quiz may answer 503 ``busy`` with ``Retry-After``: counted, not failed) and the PSS back within
+  10 % of idle within ``--settle`` s, as above.
 
 Exit status 0 all passed, 1 one failed, 2 cannot run here.
 """
@@ -67,6 +71,8 @@ CLIENTS = 16
 #: The clients of the study probe (issue 32: every list and quiz route).
 STUDY_CLIENTS = 16
 P99_MS = 100.0
+#: How far above its idle figure the PSS may stay once the clients stopped and ``--settle`` s passed.
+PSS_MARGIN = 0.10
 #: The longest a list request may hold a worker (seconds).
 LIST_SECONDS = 1.0
 #: Seconds of look-ups timed alone first: the machine's own p99, to read the loaded one against.
@@ -145,6 +151,11 @@ def quiz_paths(home: Path) -> list[str]:
     return paths
 
 
+def kind_of(path: str) -> str:
+    """A route's kind: ``stems``, ``new``, ``high-value`` or ``quiz``."""
+    return path.split("?")[0].rsplit("/", 1)[-1]
+
+
 class Cycler(threading.Thread):
     """One client asking the lists in a random order, each answer timed."""
 
@@ -154,6 +165,7 @@ class Cycler(threading.Thread):
         self.statuses: Counter[str] = Counter()
         self.slowest, self.failed = 0.0, 0
         self.by_path: dict[str, float] = {}  # the slowest answer of each list
+        self.by_kind: Counter[str] = Counter()  # answers by route kind (stems, new, quiz…) and ready or not
         self._stop_event = threading.Event()
 
     def run(self) -> None:
@@ -166,6 +178,7 @@ class Cycler(threading.Thread):
                 continue
             ready = "ready" if status == 200 and body.get("ready") else "not ready" if status == 200 else str(status)
             self.statuses[ready] += 1
+            self.by_kind[f"{kind_of(path)} {ready}"] += 1
             self.slowest = max(self.slowest, seconds)
             self.by_path[path] = max(self.by_path.get(path, 0.0), seconds)
 
@@ -174,10 +187,22 @@ class Cycler(threading.Thread):
         self.join()
 
 
+def settle(svc: Service, idle: float, seconds: float) -> tuple[float, float]:
+    """The PSS once it is back within ``PSS_MARGIN`` of ``idle``, or at most ``seconds`` after the
+    clients stopped (the issue's "afterwards"), and the seconds it took."""
+    start = time.monotonic()
+    after = pss_mb(svc)
+    while after > idle * (1 + PSS_MARGIN) and time.monotonic() - start < seconds:
+        time.sleep(0.5)
+        after = pss_mb(svc)
+    return after, time.monotonic() - start
+
+
 def cycling(
-    svc: Service, paths: Sequence[str], lookup: Sequence[str], duration: int, kind: str = "list"
+    svc: Service, paths: Sequence[str], lookup: Sequence[str], duration: int, kind: str = "list", settle_s: float = 10
 ) -> dict[str, Any]:
-    """``CLIENTS`` list clients (``kind`` "list") or ``STUDY_CLIENTS`` study clients cycling ``paths``."""
+    """``CLIENTS`` list clients (``kind`` "list") or ``STUDY_CLIENTS`` study clients cycling ``paths``;
+    the PSS read again until it is back near idle, for at most ``settle_s`` seconds."""
     count = CLIENTS if kind == "list" else STUDY_CLIENTS
     idle = pss_mb(svc)
     alone = measure(svc.port, lookup, BASELINE_SECONDS, 4)  # the machine's own pace, beside the figure under load
@@ -191,7 +216,10 @@ def cycling(
     finally:
         for c in clients:
             c.stop()
+    after, settled = settle(svc, idle, settle_s)
     log = svc.log.read_text(errors="replace")
+    if any(c.failed for c in clients):  # the server's own account of what failed, before its log goes
+        print("".join(log.splitlines(keepends=True)[-30:]), file=sys.stderr, flush=True)
     statuses: Counter[str] = sum((c.statuses for c in clients), Counter())
     result = {
         "probe": f"{count} {kind} clients",
@@ -205,12 +233,14 @@ def cycling(
         "answers": dict(sorted(statuses.items())),
         "client_failures": sum(c.failed for c in clients),
         "slowest_list_s": max(c.slowest for c in clients),
+        "answers_by_kind": dict(sorted(sum((c.by_kind for c in clients), Counter()).items())),
         "slowest_lists": sorted(((p, max(c.by_path.get(p, 0.0) for c in clients)) for p in paths), key=lambda x: -x[1])[
             :5
         ],
         "pss_idle_mb": idle,
         "pss_peak_mb": peak,
-        "pss_after_mb": pss_mb(svc),
+        "pss_after_mb": after,
+        "settle_s": settled,
     }
     result["ok"] = (
         result["timeouts"] == 0
@@ -218,6 +248,7 @@ def cycling(
         and not result["lookups_failed"]
         and not result["client_failures"]
         and (result["slowest_list_s"] <= LIST_SECONDS or kind != "list")  # quizzes have their own budget
+        and after <= idle * (1 + PSS_MARGIN)
     )
     return result
 
@@ -238,8 +269,8 @@ def line(r: dict[str, Any]) -> str:
         f"ms (p50 {r['p50_ms']:.1f}; {r['baseline_p99_ms']:.1f} with no list client; {r['lookups']} look-ups, "
         f"{r['lookups_failed']} failed), slowest list answer "
         f"{r['slowest_list_s']:.2f} s, answers {r['answers']}, {r['client_failures']} failed, PSS "
-        f"{r['pss_idle_mb']:.0f} → {r['pss_peak_mb']:.0f} → {r['pss_after_mb']:.0f} MB vs 0 timeouts, p99 ≤ "
-        f"{P99_MS:.0f} ms, lists ≤ {LIST_SECONDS:.0f} s — {verdict}"
+        f"{r['pss_idle_mb']:.0f} → {r['pss_peak_mb']:.0f} → {r['pss_after_mb']:.0f} MB ({r['settle_s']:.1f} s after) "
+        f"vs 0 timeouts, p99 ≤ {P99_MS:.0f} ms, lists ≤ {LIST_SECONDS:.0f} s, PSS ≤ idle + {PSS_MARGIN:.0%} — {verdict}"
     )
 
 
@@ -252,10 +283,10 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="lextools-probes-") as tmp, running(home, Path(tmp, "s.log")) as svc:
         results.append(first_pages(svc))
         print(line(results[-1]), flush=True)
-        results.append(cycling(svc, list_paths(home), lookup, args.duration))
+        results.append(cycling(svc, list_paths(home), lookup, args.duration, settle_s=args.settle))
         print(line(results[-1]), flush=True)
         study = list_paths(home) + quiz_paths(home)
-        results.append(cycling(svc, study, lookup, args.study_duration, "study"))
+        results.append(cycling(svc, study, lookup, args.study_duration, "study", args.settle))
         print(line(results[-1]), flush=True)
     return results
 
@@ -265,6 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lexicons", type=Path, default=default_lexicons(), help="lexicon directory")
     ap.add_argument("--duration", type=int, default=50, help="seconds of the list clients' load (default 50)")
     ap.add_argument("--study-duration", type=int, default=60, help="seconds of the study clients' load (default 60)")
+    ap.add_argument("--settle", type=int, default=10, help="seconds the PSS may take to come back (default 10)")
     ap.add_argument("--seed", type=int, default=33)
     return run_probes("probes_lists", ap, run, argv)
 

@@ -78,8 +78,9 @@ and counters in; lextools/features/stores.py)."""
     app.before_request(refuse_unknown_language)
     app.after_request(_cors)
     app.after_request(_nosniff)
-    for module in (meta, words, search, quiz, study_lists, export):
+    for module in (meta, words, search, quiz, export):
         app.register_blueprint(module.bp)
+    study_lists.init_app(app)  # the lists that teach, and their pages' bodies kept a short while
     pages.init_app(app)  # the HTML pages: /judge, /study, /search, / (service/pages/views.py)
     challenge.init_app(app)  # the word judge's config and routes, kept apart
     cardboxes.init_app(app)  # the cardboxes kept by sync code, beside the challenge record

@@ -15,16 +15,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
 from lextools.builder.compile import outdated
 from lextools.cli.main import app
+from lextools.core import background
 from lextools.core.errors import CorruptLexiconError, QueryError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.spelling import spell
 from lextools.features import lists, quiz
 from lextools.features.compare import WordSet, diff
+from service import create_app
+from service.api import study_lists
+from service.http.lexicons import lexicon
+from tests.conftest import build_small
 
 
 @pytest.fixture(scope="module")
@@ -258,3 +264,69 @@ def test_a_lexicon_built_before_the_stems_file_is_served_and_built_again(lexicon
     old = _without_stems_file(lexicon_home, tmp_path, "es-fise")
     assert outdated(tmp_path, "es-fise")
     assert lists.stems(old, 7, count=3) == lists.stems(load_lexicon("es-fise", lexicon_home), 7, count=3)
+
+
+def test_a_kept_list_goes_after_idle_and_is_made_again(lexicon_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33, row 2: nothing a burst of lists made stays in a worker once nobody asks for it —
+    the list, its background result, the stems file's lines — and the next ask makes it again."""
+    fise = load_lexicon("es-fise", lexicon_home)  # a lexicon of its own: nothing kept from other tests
+    made: list[str] = []
+    with_code = lists._with_code
+
+    def counted(lex: Lexicon, code: str, length: int | None, tell: Callable[[float], None]) -> lists.KeyList:
+        made.append(code)
+        return with_code(lex, code, length, tell)
+
+    monkeypatch.setattr(lists, "_with_code", counted)
+    first = lists.with_tile(fise, "z", wait=None)
+    stems = lists.stems(fise, 6, count=3)
+    assert lists.with_tile(fise, "z", wait=None) == first and len(made) == 1  # kept: not made again
+    assert len(lists.kept_lists(fise)) == 2 and "_stem_lines" in fise.__dict__
+    lists._swept()  # asked within KEPT_IDLE: kept
+    assert len(lists.kept_lists(fise)) == 2
+    monkeypatch.setattr(lists, "KEPT_IDLE", 0.0)
+    monkeypatch.setattr(background, "KEPT_IDLE", 0.0)
+    time.sleep(0.01)
+    background._swept()
+    assert lists._swept() is True  # nothing left: the sweeper ends
+    assert lists.kept_lists(fise) == [] and "_stem_lines" not in fise.__dict__
+    assert lists.with_tile(fise, "z", wait=None) == first and len(made) == 2  # made again, the same list
+    assert lists.stems(fise, 6, count=3) == stems  # the stems file read (and checked) again
+
+
+def test_a_kept_page_body_is_the_bytes_of_a_fresh_dump(app: Flask, client: FlaskClient) -> None:
+    """Issue 33, row 1: a list page's body is made once and kept; the kept bytes are what the
+    page's schema dumps from the list as it is now."""
+    bodies = app.extensions[study_lists.BODIES]
+    for path, answer, make in (
+        ("/v1/es-fise/lists/stems?length=7&count=5", study_lists.Stems, lambda lex: lists.stems(lex, 7, count=5)),
+        ("/v1/es-fise/lists/high-value?tile=ñ", study_lists.HighValueWords, lambda lex: lists.with_tile(lex, "ñ")),
+    ):
+        made = client.get(path)
+        assert made.status_code == 200 and made.json["ready"] is True and made.json["count"] > 0, made.json
+        kept = bodies.kept_bytes()
+        again = client.get(path)
+        assert bodies.kept_bytes() == kept  # answered from the kept body, nothing made
+        with app.app_context():
+            fresh = app.json.text(answer().dump(make(lexicon("es-fise")))).encode()  # type: ignore[attr-defined]
+        assert again.data == made.data == fresh
+        assert again.headers["X-Lexicon-Checksum"] == made.headers["X-Lexicon-Checksum"]
+        assert again.headers["Content-Type"] == made.headers["Content-Type"] == "application/json"
+    assert client.get("/v1/es-fise/lists/high-value?tile=a").status_code == 400  # checked before any wait
+
+
+def test_a_rebuilt_lexicon_does_not_serve_the_old_lists_pages(lexicon_home: Path, tmp_path: Path) -> None:
+    """The kept bodies are named by the lexicon's checksum: after a rebuild the page is the new list's."""
+    home = tmp_path / "home"
+    shutil.copytree(lexicon_home, home)
+    app = create_app({"LEXICONS": home, "TESTING": True, "RELOAD_CHECK_SECONDS": 0, "RECORD": tmp_path / "r.sqlite3"})
+    client = app.test_client()
+    path = "/v1/es-fise/lists/high-value?tile=z&count=100"
+    before = client.get(path).json
+    assert before["ready"] is True and before["total"] > 0
+    gone = before["words"][0]["word"]
+    fise = load_lexicon("es-fise", home)
+    build_small(home, "es-fise", [fise.edition.spelling(k) for k in fise if fise.edition.spelling(k) != gone])
+    after = client.get(path).json
+    assert after["ready"] is True and after["total"] == before["total"] - 1
+    assert gone not in [w["word"] for w in after["words"]]

@@ -11,7 +11,9 @@ found nothing yet, with a position to ask again from, and the pages that follow 
 result instead of walking again.
 
 Background work must not starve the players (issue 33, row 5). Each job runs in a lane: a small
-one (a rack of at most :data:`SMALL_TILES` tiles) never waits behind a large one, and at most
+one (a rack of at most :data:`SMALL_TILES` tiles) never waits behind a large one, nor either behind
+a list that teaches (its own lane: lists are a bounded set, each made once per lexicon, so no
+admission below cancels one; one nobody asks for is, as any job), and at most
 :data:`RUNNING` jobs of a lane compute at once per process (the others wait their turn without using
 the CPU). A job belongs to the client whose request started it (:func:`for_client`, set by the
 service): a client has at most :data:`PER_CLIENT` unfinished large jobs — a further one cancels its
@@ -82,11 +84,11 @@ _TURN_LOOK = 0.05
 class _Job:
     """One query's work: its result when done, whose client it is, who still wants it."""
 
-    def __init__(self, client: str | None, small: bool) -> None:
+    def __init__(self, client: str | None, small: bool, lane: str) -> None:
         self.done = threading.Event()
         self.value: Any = None
         self.error: BaseException | None = None
-        self.client, self.small = client, small
+        self.client, self.small, self.lane = client, small, lane
         self.started = self.asked = time.monotonic()
         self.waiting = 0  # requests waiting on it now
         self.dropped = False  # cancelled: stops at its next pause
@@ -104,7 +106,7 @@ class _Job:
 
 _jobs: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, _Job]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
-_lanes = {True: threading.BoundedSemaphore(RUNNING), False: threading.BoundedSemaphore(RUNNING)}
+_lanes = {lane: threading.BoundedSemaphore(RUNNING) for lane in ("small", "large", "lists")}
 #: The client the jobs started here belong to (:func:`for_client`).
 _client: ContextVar[str | None] = ContextVar("client", default=None)
 #: Whether a job waited for with no deadline is computed in the caller's thread (:func:`in_caller`).
@@ -135,19 +137,27 @@ def for_client(client: str | None) -> Iterator[None]:
 
 
 def result(
-    lex: Lexicon, key: Hashable, compute: Callable[[], Any], wait: float | None, *, small: bool = False
+    lex: Lexicon,
+    key: Hashable,
+    compute: Callable[[], Any],
+    wait: float | None,
+    *,
+    small: bool = False,
+    once: bool = False,
 ) -> Any | None:
     """``compute()``'s value for ``key`` of this lexicon, starting it if nobody has (in the small
-    lane when ``small``); None when it is not ready after ``wait`` seconds (``None``: wait for it),
-    when it was cancelled, or when too much small work is already waiting."""
+    lane when ``small``; in the lists' lane when ``once``: a list made once per lexicon, one of a
+    bounded set, which no other job's admission cancels — only nobody asking for it); None when it
+    is not ready after ``wait`` seconds (``None``: wait for it), when it was cancelled, or when too
+    much small work is already waiting."""
     here = False  # computed in this thread (in_caller)
     with _lock:
         jobs = _jobs.setdefault(lex, OrderedDict())
         job = jobs.get(key)
         if job is None or job.dropped or isinstance(job.error, Cancelled):  # a cancelled job starts again
-            if not _admit(small):
+            if not once and not _admit(small):
                 return None
-            job = jobs[key] = _Job(_client.get(), small)
+            job = jobs[key] = _Job(_client.get(), small, "lists" if once else "small" if small else "large")
             here = wait is None and _in_caller.get()
             if not here:
                 start(f"background {key!r}"[:60], _run, job, compute, lex)
@@ -184,7 +194,7 @@ def _admit(small: bool) -> bool:
     unfinished = _unfinished()
     if small:
         return sum(j.small for j in unfinished) < PENDING
-    large = sorted((j for j in unfinished if not j.small), key=lambda j: j.started)
+    large = sorted((j for j in unfinished if j.lane == "large"), key=lambda j: j.started)
     client = _client.get()
     mine = [j for j in large if client is not None and j.client == client]
     for job in mine[: max(0, len(mine) - PER_CLIENT + 1)]:
@@ -218,7 +228,7 @@ def _run(job: _Job, compute: Callable[[], Any], lex: Lexicon) -> None:
     """Compute the job in its lane's turn; a job cancelled meanwhile (waiting or at a pause) ends
     with :class:`Cancelled` and gives its memory back; the last large job of a lexicon to end lets go
     of the pages of its files (:func:`_release_if_idle`)."""
-    lane = _lanes[job.small]
+    lane = _lanes[job.lane]
     try:
         with cancellable(job.cancelled):
             while not lane.acquire(timeout=_TURN_LOOK):

@@ -173,3 +173,15 @@ def read(lex: Lexicon, length: int) -> tuple[int, StemLines]:
             at += 1 + count
     except (ValueError, IndexError, KeyError, TypeError) as e:
         raise CorruptLexiconError(f"{name} is damaged ({e}); rebuild the lexicon") from None
+
+
+def forget(lex: Lexicon) -> int:
+    """Let go of the stems file's lines :func:`read` kept with the lexicon (a copy of the file in the
+    heap, 4 MB for es-fise) and of the pages of its map; the next :func:`read` reads and checks it
+    again. Returns the lines let go (0: none were kept)."""
+    lines: list[bytes] | None = lex.__dict__.pop("_stem_lines", None)
+    if lines is None:
+        return 0
+    if lex.stems_map is not None:
+        lex.stems_map.release()
+    return len(lines)

@@ -17,7 +17,10 @@
 
 A list that takes a pass over the lexicon (new words, high-value tiles, the stems of an older
 lexicon) is made once per lexicon (and other lexicon) in the background (:mod:`lextools.core.background`),
-in slices that pause for the process's other requests, and kept packed (:class:`KeyList`). A caller
+in slices that pause for the process's other requests, and kept packed (:class:`KeyList`) while it is
+asked for: a list (the stems file's lines too) nobody asked for in :data:`KEPT_IDLE` seconds is
+dropped and its memory given back, so a worker's memory returns near its idle size after a burst of
+lists (issue 33, row 2), and the next ask makes it again. A caller
 that gives a ``wait`` gets, while the list is not made, an answer with ``ready`` false and the
 ``progress`` made (0 to 1): the service's requests never wait longer than that for a list.
 
@@ -30,6 +33,8 @@ from __future__ import annotations
 
 import operator
 import re
+import threading
+import time
 import weakref
 from bisect import bisect_right
 from collections import OrderedDict
@@ -43,6 +48,7 @@ from lextools.core.budget import paced, pause
 from lextools.core.edition import Edition, edition_names, load_edition
 from lextools.core.errors import QueryError, SpellingError
 from lextools.core.lexicon import Lexicon
+from lextools.core.memory import give_back_memory
 from lextools.core.messages import message
 from lextools.core.spelling import spell
 from lextools.core.stems import Stem
@@ -71,55 +77,105 @@ _COLUMNS = re.compile(r"[\s,;]+")
 #: its lists go with the old one). Packed, one byte a tile: the longest, every word of es-fise new
 #: against en, is 5 MB.
 KEPT_LISTS = 24
+#: Seconds a kept list nobody asked for stays (then the sweeper drops it and gives its memory back:
+#: issue 33, row 2 — a worker's memory is back near its idle size soon after a burst of lists).
+KEPT_IDLE = background.KEPT_IDLE
 #: Stems kept per length, the best ones: the lists players study are their first few hundred.
 KEPT_STEMS = stem_file.KEPT
 #: Keys read, spelled or sorted at once while a list is made: a pause for other requests between two.
 SLICE = 2048
 #: How long the service waits for a list being made before it answers with the progress (seconds).
 LIST_WAIT = 0.3
-_KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
+#: Per lexicon, its kept lists: what → (the list, when it was last asked for).
+_KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, tuple[Any, float]]] = weakref.WeakKeyDictionary()
+_kept_lock = threading.Lock()
 #: The lists being made, per lexicon: how far each is (0 to 1).
 _MAKING: weakref.WeakKeyDictionary[Lexicon, dict[Hashable, float]] = weakref.WeakKeyDictionary()
+#: When each list not yet kept was last asked for, per lexicon.
+_ASKED: weakref.WeakKeyDictionary[Lexicon, dict[Hashable, float]] = weakref.WeakKeyDictionary()
 
 Tell = Callable[[float], None]
 
 
-def _keep(lex: Lexicon, what: Hashable, value: T) -> T:
-    lists = _KEPT.setdefault(lex, OrderedDict())
-    lists[what] = value
-    lists.move_to_end(what)
-    while len(lists) > KEPT_LISTS:
-        lists.popitem(last=False)
+def _keep(lex: Lexicon, what: Hashable, value: T, asked: float | None = None) -> T:
+    """Keep ``value`` as the list ``what``, last asked for at ``asked`` (default: now)."""
+    with _kept_lock:
+        lists = _KEPT.setdefault(lex, OrderedDict())
+        lists[what] = (value, time.monotonic() if asked is None else asked)
+        lists.move_to_end(what)
+        while len(lists) > KEPT_LISTS:
+            lists.popitem(last=False)
+    _SWEEPER.wake()
     return value
 
 
-def _kept(lex: Lexicon, what: Hashable, compute: Callable[[], T]) -> T:
-    lists = _KEPT.setdefault(lex, OrderedDict())
-    if what in lists:
+def _found(lex: Lexicon, what: Hashable) -> tuple[bool, Any]:
+    """Whether the list ``what`` is kept, and the list (now the most recently asked)."""
+    with _kept_lock:
+        lists = _KEPT.get(lex)
+        if lists is None or what not in lists:
+            return False, None
+        lists[what] = (lists[what][0], time.monotonic())
         lists.move_to_end(what)
-        found: T = lists[what]
-        return found
-    return _keep(lex, what, compute())
+        return True, lists[what][0]
+
+
+def _kept(lex: Lexicon, what: Hashable, compute: Callable[[], T]) -> T:
+    kept, found = _found(lex, what)
+    return found if kept else _keep(lex, what, compute())
+
+
+def kept_lists(lex: Lexicon) -> list[Hashable]:
+    """What lists of ``lex`` this process keeps, least recently asked first (for tests and probes)."""
+    with _kept_lock:
+        return list(_KEPT.get(lex, {}))
+
+
+def _swept() -> bool:
+    """Drop the lists nobody asked for in :data:`KEPT_IDLE` seconds, and with a lexicon's last stems
+    list the stems file's lines it read (:func:`lextools.core.stems.forget`); the memory goes back to
+    the system. True when nothing is kept (the sweeper ends)."""
+    now, dropped, no_stems = time.monotonic(), 0, []
+    with _kept_lock:
+        for lex, lists in list(_KEPT.items()):
+            idle = [what for what, (_, asked) in lists.items() if now - asked > KEPT_IDLE]
+            for what in idle:
+                del lists[what]
+            dropped += len(idle)
+            if not any(isinstance(what, tuple) and what[0] == "stems" for what in lists):
+                no_stems.append(lex)
+        done = not any(_KEPT.values())
+    for lex in no_stems:
+        dropped += stem_file.forget(lex)
+    if dropped:
+        give_back_memory()
+    return done
+
+
+#: The thread (a greenlet under gevent) that drops the lists kept idle, while there are some.
+_SWEEPER = background.Sweeper("kept lists", _swept, KEPT_IDLE / 4)
 
 
 def _made(lex: Lexicon, what: Hashable, make: Callable[[Tell], T], wait: float | None) -> T | None:
     """The list ``what`` of this lexicon: kept, or made once in the background by ``make`` (which tells
     how far it is); None when it is not made within ``wait`` seconds (None: wait for it)."""
-    lists = _KEPT.setdefault(lex, OrderedDict())
-    if what in lists:
-        lists.move_to_end(what)
-        found: T = lists[what]
+    kept, found = _found(lex, what)
+    if kept:
         return found
     making = _MAKING.setdefault(lex, {})
+    asked = _ASKED.setdefault(lex, {})
+    asked[what] = time.monotonic()
 
     def job() -> T:
         making.setdefault(what, 0.0)
-        try:
-            return make(lambda done: making.__setitem__(what, min(done, 1.0)))
+        try:  # kept once made, whether a request still waits or not (the next ask finds it), as last
+            made = make(lambda done: making.__setitem__(what, min(done, 1.0)))  # asked: a list made
+            return _keep(lex, what, made, asked.get(what))  # after its clients left goes in KEPT_IDLE
         finally:
             making.pop(what, None)
+            asked.pop(what, None)
 
-    value: T | None = background.result(lex, ("list", what), job, wait)
+    value: T | None = background.result(lex, ("list", what), job, wait, once=True)
     return None if value is None else _keep(lex, what, value)
 
 
@@ -318,7 +374,7 @@ def with_tile(
 ) -> dict[str, Any]:
     """A page of the words with ``tile`` (in any notation), of ``length`` tiles or of any length."""
     ed = lex.edition
-    label = _high_value_tile(ed, tile)
+    label = high_value_tile(ed, tile)
     code = ed.by_label[label].code
     rest = {"tile": label, "tiles": high_value_tiles(ed), "length": length}
     what = ("with", code, length)
@@ -348,7 +404,9 @@ def _with_code(lex: Lexicon, code: str, length: int | None, tell: Tell) -> KeyLi
     return KeyList.of(lex.edition, chosen(), lambda: tell(done[0] / total))
 
 
-def _high_value_tile(ed: Edition, text: str) -> str:
+def high_value_tile(ed: Edition, text: str) -> str:
+    """The label of the high-value tile ``text`` spells (in any notation); a :class:`QueryError` naming
+    the choices for any other text."""
     choices = high_value_tiles(ed)
     try:
         tiles = spell(text, ed).tiles

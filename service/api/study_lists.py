@@ -4,19 +4,25 @@ a lexicon, and a quiz on any list — the study page's lists, the same answers a
 The stems lists are read from the build's file; the lists that take a pass over the lexicon (new
 words, high-value tiles, the stems of a lexicon built before that file) are made once per worker in
 the background, in slices that pause for the other requests (:mod:`lextools.features.lists`). A
-request waits for such a list at most ``lists.LIST_WAIT`` seconds; until it is made the answer is
-``ready: false`` with its ``progress`` (0 to 1), no items, and ``Retry-After``: ask again. No list
-request holds a worker longer than that wait and a page's entries.
+page (the list, its entries, its JSON body) is made once in a thread of its own and its body kept a
+short while (service/http/answer_bodies.py: a stems page is 200 kB, most of its cost the dump); a
+request waits for its page at most :data:`PAGE_WAIT` seconds (and for a list being made at most
+``lists.LIST_WAIT``): until it is made the answer is ``ready: false`` with its ``progress`` (0 to 1),
+no items, and ``Retry-After``: ask again. No list request holds its client longer than that wait
+(issue 33, row 1).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from flask import Blueprint
-from marshmallow import fields
+from flask import Blueprint, Flask, current_app, request
+from marshmallow import Schema, fields
 
 from lextools.core.edition import edition_names
+from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.features import lists, quiz
 from service.api.quiz import QuizQuestion, max_answers_param
@@ -25,11 +31,20 @@ from service.contract.bodies import Body, Words, load_body
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, Text, WholeNumber, load
 from service.contract.schemas import Answer, Entry, bool_field, int_field, nested_list, str_field, str_list
+from service.http.answer_bodies import AnswerBodies
 from service.http.errors import bad_request
 from service.http.language import request_language
 from service.http.lexicons import lexicon
 
 bp = Blueprint("lists", __name__, url_prefix="/v1/<edition>/lists")
+#: Where the app keeps the list pages' bodies (:func:`init_app`).
+BODIES = "lextools.list_bodies"
+
+
+def init_app(app: Flask) -> None:
+    """The routes, and the bodies of their pages kept a short while (service/http/answer_bodies.py)."""
+    app.register_blueprint(bp)
+    app.extensions[BODIES] = AnswerBodies()
 
 
 class PageQuery(EditionQuery):
@@ -136,6 +151,9 @@ class ListQuiz(Answer):
 
 #: What a list answers while it is being made: ask again after this many seconds.
 RETRY_AFTER = 1
+#: How long a request waits for its page to be made (the list, its entries, its body) before it
+#: answers that it is not ready: a page is made once, and on a busy worker that can take seconds.
+PAGE_WAIT = 0.5
 
 
 def _answered(page: dict[str, Any]) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]]:
@@ -145,13 +163,44 @@ def _answered(page: dict[str, Any]) -> dict[str, Any] | tuple[dict[str, Any], in
     return page, 200, {"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"}
 
 
+def _page(answer: type[Schema], key: tuple[Any, ...], make: Callable[[], dict[str, Any]], waiting: Any) -> Any:
+    """A list's page: its body as kept (service/http/answer_bodies.py), else ``make()`` dumped through
+    ``answer``, made in a thread of its own and kept once ready; while it is not made within
+    :data:`PAGE_WAIT`, ``waiting`` (the page not ready, ask again). ``key`` names the lexicons'
+    checksums and the page's parameters; the request's language is added (an entry's words do not
+    depend on it today; the key does not have to know that)."""
+    bodies: AnswerBodies = current_app.extensions[BODIES]
+    text = current_app.json.text  # type: ignore[attr-defined]
+
+    def made() -> tuple[dict[str, Any], bytes | None]:
+        page = make()
+        return page, text(answer().dump(page)).encode() if page.get("ready", True) else None
+
+    out = bodies.answer((request.endpoint, *key, request_language()), made, PAGE_WAIT)
+    if isinstance(out, bytes):
+        return current_app.response_class(out, mimetype=current_app.json.mimetype)  # type: ignore[attr-defined]
+    return _answered(out if out is not None else waiting)
+
+
+def _waiting(kind: str, lex: Lexicon, start: int, **rest: Any) -> dict[str, Any]:
+    """A page whose making has not ended within :data:`PAGE_WAIT`: no items yet, ask again."""
+    head = {"edition": lex.edition.name, "list": kind, "from": start, "total": 0, "count": 0}
+    return {**head, **rest, "ready": False, "progress": 0.0}
+
+
+def _params(params: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted(params.items()))
+
+
 @operation(bp, "/stems", query=StemsQuery, operationId="stems", answer=Stems, errors=(400, 404, 503))
 def stems(edition: str) -> Any:
     """Stems of 6 or 7 tiles, ranked by how many tiles make a word with them, each with its words."""
     params = load(StemsQuery)
     lex = lexicon(edition)
     length = int(params["length"])
-    return _answered(lists.stems(lex, length, params["start"], params["count"], wait=lists.LIST_WAIT))
+    make = partial(lists.stems, lex, length, params["start"], params["count"], wait=lists.LIST_WAIT)
+    waiting = _waiting("stems", lex, params["start"], length=length, stems=[])
+    return _page(Stems, (lex.checksum, _params(params)), make, waiting)
 
 
 @operation(
@@ -167,8 +216,12 @@ def high_value(edition: str) -> Any:
     lex = lexicon(edition)
     params = load(TileQuery)
     tile = params.get("tile") or next(iter(lists.high_value_tiles(lex.edition)), "")
-    page = lists.with_tile(lex, tile, params.get("length"), params["start"], params["count"], wait=lists.LIST_WAIT)
-    return _answered(page)
+    length, start, count = params.get("length"), params["start"], params["count"]
+    make = partial(lists.with_tile, lex, tile, length, start, count, wait=lists.LIST_WAIT)
+    tiles = lists.high_value_tiles(lex.edition)
+    label = lists.high_value_tile(lex.edition, tile)  # a tile it cannot take: 400 now, not once made
+    waiting = _waiting("high-value", lex, start, tile=label, tiles=tiles, length=length, words=[])
+    return _page(HighValueWords, (lex.checksum, _params(params)), make, waiting)
 
 
 @operation(bp, "/new", query=NewQuery, operationId="newWords", answer=NewWords, errors=(400, 404, 503))
@@ -180,7 +233,9 @@ def new_words(edition: str) -> Any:
         raise bad_request(message("one_of", name="against", choices=", ".join(edition_names())))
     other = lexicon(params["against"])
     length, start, count = params.get("length"), params["start"], params["count"]
-    return _answered(lists.new_words(lex, other, length, start, count, wait=lists.LIST_WAIT))
+    make = partial(lists.new_words, lex, other, length, start, count, wait=lists.LIST_WAIT)
+    waiting = _waiting("new", lex, start, against=other.edition.name, length=length, words=[])
+    return _page(NewWords, (lex.checksum, other.checksum, _params(params)), make, waiting)
 
 
 @operation(

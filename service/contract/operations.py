@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint
+from flask import Blueprint, Response
 from marshmallow import Schema
 
 from lextools.core.messages import LANGUAGES
@@ -143,11 +143,14 @@ def summary_of(declared: Callable[..., Any] | type) -> str:
 
 
 def _serialised(view: View, schema: Schema) -> View:
-    """The view, its answer (a dict, or a dict and a status) dumped through ``schema``."""
+    """The view, its answer (a dict, or a dict and a status) dumped through ``schema``; a Response is
+    sent as it is (a body the view dumped through the same schema and kept: service/api/study_lists.py)."""
 
     @functools.wraps(view)
     def dumped(*args: Any, **kwargs: Any) -> Any:
         out = view(*args, **kwargs)
+        if isinstance(out, Response):
+            return out
         if isinstance(out, tuple):
             return (schema.dump(out[0]), *out[1:])
         return schema.dump(out)
