@@ -21,6 +21,7 @@ and the report counts them as ``letter-without-tile``.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from lextools.builder.compile import SpelledBatches, batches_shared
 from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import configure as configure_fise
@@ -108,8 +110,24 @@ class SharedSources:
     """
 
     def __init__(self, recipes: Iterable[Recipe]) -> None:
+        recipes = list(recipes)
         self._uses = Counter(name for r in recipes for name in r.sources)
         self._kept: dict[str, list[SourceWord]] = {}
+        self._readers = Counter(r.sources for r in recipes)
+        self._spelled: dict[tuple[str, ...], SpelledBatches] = {}
+
+    def spelled(self, recipe: Recipe) -> SpelledBatches:
+        """The batches spelled by the recipes of this build reading the same sources (the Spanish
+        ones), for this recipe's build: kept while a later recipe reads them too."""
+        self._readers[recipe.sources] -= 1
+        later = self._readers[recipe.sources] > 0
+        batches = self._spelled.get(recipe.sources) if later else self._spelled.pop(recipe.sources, None)
+        if batches is None:
+            batches = self._spelled[recipe.sources] = SpelledBatches()
+            if not later:
+                del self._spelled[recipe.sources]
+        batches.storing = later
+        return batches
 
     def expected(self, name: str) -> int | None:
         """The words of a source already read in this build, if it is kept."""
@@ -164,25 +182,27 @@ def build_default(
         rules.append(review_rule(reviews, edition))
     read = shared.read if shared else read_source
     before = _read_before(home, edition.name)
-    return build_lexicon(
-        home,
-        edition,
-        [
-            BuildSource(
-                f"source {s.name}",
-                s.describe(),
-                partial(read, s),
-                expected=(shared.expected(s.name) if shared else None) or before.get(s.name),
-            )
-            for s in sources
-        ],
-        rules,
-        force=force,
-        wait=wait,
-        on_wait=on_wait,
-        progress=progress,
-        on_source=on_source,
-    )
+    spelled = shared.spelled(recipe) if shared else None  # the Spanish editions spell their batches once
+    with batches_shared(spelled) if spelled else contextlib.nullcontext():
+        return build_lexicon(
+            home,
+            edition,
+            [
+                BuildSource(
+                    f"source {s.name}",
+                    s.describe(),
+                    partial(read, s),
+                    expected=(shared.expected(s.name) if shared else None) or before.get(s.name),
+                )
+                for s in sources
+            ],
+            rules,
+            force=force,
+            wait=wait,
+            on_wait=on_wait,
+            progress=progress,
+            on_source=on_source,
+        )
 
 
 def _read_before(home: Path, edition: str) -> dict[str, int]:
