@@ -54,3 +54,15 @@ def test_a_build_of_three_editions_is_the_build_of_each() -> None:
         assert keys_shared == keys
         assert report_shared.exclusions() == report.exclusions() and report_shared.as_dict() == report.as_dict()
         assert shared.to_bytes("c") == alone.to_bytes("c")
+
+
+def test_contributions_follow_the_sources_as_they_change() -> None:
+    """The counts behind Provenance.contributions are kept between calls, and counted again after a change."""
+    es = load_edition("es-fise")
+    provenance = Provenance()
+    words = [SourceWord(w, s) for w, s in (("casa", "a"), ("perro", "a"), ("casa", "b"), ("Madrid", "b"))]
+    compile_words(words, es, rules_named(["proper-noun"]), provenance=provenance)
+    assert provenance.contributions("a") == {"words": 2, "only_here": 1, "removed": 0}
+    assert provenance.contributions("b") == {"words": 1, "only_here": 0, "removed": 1}
+    provenance.kept("GATO", SourceWord("gato", "b"))
+    assert provenance.contributions("b") == {"words": 2, "only_here": 1, "removed": 1}

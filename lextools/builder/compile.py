@@ -304,6 +304,8 @@ class _Judging:
             else:
                 report.dropped[name] = r
         report.kept = len(self.kept)
+        if self.provenance is not None:
+            self.provenance.sources_changed()  # (_judge_each adds new keys to it inline)
         return sorted(self.kept), report
 
 
