@@ -66,3 +66,22 @@ def test_contributions_follow_the_sources_as_they_change() -> None:
     assert provenance.contributions("b") == {"words": 1, "only_here": 0, "removed": 1}
     provenance.kept("GATO", SourceWord("gato", "b"))
     assert provenance.contributions("b") == {"words": 2, "only_here": 1, "removed": 1}
+
+
+def test_a_kept_source_gives_its_words_again_with_shared_affixes_and_tags(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A source two recipes read is read once; the second read gives equal words (past a chunk), each
+    distinct affix list and tag set held once."""
+    from lextools.builder import recipes
+    from lextools.core.sources import load_source
+
+    def words(source):  # type: ignore[no-untyped-def]
+        for i in range(25_000):
+            yield SourceWord(f"w{i}", source.name, f"s{i % 7}", (f"A{i % 3}",), frozenset({f"t{i % 5}"}))
+
+    monkeypatch.setattr(recipes, "read_source", words)
+    names = ["es-fise", "es-mattel2021"]
+    shared = recipes.SharedSources(recipes.load_recipe(n) for n in names)
+    source = load_source("rla-es")
+    first, again = list(shared.read(source)), list(shared.read(source))
+    assert again == first == list(words(source))
+    assert len({id(w.affixes) for w in again}) == 3 and len({id(w.tags) for w in again}) == 5

@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain, islice, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -144,14 +146,31 @@ class SharedSources:
 
     def _keep(self, source: Source) -> Iterator[SourceWord]:
         """The source's words as read (so the build's progress moves), kept once they are all read."""
+        return chain.from_iterable(self._keep_chunks(source))
+
+    def _keep_chunks(self, source: Source) -> Iterator[list[SourceWord]]:
+        """The source's words a chunk at a time, each chunk packed (with no Python per word) once given."""
         once: dict[Any, Any] = {}
-        packed = []
-        for w in read_source(source):
-            affixes, tags = once.setdefault(w.affixes, w.affixes), once.setdefault(w.tags, w.tags)
-            same = affixes is w.affixes and tags is w.tags
-            packed.append(w if same else SourceWord(w.raw, w.source, w.stem, affixes, tags))
-            yield w
+        packed: list[SourceWord] = []
+        words = read_source(source)
+        while chunk := list(islice(words, _CHUNK)):
+            yield chunk
+            affixes, tags = list(map(_AFFIXES, chunk)), list(map(_TAGS, chunk))
+            fields = zip(
+                map(_RAW, chunk),
+                map(_SOURCE, chunk),
+                map(_STEM, chunk),
+                map(once.setdefault, affixes, affixes),  # each distinct affix list and tag set held once
+                map(once.setdefault, tags, tags),
+                strict=True,
+            )
+            packed += map(tuple.__new__, repeat(SourceWord), fields)
         self._kept[source.name] = packed
+
+
+#: Words of a kept source packed at a time (:meth:`SharedSources._keep_chunks`).
+_CHUNK = 10_000
+_RAW, _SOURCE, _STEM, _AFFIXES, _TAGS = (itemgetter(i) for i in range(5))
 
 
 def build_default(
