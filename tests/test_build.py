@@ -328,8 +328,8 @@ def test_screening_a_batch_writes_the_files_judging_each_form_writes(
 
 
 def test_a_large_sidecar_is_compressed_quicker_and_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A sidecar of QUICK_GZIP_BYTES or more is gzipped at level 6, a smaller one at 9 (its bytes as
-    before); both read back as the same records."""
+    """A sidecar of QUICK_GZIP_BYTES or more is gzipped at QUICK_GZIP_LEVEL, a smaller one at 9 (its
+    bytes as before); both read back as the same records."""
     import gzip
 
     from lextools.builder import provenance as provenance_mod
@@ -345,7 +345,7 @@ def test_a_large_sidecar_is_compressed_quicker_and_reads_the_same(monkeypatch: p
     assert small == gzip.compress(text, compresslevel=9, mtime=0)
     monkeypatch.setattr(provenance_mod, "QUICK_GZIP_BYTES", 1)
     quick = provenance.to_bytes("0" * 64)
-    assert quick == gzip.compress(text, compresslevel=6, mtime=0) != small
+    assert quick == gzip.compress(text, compresslevel=provenance_mod.QUICK_GZIP_LEVEL, mtime=0) != small
     assert gzip.decompress(quick) == text and read_sidecar(quick)[0] == read_sidecar(small)[0]
 
 

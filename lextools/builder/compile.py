@@ -25,8 +25,10 @@ from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from itertools import compress, count, islice, repeat
 from pathlib import Path
+from sys import intern
 from typing import Any, cast
 
 import dawg
@@ -52,13 +54,16 @@ from lextools.core.memory import give_back_memory
 from lextools.core.output_files import Commit, tool_versions
 from lextools.core.ranking import alphabet_codes
 from lextools.core.sidecar import lemmas_path, sidecar_path
-from lextools.core.spelling import Spelling, spell, spell_lines
+from lextools.core.spelling import MAX_TILES, Spelling, spell, spell_lines
 
 _TAGS, _SOURCE = operator.attrgetter("tags"), operator.attrgetter("source")
 
 #: Examples kept per rule in the exclusion report.
 EXAMPLES_PER_RULE = 25
 PROGRESS_EVERY = 10_000
+#: :attr:`_Judging.listing` of a set of tags: a form with them counts as its source listing the word;
+#: it records its lemma (FISE's lists).
+LISTS, LEMMA = 1, 2
 
 
 @dataclass
@@ -120,7 +125,7 @@ def compile_words(
     with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
             raws = [sw.raw for sw in batch]
-            judging.judge_batch(batch, spell_lines(raws, edition), raws)
+            judging.judge_batch(batch, _batch_keys(raws, edition), raws)
             report.read += len(batch)
             if progress:
                 progress(report.read)
@@ -147,7 +152,8 @@ class _Judging:
         # A source lists a word only with a form its tags do not rule out: spaCy's table writes most of
         # RLA-ES's words again, tagged "outside-paradigm", and is not one of their sources.
         self.tag_tests = [rule.by_tags for rule in rules if rule.by_tags is not None]
-        self.listing: dict[frozenset[str], bool] = {}
+        #: tags → whether a form with them counts as listed (LISTS) and records a lemma (LEMMA): :meth:`_lists`
+        self.listing: dict[frozenset[str], int] = {}
         # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
         self.kept_here: set[str] = set()
         self.kept: Collection[str] = self.kept_here if provenance is None else provenance.sources
@@ -210,10 +216,11 @@ class _Judging:
         The loop runs once per form of most sources, so the common steps stay inline; a word
         ``spell_lines`` flags and a new combination of tags take a method call each.
         """
-        edition, provenance, report, rank = self.edition, self.provenance, self.report, self.rank
-        kept, kept_here, dropped_by, example_of = self.kept, self.kept_here, self.dropped_by, self.example_of
+        edition, provenance, report = self.edition, self.provenance, self.report
+        kept, kept_here, dropped_by = self.kept, self.kept_here, self.dropped_by
         first_dropping, from_key, listing = self.first_dropping, Candidate.from_key, self.listing
         verdicts = first_dropping.verdicts
+        sources = provenance.sources if provenance is not None else {}
         for i, sw, key in zip(count(start), batch[start:stop], keys[start:stop], strict=False):
             spelling = None
             if key is None:
@@ -227,7 +234,8 @@ class _Judging:
                     lists = listing.get(sw.tags)
                     if lists is None:
                         lists = self._lists(sw.tags)
-                    if lists:
+                    # (a source listing a key again, recording no lemma, changes nothing: no call)
+                    if lists & LISTS and (lists & LEMMA or sources[key] != sw.source):
                         provenance.kept(key, sw)
                 continue
             if suspects is not None and spelling is None and i not in suspects:
@@ -241,16 +249,24 @@ class _Judging:
                     dropped_by.pop(key, None)
                 if provenance is None:
                     kept_here.add(key)
-                else:
+                elif (listing.get(sw.tags) or self._lists(sw.tags)) & LEMMA:
                     provenance.kept(key, sw)
+                else:  # a key new to the provenance, recording no lemma: Provenance.kept, inline
+                    sources[key] = intern(sw.source)
+                    if provenance.excluded:
+                        provenance.excluded.pop(key, None)
                 continue
-            if key not in dropped_by:
-                dropped_by[key] = rule_name
-                example_of[key] = sw.raw
-            else:
-                report.duplicates += 1
-            if provenance is not None:
-                provenance.dropped(key, rule_name, sw, rank=rank[rule_name])
+            self._dropped(key, rule_name, sw)
+
+    def _dropped(self, key: str, rule_name: str, sw: SourceWord) -> None:
+        """A form a rule drops: the key's first rule (and example) unless one dropped it before."""
+        if key not in self.dropped_by:
+            self.dropped_by[key] = rule_name
+            self.example_of[key] = sw.raw
+        else:
+            self.report.duplicates += 1
+        if self.provenance is not None:
+            self.provenance.dropped(key, rule_name, sw, rank=self.rank[rule_name])
 
     def _spell_flagged(self, sw: SourceWord) -> Spelling | None:
         """The spelling of a word ``spell_lines`` could not vouch for, or None (counted by its rule)."""
@@ -263,9 +279,13 @@ class _Judging:
                 r.examples.append(sw.raw)
             return None
 
-    def _lists(self, tags: frozenset[str]) -> bool:
-        """Whether a form with these tags counts as its source listing the word (no rule's tags rule it out)."""
-        lists = self.listing[tags] = not any(test(tags) for test in self.tag_tests)
+    def _lists(self, tags: frozenset[str]) -> int:
+        """Whether a form with these tags counts as its source listing the word (:data:`LISTS`: no rule's
+        tags rule it out), and whether it records the form's lemma (:data:`LEMMA`, a ``fise:`` tag)."""
+        lists = 0 if any(test(tags) for test in self.tag_tests) else LISTS
+        if self.provenance is not None and self.provenance.records_lemmas(tags):
+            lists |= LEMMA
+        self.listing[tags] = lists
         return lists
 
     def result(self) -> tuple[list[str], BuildReport]:
@@ -284,7 +304,113 @@ class _Judging:
             else:
                 report.dropped[name] = r
         report.kept = len(self.kept)
+        if self.provenance is not None:
+            self.provenance.sources_changed()  # (_judge_each adds new keys to it inline)
         return sorted(self.kept), report
+
+
+class SpelledBatches:
+    """The batches one build of several editions spells, kept for the editions that fold text alike.
+
+    The three Spanish editions read the same sources in the same batches and fold them the same way
+    (upper case, accents dropped, Ñ kept): only their digraph tiles and letters differ. So the first
+    edition spells a batch (:func:`lextools.core.spelling.spell_lines`) and keeps its letters, one
+    line per word, keyed by the batch's text; a later one makes its keys from those letters
+    (:func:`respelled`) instead of folding the batch again. ``storing`` is off for the last edition
+    of a build that reads these sources: each batch is then let go once it is spelled.
+    """
+
+    def __init__(self) -> None:
+        self.storing = True
+        self._letters: dict[tuple[frozenset[str], bool, str], str] = {}
+
+    def keys(self, raws: Sequence[str], edition: Edition) -> list[str | None]:
+        """:func:`spell_lines` of the batch, made from a batch spelled before where there is one."""
+        if _codes_apart(edition) is None:
+            return spell_lines(raws, edition)
+        text = "\n".join(raws)
+        at = (edition.keep, edition.split_ligatures, text)
+        letters = self._letters.get(at) if self.storing else self._letters.pop(at, None)
+        if letters is not None and letters.count("\n") == len(raws) - 1:
+            return respelled(letters, edition)
+        keys = spell_lines(raws, edition)
+        if self.storing:
+            self._letters[at] = _letters_of(keys, edition)
+        return keys
+
+
+def respelled(letters: str, edition: Edition) -> list[str | None]:
+    """The keys of words given as an edition's folded letters, one word a line ("" for a word to
+    spell on its own): what :func:`spell_lines` gives for the words those letters fold from, or None.
+
+    Letters the edition has no tile for, an empty line and a word of more than 15 tiles are None (left
+    to :func:`spell`, as :func:`spell_lines` leaves them); every other word is split greedily into the
+    edition's tiles by replacing each digraph, leftmost first, by its code (:func:`_codes_apart`).
+    """
+    replacements = _codes_apart(edition)
+    assert replacements is not None
+    keys_text = letters
+    for label, code in replacements:
+        keys_text = keys_text.replace(label, code)
+    lines = keys_text.split("\n")
+    others = letters.encode("latin-1", "replace").translate(None, _latin_letters(edition))
+    flagged = set(compress(count(), others.split(b"\n")))
+    flagged.update(compress(count(), map(operator.not_, lines)))
+    flagged.update(compress(count(), map(MAX_TILES.__lt__, map(len, lines))))
+    keys: list[str | None] = list(lines)
+    for i in flagged:
+        keys[i] = None
+    return keys
+
+
+def _letters_of(keys: list[str | None], edition: Edition) -> str:
+    """The letters of a batch's keys, one line each ("" for None): each digraph's code back to its label."""
+    text = "\n".join(key or "" for key in keys)
+    for tile in edition.tiles:
+        if len(tile.label) > 1:
+            text = text.replace(tile.code, tile.label)
+    return text
+
+
+@cache
+def _latin_letters(edition: Edition) -> bytes:
+    return "".join(sorted(edition.letters)).encode("latin-1")
+
+
+@cache
+def _codes_apart(edition: Edition) -> tuple[tuple[str, str], ...] | None:
+    """The edition's digraphs and their codes, longest first, when replacing each in turn everywhere
+    (``str.replace``) is the greedy split into tiles: every letter a Latin-1 character that is its own
+    code, no two digraphs overlapping or holding one another, no code a letter (CH, LL, RR: 1, 2, 3).
+    None otherwise: the edition's batches are spelled by :func:`spell_lines` alone."""
+    singles = [t for t in edition.tiles if len(t.label) == 1]
+    labels = sorted((t.label for t in edition.tiles if len(t.label) > 1), key=len, reverse=True)
+    codes = {t.label: t.code for t in edition.tiles if len(t.label) > 1}
+    if any(t.code != t.label or ord(t.label) > 0xFF for t in singles):
+        return None
+    if any(code in edition.letters for code in codes.values()):
+        return None
+    if any(a != b and (a in b or any(a.endswith(b[:n]) for n in range(1, len(b)))) for a in labels for b in labels):
+        return None
+    return tuple((label, codes[label]) for label in labels)
+
+
+#: The spelled batches of the build of several editions under way (:func:`batches_shared`), innermost last.
+_SHARED: list[SpelledBatches] = []
+
+
+@contextlib.contextmanager
+def batches_shared(batches: SpelledBatches) -> Iterator[None]:
+    """Within the block, :func:`compile_words` spells its batches through ``batches``."""
+    _SHARED.append(batches)
+    try:
+        yield
+    finally:
+        _SHARED.pop()
+
+
+def _batch_keys(raws: Sequence[str], edition: Edition) -> list[str | None]:
+    return _SHARED[-1].keys(raws, edition) if _SHARED else spell_lines(raws, edition)
 
 
 def _spelled(keys: list[str | None]) -> list[str]:

@@ -5,11 +5,12 @@ the words of a source that knows each form's lemma and rule (FISE's lists), the 
 from __future__ import annotations
 
 import gzip
+import operator
 import sys
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import compress, repeat
 
 from lextools.builder.filters import SourceWord
 from lextools.builder.fise_forms import parse_tag
@@ -17,8 +18,10 @@ from lextools.core.sidecar import CHECKSUM_KEY, LEMMA_FIELDS, SOURCE_SETS_KEY, U
 
 #: Lemmas kept per word (AMO: a form of AMAR, and the noun AMO).
 LEMMAS_PER_WORD = 3
-#: A sidecar this large or larger (uncompressed) is compressed at zlib's usual level, not the best.
+#: A sidecar this large or larger (uncompressed) is compressed at the quickest level, not the best.
 QUICK_GZIP_BYTES = 1 << 20
+QUICK_GZIP_LEVEL = 1
+_FORM, _SOURCE = operator.itemgetter(1), operator.attrgetter("source")
 
 
 @dataclass
@@ -35,8 +38,11 @@ class Provenance:
     #: tab-separated, several joined)
     lemmas: dict[str, str] = field(default_factory=dict)
     _lemma_of_tags: dict[frozenset[str], str | None] = field(default_factory=dict)
+    #: how many kept keys each set of sources lists (:meth:`_tally`), None once ``sources`` changes
+    _tallied: Counter[str] | None = field(default=None, repr=False)
 
     def kept(self, key: str, word: SourceWord) -> None:
+        self._tallied = None
         tags = word.tags
         if tags and self._lemma_of_tags.get(tags, "") is not None:  # a set seen without a lemma: None
             self._lemma(key, word)
@@ -58,6 +64,7 @@ class Provenance:
     def listed(self, keys: Sequence[str], source: str) -> None:
         """:meth:`kept` of each of these keys, in order: none kept yet, all of one source, of forms whose
         tags record no lemma (:meth:`records_lemmas`)."""
+        self._tallied = None
         self.sources.update(zip(keys, repeat(sys.intern(source))))
         if self.excluded:
             deque(map(self.excluded.pop, keys, repeat(None)), maxlen=0)
@@ -97,25 +104,39 @@ class Provenance:
         self.excluded[key] = (rule, word)
         self._rank[key] = rank
 
+    def sources_changed(self) -> None:
+        """Say that ``sources`` was written to other than by :meth:`kept` and :meth:`listed` (a build's
+        judging adds a new key inline)."""
+        self._tallied = None
+
+    def _tally(self) -> Counter[str]:
+        """How many kept keys each set of sources lists: counted once for a build's reports (one
+        :meth:`contributions` per source, then :meth:`to_bytes`), again only if the sources change."""
+        if self._tallied is None:
+            self._tallied = Counter(self.sources.values())
+        return self._tallied
+
     def contributions(self, source: str) -> dict[str, int]:
         """What one source did in the build: the words it lists, those no other source gives, and the
         excluded words whose reported form is its own."""
         listed = only = 0
-        for joined, n in Counter(self.sources.values()).items():
+        for joined, n in self._tally().items():
             names = joined.split(",")
             if source in names:
                 listed += n
                 only += n if names == [source] else 0
-        removed = sum(1 for _, word in self.excluded.values() if word.source == source)
+        # (each form's source, in C: a default build excludes some 100k forms)
+        removed = operator.countOf(map(_SOURCE, map(_FORM, self.excluded.values())), source)
         return {"words": listed, "only_here": only, "removed": removed}
 
     def to_bytes(self, checksum: str) -> bytes:
         """The sidecar for the lexicon whose words DAWG has this checksum."""
-        usual = Counter(self.sources.values()).most_common(1)
+        usual = self._tally().most_common(1)
         usual_sources, many = usual[0] if usual else ("", 0)
         unusual: list[tuple[str, str]] = []
         if many < len(self.sources):  # (one source, a list's build: every word has the usual ones)
-            unusual = sorted((key, joined) for key, joined in self.sources.items() if joined != usual_sources)
+            others = map(operator.ne, self.sources.values(), repeat(usual_sources))  # (no Python per key)
+            unusual = sorted(compress(self.sources.items(), others))
         sets = [joined for joined, _ in Counter(joined for _, joined in unusual).most_common()]
         number = {joined: i for i, joined in enumerate(sets)}
         lines = [
@@ -150,6 +171,9 @@ def _clean(field: str) -> str:
 
 def _gzipped(data: bytes) -> bytes:
     """A sidecar's bytes, gzipped with no time stamp (the same words, the same file). A default
-    lexicon's 8 MB sidecar at level 9 cost 1.7 s of CPU for 4.5% fewer bytes than level 6 (0.33 s):
-    a large one is compressed at 6; a small one, where the best costs nothing, at 9 as before."""
-    return gzip.compress(data, compresslevel=6 if len(data) >= QUICK_GZIP_BYTES else 9, mtime=0)
+    lexicon's 8 MB sidecar at level 9 cost 1.7 s of CPU for 4.5% fewer bytes than level 6 (0.33 s), and
+    level 1 0.08 s for 1.69 MB where level 6 gives 1.31 MB (es-fise, 2026-12-07): a large one is
+    compressed at level 1, each default build writing five; a small one, where the best costs
+    nothing, at 9 as before."""
+    level = QUICK_GZIP_LEVEL if len(data) >= QUICK_GZIP_BYTES else 9
+    return gzip.compress(data, compresslevel=level, mtime=0)

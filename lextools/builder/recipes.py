@@ -21,13 +21,17 @@ and the report counts them as ``letter-without-tile``.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain, islice, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+from lextools.builder.compile import SpelledBatches, batches_shared
 from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import configure as configure_fise
@@ -108,8 +112,24 @@ class SharedSources:
     """
 
     def __init__(self, recipes: Iterable[Recipe]) -> None:
+        recipes = list(recipes)
         self._uses = Counter(name for r in recipes for name in r.sources)
         self._kept: dict[str, list[SourceWord]] = {}
+        self._readers = Counter(r.sources for r in recipes)
+        self._spelled: dict[tuple[str, ...], SpelledBatches] = {}
+
+    def spelled(self, recipe: Recipe) -> SpelledBatches:
+        """The batches spelled by the recipes of this build reading the same sources (the Spanish
+        ones), for this recipe's build: kept while a later recipe reads them too."""
+        self._readers[recipe.sources] -= 1
+        later = self._readers[recipe.sources] > 0
+        batches = self._spelled.get(recipe.sources) if later else self._spelled.pop(recipe.sources, None)
+        if batches is None:
+            batches = self._spelled[recipe.sources] = SpelledBatches()
+            if not later:
+                del self._spelled[recipe.sources]
+        batches.storing = later
+        return batches
 
     def expected(self, name: str) -> int | None:
         """The words of a source already read in this build, if it is kept."""
@@ -126,14 +146,31 @@ class SharedSources:
 
     def _keep(self, source: Source) -> Iterator[SourceWord]:
         """The source's words as read (so the build's progress moves), kept once they are all read."""
+        return chain.from_iterable(self._keep_chunks(source))
+
+    def _keep_chunks(self, source: Source) -> Iterator[list[SourceWord]]:
+        """The source's words a chunk at a time, each chunk packed (with no Python per word) once given."""
         once: dict[Any, Any] = {}
-        packed = []
-        for w in read_source(source):
-            affixes, tags = once.setdefault(w.affixes, w.affixes), once.setdefault(w.tags, w.tags)
-            same = affixes is w.affixes and tags is w.tags
-            packed.append(w if same else SourceWord(w.raw, w.source, w.stem, affixes, tags))
-            yield w
+        packed: list[SourceWord] = []
+        words = read_source(source)
+        while chunk := list(islice(words, _CHUNK)):
+            yield chunk
+            affixes, tags = list(map(_AFFIXES, chunk)), list(map(_TAGS, chunk))
+            fields = zip(
+                map(_RAW, chunk),
+                map(_SOURCE, chunk),
+                map(_STEM, chunk),
+                map(once.setdefault, affixes, affixes),  # each distinct affix list and tag set held once
+                map(once.setdefault, tags, tags),
+                strict=True,
+            )
+            packed += map(tuple.__new__, repeat(SourceWord), fields)
         self._kept[source.name] = packed
+
+
+#: Words of a kept source packed at a time (:meth:`SharedSources._keep_chunks`).
+_CHUNK = 10_000
+_RAW, _SOURCE, _STEM, _AFFIXES, _TAGS = (itemgetter(i) for i in range(5))
 
 
 def build_default(
@@ -164,25 +201,27 @@ def build_default(
         rules.append(review_rule(reviews, edition))
     read = shared.read if shared else read_source
     before = _read_before(home, edition.name)
-    return build_lexicon(
-        home,
-        edition,
-        [
-            BuildSource(
-                f"source {s.name}",
-                s.describe(),
-                partial(read, s),
-                expected=(shared.expected(s.name) if shared else None) or before.get(s.name),
-            )
-            for s in sources
-        ],
-        rules,
-        force=force,
-        wait=wait,
-        on_wait=on_wait,
-        progress=progress,
-        on_source=on_source,
-    )
+    spelled = shared.spelled(recipe) if shared else None  # the Spanish editions spell their batches once
+    with batches_shared(spelled) if spelled else contextlib.nullcontext():
+        return build_lexicon(
+            home,
+            edition,
+            [
+                BuildSource(
+                    f"source {s.name}",
+                    s.describe(),
+                    partial(read, s),
+                    expected=(shared.expected(s.name) if shared else None) or before.get(s.name),
+                )
+                for s in sources
+            ],
+            rules,
+            force=force,
+            wait=wait,
+            on_wait=on_wait,
+            progress=progress,
+            on_source=on_source,
+        )
 
 
 def _read_before(home: Path, edition: str) -> dict[str, int]:
