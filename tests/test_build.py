@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lextools import CorruptLexiconError, LexiconNotFoundError, load_edition
 from lextools.builder.compile import compile_words, write_lexicon
-from lextools.builder.filters import RULES, Candidate, SourceWord, first_rule_dropping, judge, rules_named
+from lextools.builder.filters import RULES, Candidate, Forms, SourceWord, first_rule_dropping, judge, rules_named
 from lextools.builder.provenance import Provenance
 from lextools.builder.study_files import sorted_alphagrams
 from lextools.core import output_files as files_mod
@@ -372,7 +372,7 @@ def test_the_review_of_short_words_screens_every_form_it_drops(edition_name: str
     keys = spell_lines(raws, edition)
     assert None not in keys
     spelled = [key for key in keys if key is not None]
-    screened = set(rule.may_drop(raws, spelled))
+    screened = set(rule.may_drop(Forms(raws, spelled)))
     dropped = {
         i
         for i, (raw, key) in enumerate(zip(raws, spelled, strict=True))

@@ -23,6 +23,7 @@ import operator
 import re
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -157,6 +158,8 @@ class _Judging:
         # The kept keys: a provenance (a fresh one) records each kept key's sources, so its dict is the set.
         self.kept_here: set[str] = set()
         self.kept: Collection[str] = self.kept_here if provenance is None else provenance.sources
+        #: The same keys as a set view (``isdisjoint`` tests a run of keys in C).
+        self.kept_keys: AbstractSet[str] = self.kept_here if provenance is None else provenance.sources.keys()
         self.dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
         self.example_of: dict[str, str] = {}
         self.unspellable: dict[str, RuleReport] = {}
@@ -197,7 +200,8 @@ class _Judging:
     def _keep_run(self, word: SourceWord, keys: Sequence[str | None]) -> bool:
         """Keep these keys, of words like ``word`` that no rule drops, if none is kept yet and none
         comes twice: what judging each in turn does then. False (nothing done) otherwise."""
-        if any(map(self.kept.__contains__, keys)) or len(set(keys)) != len(keys):
+        unique = set(keys)
+        if len(unique) != len(keys) or not self.kept_keys.isdisjoint(unique):
             return False
         run = cast("Sequence[str]", keys)
         if self.dropped_by:

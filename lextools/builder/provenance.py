@@ -22,6 +22,9 @@ LEMMAS_PER_WORD = 3
 QUICK_GZIP_BYTES = 1 << 20
 QUICK_GZIP_LEVEL = 1
 _FORM, _SOURCE = operator.itemgetter(1), operator.attrgetter("source")
+#: Rows sorted by their keys alone (each key once: the same order as the rows, with string
+#: comparisons rather than tuple comparisons, several times quicker for a default build's 400k rows).
+_BY_KEY = operator.itemgetter(0)
 
 
 @dataclass
@@ -136,7 +139,7 @@ class Provenance:
         unusual: list[tuple[str, str]] = []
         if many < len(self.sources):  # (one source, a list's build: every word has the usual ones)
             others = map(operator.ne, self.sources.values(), repeat(usual_sources))  # (no Python per key)
-            unusual = sorted(compress(self.sources.items(), others))
+            unusual = sorted(compress(self.sources.items(), others), key=_BY_KEY)
         sets = [joined for joined, _ in Counter(joined for _, joined in unusual).most_common()]
         number = {joined: i for i, joined in enumerate(sets)}
         lines = [
@@ -145,7 +148,7 @@ class Provenance:
             "\t".join([SOURCE_SETS_KEY, *(_clean(joined) for joined in sets)]),
         ]
         lines += [f"{key}\t+\t{number[joined]}" for key, joined in unusual]
-        lines += _excluded_lines(sorted(self.excluded.items()))
+        lines += _excluded_lines(sorted(self.excluded.items(), key=_BY_KEY))
         # A source named by a file name that is not UTF-8 is written with its odd bytes escaped (\udcff).
         return _gzipped(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))
 

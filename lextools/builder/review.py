@@ -17,11 +17,10 @@ the words it removed as ``short-word-review``, and ``lextools explain`` quotes t
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from itertools import compress, count
 
-from lextools.builder.filters import Candidate, Rule, SourceWord
+from lextools.builder.filters import Candidate, Forms, Rule, SourceWord
 from lextools.core.edition import Edition
 from lextools.core.errors import SpellingError
 from lextools.core.reviewed import RULE_NAME, read_review
@@ -61,10 +60,12 @@ def review_rule(sources: list[Source], edition: Edition) -> Rule:
         verdict = verdicts.get(c.key)
         return verdict is False or (verdict is None and len(c.key) in lengths)
 
-    def may_drop(raws: Sequence[str], keys: Sequence[str]) -> Iterable[int]:
+    def may_drop(forms: Forms) -> Iterable[int]:
         """The forms of a reviewed length and those the review drops at any length: a build judges
         every other form by its tags alone (``filters.Judge.screened``), with no Python per form."""
-        reviewed = map(lengths.__contains__, map(len, keys))
-        return compress(count(), map(operator.or_, reviewed, map(dropped.__contains__, keys)))
+        reviewed = forms.of_lengths(lengths)
+        if dropped.isdisjoint(forms.keys):  # (most batches: one test per key, in C)
+            return reviewed
+        return [*reviewed, *compress(count(), map(dropped.__contains__, forms.keys))]
 
     return Rule(RULE_NAME, RULE_DESCRIPTION, drops, may_drop=may_drop)

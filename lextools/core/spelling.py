@@ -141,11 +141,19 @@ def fold_lines(text: str, edition: Edition) -> str:
     folded = upper.encode("latin-1", "replace").translate(table).decode("latin-1")
     if other.search(upper) is None:
         return folded
+    # ``text``, ``upper`` and ``folded`` have their characters at the same places (each step maps one
+    # character to one): only the spans of the lines to transliterate are cut out, not every line.
     transliterate = _transliterator(edition.keep, edition.split_ligatures).transliterate
-    lines, given = folded.split("\n"), text.split("\n")
-    for i in set(_lines(other, upper)):
-        lines[i] = transliterate(given[i])
-    return "\n".join(lines)
+    parts, at = [], 0
+    for m in other.finditer(upper):
+        if m.start() < at:
+            continue  # another of the line just transliterated
+        start, end = upper.rfind("\n", 0, m.start()) + 1, upper.find("\n", m.end())
+        end = len(upper) if end < 0 else end
+        parts += [folded[at:start], transliterate(text[start:end])]
+        at = end
+    parts.append(folded[at:])
+    return "".join(parts)
 
 
 @cache
