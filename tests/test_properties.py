@@ -39,6 +39,7 @@ from lextools.core.spelling import (
     normalize,
     spell,
     spell_lines,
+    spell_lines_and_long,
     write,
 )
 from lextools.features.explain import explain
@@ -310,16 +311,20 @@ def test_a_batch_look_up_is_each_word_looked_up(lexicons: dict[str, Lexicon], na
 @example(texts=["1IQUI2O", "[CH]IQUI[LL]O", "chiquillo", "kilo", "cancio\u0301n", "ñandú", "L2", "C[H]ICO"])
 @example(texts=["casa", "line\nfeed", "perro"])  # a word holding a line feed: the whole batch one by one
 @example(texts=["chiquillo" * 2, "rr" * 8, "a" * 15, "a" * 16, "\u0301" * 3, "a" + "\u0301" * 70])
+@example(texts=["desoxirribonucleicos", "anticonstitutionnellement", "kiwikiwikiwikiwi", "a1" * 9, "e\u0301" * 16])
 def test_the_batch_speller_agrees_with_spell(name: str, texts: list[str]) -> None:
     """What a build relies on (lextools.builder.compile): a key from ``spell_lines`` is the key and word
     ``spell`` gives; every word ``spell`` refuses is left to it (None), so its error is the one
     reported; and a word of letters alone that ``spell`` accepts is spelled by the batch itself."""
     ed = load_edition(name)
-    keys = spell_lines(texts, ed)
-    assert len(keys) == len(texts)
+    keys, long = spell_lines_and_long(texts, ed)
+    assert keys == spell_lines(texts, ed) and len(keys) == len(texts)
     one_by_one = "\n" in "".join(texts)
-    for text, key in zip(texts, keys, strict=True):
+    for i, (text, key) in enumerate(zip(texts, keys, strict=True)):
         got = outcome(text, ed)
+        if i in long:  # counted by a build as too long, without asking spell()
+            assert key is None and len(text.split()) == 1, text
+            assert got == ("unspellable", "too-long"), (text, got)
         if key is not None:
             assert isinstance(got, Spelling), (text, key, got)
             assert (got.key, got.word) == (key, ed.spelling(key)), text

@@ -8,7 +8,8 @@ from lextools.builder.compile import SpelledBatches, batches_shared, compile_wor
 from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.provenance import Provenance
 from lextools.core.edition import load_edition
-from lextools.core.spelling import spell, spell_lines
+from lextools.core.errors import SpellingError
+from lextools.core.spelling import spell, spell_lines, spell_lines_and_long
 
 SPANISH = ["es-fise", "es-mattel2021", "es-na103"]
 # Words of our own: digraphs, K and W, Ñ and accents, capitals, notation, too long in one edition only.
@@ -26,10 +27,16 @@ def test_later_editions_get_the_keys_spell_lines_gives(first: str) -> None:
     batches.keys(WORDS, load_edition(first))
     for name in SPANISH:
         edition = load_edition(name)
-        got, want = batches.keys(WORDS, edition), spell_lines(WORDS, edition)
+        (got, long), want = batches.keys(WORDS, edition), spell_lines(WORDS, edition)
         for word, key, expected in zip(WORDS, got, want, strict=True):
             # None leaves the word to spell(), as spell_lines may: it must then give the batch's key
             assert key == expected or (key is None and spell(word, edition).key == expected), (name, word)
+        # the words left out only for their length: spell() refuses each as too long
+        assert long and long == spell_lines_and_long(WORDS, edition)[1]
+        for i in long:
+            with pytest.raises(SpellingError) as refused:
+                spell(WORDS[i], edition)
+            assert refused.value.rule == "too-long"
 
 
 def test_respelled_splits_digraphs_greedily() -> None:

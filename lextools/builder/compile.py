@@ -55,7 +55,7 @@ from lextools.core.memory import give_back_memory
 from lextools.core.output_files import Commit, tool_versions
 from lextools.core.ranking import alphabet_codes
 from lextools.core.sidecar import lemmas_path, sidecar_path
-from lextools.core.spelling import MAX_TILES, Spelling, spell, spell_lines
+from lextools.core.spelling import MAX_TILES, Spelling, fold, spell, spell_lines_and_long
 
 _TAGS, _SOURCE = operator.attrgetter("tags"), operator.attrgetter("source")
 
@@ -126,7 +126,8 @@ def compile_words(
     with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
             raws = [sw.raw for sw in batch]
-            judging.judge_batch(batch, _batch_keys(raws, edition), raws)
+            keys, long = _batch_keys(raws, edition)
+            judging.judge_batch(batch, keys, raws, long)
             report.read += len(batch)
             if progress:
                 progress(report.read)
@@ -163,16 +164,26 @@ class _Judging:
         self.dropped_by: dict[str, str] = {}  # key → first rule that dropped it (kept later wins)
         self.example_of: dict[str, str] = {}
         self.unspellable: dict[str, RuleReport] = {}
+        #: The batch's words left out only for their length (:meth:`judge_batch`).
+        self.long: AbstractSet[int] = frozenset()
 
-    def judge_batch(self, batch: list[SourceWord], keys: list[str | None], raws: Sequence[str] = ()) -> None:
+    def judge_batch(
+        self,
+        batch: list[SourceWord],
+        keys: list[str | None],
+        raws: Sequence[str] = (),
+        long: AbstractSet[int] = frozenset(),
+    ) -> None:
         """Judge a batch of words, ``keys`` their keys from ``spell_lines`` (None: ask ``spell``),
-        ``raws`` their raw texts if the caller has them.
+        ``raws`` their raw texts if the caller has them, ``long`` the places of the words left out only
+        for having more than 15 tiles (:func:`~lextools.core.spelling.spell_lines_and_long`).
 
         A word no rule reading the form may drop (the judge's screen, over the whole batch) is judged
         by its tags. In a batch of one source and one set of tags (a word list's), the runs of such
         words between the others that are kept and new, each once, are kept at once, in their order
         (:meth:`_keep_run`); every other word is judged in its turn (:meth:`_judge_each`).
         """
+        self.long = long
         suspects = self.first_dropping.screened(raws or [sw.raw for sw in batch], _spelled(keys))
         if suspects is None or not self._one_kind(batch):
             self._judge_each(batch, keys, suspects, 0, len(batch))
@@ -228,7 +239,7 @@ class _Judging:
         for i, sw, key in zip(count(start), batch[start:stop], keys[start:stop], strict=False):
             spelling = None
             if key is None:
-                spelling = self._spell_flagged(sw)
+                spelling = self._spell_flagged(sw, i)
                 if spelling is None:
                     continue
                 key = spelling.key
@@ -272,16 +283,26 @@ class _Judging:
         if self.provenance is not None:
             self.provenance.dropped(key, rule_name, sw, rank=self.rank[rule_name])
 
-    def _spell_flagged(self, sw: SourceWord) -> Spelling | None:
-        """The spelling of a word ``spell_lines`` could not vouch for, or None (counted by its rule)."""
+    def _spell_flagged(self, sw: SourceWord, i: int) -> Spelling | None:
+        """The spelling of a word ``spell_lines`` could not vouch for (the batch's ``i``-th), or None
+        (counted by its rule)."""
+        if i in self.long:  # what spell() says of it: too long
+            self._unspellable("too-long", sw.raw)
+            return None
         try:
             return _spell_source_word(sw.raw, self.edition)
         except SpellingError as e:
-            r = self.unspellable.setdefault(e.rule, RuleReport(SPELLING_RULES.get(e.rule, e.rule)))
-            r.count += 1
-            if len(r.examples) < EXAMPLES_PER_RULE:
-                r.examples.append(sw.raw)
+            self._unspellable(e.rule, sw.raw)
             return None
+
+    def _unspellable(self, rule: str, raw: str) -> None:
+        """Count a word no tiles spell under its rule (``too-long``, ``letter-without-tile``…)."""
+        r = self.unspellable.get(rule)
+        if r is None:
+            r = self.unspellable[rule] = RuleReport(SPELLING_RULES.get(rule, rule))
+        r.count += 1
+        if len(r.examples) < EXAMPLES_PER_RULE:
+            r.examples.append(raw)
 
     def _lists(self, tags: frozenset[str]) -> int:
         """Whether a form with these tags counts as its source listing the word (:data:`LISTS`: no rule's
@@ -328,22 +349,27 @@ class SpelledBatches:
         self.storing = True
         self._letters: dict[tuple[frozenset[str], bool, str], str] = {}
 
-    def keys(self, raws: Sequence[str], edition: Edition) -> list[str | None]:
-        """:func:`spell_lines` of the batch, made from a batch spelled before where there is one."""
+    def keys(self, raws: Sequence[str], edition: Edition) -> tuple[list[str | None], set[int]]:
+        """:func:`spell_lines_and_long` of the batch, made from a batch spelled before where there is one."""
         if _codes_apart(edition) is None:
-            return spell_lines(raws, edition)
+            return spell_lines_and_long(raws, edition)
         text = "\n".join(raws)
         at = (edition.keep, edition.split_ligatures, text)
         letters = self._letters.get(at) if self.storing else self._letters.pop(at, None)
         if letters is not None and letters.count("\n") == len(raws) - 1:
-            return respelled(letters, edition)
-        keys = spell_lines(raws, edition)
+            return respelled_and_long(letters, edition)
+        keys, long = spell_lines_and_long(raws, edition)
         if self.storing:
-            self._letters[at] = _letters_of(keys, edition)
-        return keys
+            self._letters[at] = _letters_of(keys, edition, {i: fold(raws[i], edition) for i in long})
+        return keys, long
 
 
 def respelled(letters: str, edition: Edition) -> list[str | None]:
+    """:func:`respelled_and_long`'s keys."""
+    return respelled_and_long(letters, edition)[0]
+
+
+def respelled_and_long(letters: str, edition: Edition) -> tuple[list[str | None], set[int]]:
     """The keys of words given as an edition's folded letters, one word a line ("" for a word to
     spell on its own): what :func:`spell_lines` gives for the words those letters fold from, or None.
 
@@ -360,16 +386,22 @@ def respelled(letters: str, edition: Edition) -> list[str | None]:
     others = letters.encode("latin-1", "replace").translate(None, _latin_letters(edition))
     flagged = set(compress(count(), others.split(b"\n")))
     flagged.update(compress(count(), map(operator.not_, lines)))
-    flagged.update(compress(count(), map(MAX_TILES.__lt__, map(len, lines))))
+    long = set(compress(count(), map(MAX_TILES.__lt__, map(len, lines)))) - flagged
+    flagged |= long
     keys: list[str | None] = list(lines)
     for i in flagged:
         keys[i] = None
-    return keys
+    return keys, long
 
 
-def _letters_of(keys: list[str | None], edition: Edition) -> str:
-    """The letters of a batch's keys, one line each ("" for None): each digraph's code back to its label."""
-    text = "\n".join(key or "" for key in keys)
+def _letters_of(keys: list[str | None], edition: Edition, long: dict[int, str]) -> str:
+    """The letters of a batch's keys, one line each ("" for None): each digraph's code back to its
+    label; and ``long``, the letters of the words left out only for their length, on their lines (a
+    later edition counts them as too long without :func:`spell` too). No edition's codes are letters."""
+    lines = [key or "" for key in keys]
+    for i, letters in long.items():
+        lines[i] = letters
+    text = "\n".join(lines)
     for tile in edition.tiles:
         if len(tile.label) > 1:
             text = text.replace(tile.code, tile.label)
@@ -413,8 +445,8 @@ def batches_shared(batches: SpelledBatches) -> Iterator[None]:
         _SHARED.pop()
 
 
-def _batch_keys(raws: Sequence[str], edition: Edition) -> list[str | None]:
-    return _SHARED[-1].keys(raws, edition) if _SHARED else spell_lines(raws, edition)
+def _batch_keys(raws: Sequence[str], edition: Edition) -> tuple[list[str | None], set[int]]:
+    return _SHARED[-1].keys(raws, edition) if _SHARED else spell_lines_and_long(raws, edition)
 
 
 def _spelled(keys: list[str | None]) -> list[str]:

@@ -408,10 +408,17 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
     key is the one :func:`spell` gives: one run of letters is split greedily, longest tile first,
     which is replacing each digraph, leftmost first, by its code.
     """
+    return spell_lines_and_long(texts, edition)[0]
+
+
+def spell_lines_and_long(texts: Sequence[str], edition: Edition) -> tuple[list[str | None], set[int]]:
+    """:func:`spell_lines`, and the places of the words it left out only for having more than 15
+    tiles: :func:`spell` refuses each of those as too long (rule ``too-long``), so a build counts them
+    without asking it (a default build meets over a hundred thousand)."""
     speller = _line_speller(edition)
     text = "\n".join(texts)
     if speller is None or text.count("\n") != len(texts) - 1:  # a word holding a line feed: one by one
-        return [None] * len(texts)
+        return [None] * len(texts), set()
     folded = fold_lines(text, edition)
     keys_text = folded
     if speller.replacements is not None:
@@ -424,15 +431,18 @@ def spell_lines(texts: Sequence[str], edition: Edition) -> list[str | None]:
     flagged = set(_not_letters(folded, speller))
     if "" in keys:
         flagged.update(i for i, key in enumerate(keys) if not key)
-    lengths = list(map(len, keys))  # (counted once: a batch of a long dictionary's words has a long one)
-    if max(lengths) > MAX_TILES:  # (no Python per key)
-        flagged.update(compress(count(), map(MAX_TILES.__lt__, lengths)))
     if max(map(len, texts)) > MAX_INPUT_CHARS:
         flagged.update(i for i, text in enumerate(texts) if len(text) > MAX_INPUT_CHARS)
+    lengths = list(map(len, keys))  # (counted once: a batch of a long dictionary's words has a long one)
+    long: set[int] = set()
+    if max(lengths) > MAX_TILES:  # (no Python per key)
+        long.update(compress(count(), map(MAX_TILES.__lt__, lengths)))
+        long -= flagged
+        flagged |= long
     spelled: list[str | None] = list(keys)
     for i in flagged:
         spelled[i] = None
-    return spelled
+    return spelled, long
 
 
 def _not_letters(text: str, speller: _LineSpeller) -> Iterable[int]:
