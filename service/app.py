@@ -70,14 +70,7 @@ and counters in; lextools/features/stores.py)."""
     if service_log.level == logging.NOTSET:
         service_log.setLevel(logging.INFO)  # reloads are INFO
 
-    errors.register(app)
-    app.url_value_preprocessor(canonical_edition)  # /v1/ES-FISE/… is es-fise's
-    app.before_request(hosts.require_allowed_host)  # first: a rebinding page's request is answered nothing else
-    app.before_request(require_utf8_path)
-    app.before_request(refuse_unknown_parameters)
-    app.before_request(refuse_unknown_language)
-    app.after_request(_cors)
-    app.after_request(_nosniff)
+    _request_hooks(app)
     for module in (meta, words, search, quiz, export):
         app.register_blueprint(module.bp)
     study_lists.init_app(app)  # the lists that teach, and their pages' bodies kept a short while
@@ -88,3 +81,15 @@ and counters in; lextools/features/stores.py)."""
     if app.config["HOT_ROUTES"]:
         app.wsgi_app = HotRoutes(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
+
+
+def _request_hooks(app: Flask) -> None:
+    """The errors' one JSON shape, and what every request passes before its route and after it."""
+    errors.register(app)
+    app.url_value_preprocessor(canonical_edition)  # /v1/ES-FISE/… is es-fise's
+    app.before_request(hosts.require_allowed_host)  # first: a rebinding page's request is answered nothing else
+    app.before_request(require_utf8_path)
+    app.before_request(refuse_unknown_parameters)
+    app.before_request(refuse_unknown_language)
+    app.after_request(_cors)
+    app.after_request(_nosniff)
