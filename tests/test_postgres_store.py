@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,21 +68,40 @@ def challenge(app: Flask, words: list[str], addr: str = "10.0.0.1", forwarded: s
     )
 
 
-def test_the_schema_is_made_once_and_versioned(database_url: str) -> None:
-    Database(database_url).prepare()
-    Database(database_url).prepare()  # a second replica starting: nothing to do
+#: Opens a database by its URL (the ``databases`` fixture).
+Opener = Callable[[str], Database]
+
+
+@pytest.fixture()
+def databases() -> Iterator[Opener]:
+    """Databases a test opens, closed when it ends: a pool left to the garbage collector may be
+    collected in one of its own threads, which cannot join itself (psycopg_pool then warns)."""
+    opened: list[Database] = []
+
+    def opening(url: str) -> Database:
+        opened.append(Database(url))
+        return opened[-1]
+
+    yield opening
+    for database in opened:
+        database.close()
+
+
+def test_the_schema_is_made_once_and_versioned(database_url: str, databases: Opener) -> None:
+    databases(database_url).prepare()
+    databases(database_url).prepare()  # a second replica starting: nothing to do
     with psycopg.connect(database_url) as conn:
         assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
         tables = {r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
     assert {"challenges", "cardboxes", "hits", "server_secret", "schema_version"} <= tables
 
 
-def test_a_newer_schema_is_refused(database_url: str) -> None:
-    Database(database_url).prepare()
+def test_a_newer_schema_is_refused(database_url: str, databases: Opener) -> None:
+    databases(database_url).prepare()
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION + 1,))
     with pytest.raises(RecordError, match="newer than this lextools"):
-        Database(database_url).prepare()
+        databases(database_url).prepare()
 
 
 def test_two_replicas_share_one_record(lexicon_home: Path, tmp_path: Path, database_url: str) -> None:
@@ -124,10 +144,12 @@ def test_a_play_sent_again_to_the_other_replica_is_recorded_once(
         assert [e["id"] for e in record_access.record().entries()] == [first["receipt"]["id"]]
 
 
-def test_the_challenge_rate_holds_across_replicas(lexicon_home: Path, tmp_path: Path, database_url: str) -> None:
+def test_the_challenge_rate_holds_across_replicas(
+    lexicon_home: Path, tmp_path: Path, database_url: str, databases: Opener
+) -> None:
     now = [1_000_000.0]
-    record_a = PostgresRecord(Database(database_url), clock=lambda: now[0])
-    record_b = PostgresRecord(Database(database_url), clock=lambda: now[0])
+    record_a = PostgresRecord(databases(database_url), clock=lambda: now[0])
+    record_b = PostgresRecord(databases(database_url), clock=lambda: now[0])
     record_a.prepare()
     key = record_a.secret()
     for i in range(10):
@@ -233,7 +255,9 @@ def test_a_database_that_is_down_is_a_503_and_recovers(
     assert status == 200  # recorded again, with no restart of the app
 
 
-def test_a_record_of_1000_challenges_moves_to_postgres_and_back(tmp_path: Path, database_url: str) -> None:
+def test_a_record_of_1000_challenges_moves_to_postgres_and_back(
+    tmp_path: Path, database_url: str, databases: Opener
+) -> None:
     now = [1_700_000_000.0]
 
     def clock() -> float:
@@ -246,7 +270,7 @@ def test_a_record_of_1000_challenges_moves_to_postgres_and_back(tmp_path: Path, 
     receipts = [
         sqlite.add("es-fise", "abc", [f"W{i}", "CASA"], i % 3 != 0, f"10.0.{i % 7}.1", 10, key) for i in range(1000)
     ]
-    shared = PostgresRecord(Database(database_url))
+    shared = PostgresRecord(databases(database_url))
     assert copy_record(sqlite, shared).added == 1000
     assert copy_record(sqlite, shared).added == 0  # again: nothing twice
     for receipt in receipts:
@@ -257,8 +281,8 @@ def test_a_record_of_1000_challenges_moves_to_postgres_and_back(tmp_path: Path, 
     assert all(back.verify(r.text(), back.secret(create=False)).ok for r in receipts)
 
 
-def test_an_import_refuses_a_database_with_another_secret(tmp_path: Path, database_url: str) -> None:
-    shared = PostgresRecord(Database(database_url))
+def test_an_import_refuses_a_database_with_another_secret(tmp_path: Path, database_url: str, databases: Opener) -> None:
+    shared = PostgresRecord(databases(database_url))
     shared.prepare()  # the database makes its own secret
     sqlite = ChallengeRecord(tmp_path / "challenges.sqlite3")
     sqlite.add("es-fise", "abc", ["CASA"], True, "10.0.0.1", 10, sqlite.secret())
@@ -288,22 +312,22 @@ def test_the_commands_read_export_and_import(tmp_path: Path, database_url: str) 
     assert isinstance(refused.exception, QueryError) and "--database" in str(refused.exception)  # main(): exit 2
 
 
-def test_cardboxes_move_to_postgres_and_back(tmp_path: Path, database_url: str) -> None:
+def test_cardboxes_move_to_postgres_and_back(tmp_path: Path, database_url: str, databases: Opener) -> None:
     sqlite = Cardboxes(tmp_path / "cardboxes.sqlite3")
     bounds = Bounds(most=100, total_bytes=10**6, client_count=10, client_bytes=10**6)
     made = [sqlite.create(json.dumps({**CARDBOX, "n": i}), "192.0.2.1", bounds) for i in range(5)]
     runner = CliRunner()
     done = runner.invoke(cli, ["cardboxes", "import", "--cardboxes", str(sqlite.path), "--database", database_url])
     assert done.exit_code == 0, done.output
-    shared = PostgresCardboxes(Database(database_url))
+    shared = PostgresCardboxes(databases(database_url))
     assert [shared.get(saved.code) for saved in made] == [sqlite.get(saved.code) for saved in made]
     back = Cardboxes(tmp_path / "back.sqlite3")
     assert copy_cardboxes(shared, back).added == 5
     assert back.all() == sqlite.all()
 
 
-def test_the_shared_cardbox_rate(database_url: str) -> None:
-    boxes = PostgresCardboxes(Database(database_url), clock=lambda: 5000.0)
+def test_the_shared_cardbox_rate(database_url: str, databases: Opener) -> None:
+    boxes = PostgresCardboxes(databases(database_url), clock=lambda: 5000.0)
     for _ in range(3):
         boxes.hit("10.0.0.1", 3)
     with pytest.raises(TooManySyncs):
