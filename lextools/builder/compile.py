@@ -514,7 +514,8 @@ def write_lexicon(
             previous = None
         if refuse is not None:
             refuse(previous)
-        return _write_files(home, edition, keys, report, sources, rules, progress, previous, provenance)
+        with _cyclic_gc_paused():  # the files' strings and arrays hold no cycle; a default build holds millions
+            return _write_files(home, edition, keys, report, sources, rules, progress, previous, provenance)
 
 
 def _write_files(
