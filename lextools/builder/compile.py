@@ -123,7 +123,7 @@ def compile_words(
     judging = _Judging(edition, rules, provenance)
     report = judging.report
     # Spelled a batch at a time (lextools.core.spelling.spell_lines); spell() only for the words it flags.
-    with _cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
+    with cyclic_gc_paused():  # millions of objects made and dropped, almost none in a cycle
         for batch in _batches(words, PROGRESS_EVERY):
             raws = [sw.raw for sw in batch]
             keys, long = _batch_keys(raws, edition)
@@ -455,7 +455,7 @@ def _spelled(keys: list[str | None]) -> list[str]:
 
 
 @contextlib.contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
+def cyclic_gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a build reads and judges its words.
 
     A default build makes millions of short-lived objects (forms, source words, candidates) while it
@@ -514,7 +514,8 @@ def write_lexicon(
             previous = None
         if refuse is not None:
             refuse(previous)
-        return _write_files(home, edition, keys, report, sources, rules, progress, previous, provenance)
+        with cyclic_gc_paused():  # the files' strings and arrays hold no cycle; a default build holds millions
+            return _write_files(home, edition, keys, report, sources, rules, progress, previous, provenance)
 
 
 def _write_files(

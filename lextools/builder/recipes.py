@@ -31,7 +31,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from lextools.builder.compile import SpelledBatches, batches_shared
+from lextools.builder.compile import SpelledBatches, batches_shared, cyclic_gc_paused
 from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import configure as configure_fise
@@ -202,7 +202,8 @@ def build_default(
     read = shared.read if shared else read_source
     before = _read_before(home, edition.name)
     spelled = shared.spelled(recipe) if shared else None  # the Spanish editions spell their batches once
-    with batches_shared(spelled) if spelled else contextlib.nullcontext():
+    # (no cyclic collection for the whole build: one walk of the kept sources after it, not two)
+    with batches_shared(spelled) if spelled else contextlib.nullcontext(), cyclic_gc_paused():
         return build_lexicon(
             home,
             edition,

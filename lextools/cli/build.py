@@ -23,7 +23,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from lextools.builder.compile import SPELLING_RULES
+from lextools.builder.compile import SPELLING_RULES, cyclic_gc_paused
 from lextools.builder.filters import rules_named
 from lextools.builder.guard import BuildOptions
 from lextools.builder.recipes import Recipe, SharedSources, build_default, fise_recipe, load_recipe, read_recipe
@@ -147,11 +147,12 @@ def _fise_recipes(
 
 def _build_recipes(todo: list[tuple[str, Recipe]], to: Path, *, force: bool, wait: bool) -> None:
     shared = SharedSources(r for _, r in todo)  # the Spanish editions read their sources once
-    for name, chosen_recipe in todo:
-        with _progress(name) as bars:
-            meta = build_default(name, to, recipe=chosen_recipe, shared=shared, **bars.options(force, wait))
-            bars.finish(meta["counts"]["read"])
-        _report_build(meta, to)
+    with cyclic_gc_paused():  # the sources kept for the next edition are walked once, after the last
+        for name, chosen_recipe in todo:
+            with _progress(name) as bars:
+                meta = build_default(name, to, recipe=chosen_recipe, shared=shared, **bars.options(force, wait))
+                bars.finish(meta["counts"]["read"])
+            _report_build(meta, to)
 
 
 def _waiting(msg: str) -> None:
