@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from lextools.builder.compile import SpelledBatches, batches_shared, compile_words, respelled
+from lextools.builder.compile import SpelledBatches, batches_shared, compile_words
 from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.provenance import Provenance
 from lextools.core.edition import load_edition
 from lextools.core.errors import SpellingError
-from lextools.core.spelling import spell, spell_lines, spell_lines_and_long
+from lextools.core.spelling import respell_lines_and_long, spell, spell_lines, spell_lines_and_long
 
 SPANISH = ["es-fise", "es-mattel2021", "es-na103"]
 # Words of our own: digraphs, K and W, Ñ and accents, capitals, notation, too long in one edition only.
@@ -39,12 +39,12 @@ def test_later_editions_get_the_keys_spell_lines_gives(first: str) -> None:
             assert refused.value.rule == "too-long"
 
 
-def test_respelled_splits_digraphs_greedily() -> None:
+def test_letters_are_respelled_with_digraphs_split_greedily() -> None:
     fise, mattel, na = (load_edition(n) for n in SPANISH)
     letters = "CHIQUILLO\nCARRO\nKILO\n\nCHACHACHACHACHACH"
-    assert respelled(letters, fise) == ["1IQUI2O", "CA3O", None, None, "1A1A1A1A1A1"]
-    assert respelled(letters, mattel) == ["CHIQUILLO", "CARRO", "KILO", None, None]
-    assert respelled(letters, na) == ["CHIQUI2O", "CA3O", "KILO", None, None]
+    assert respell_lines_and_long(letters, fise)[0] == ["1IQUI2O", "CA3O", None, None, "1A1A1A1A1A1"]
+    assert respell_lines_and_long(letters, mattel)[0] == ["CHIQUILLO", "CARRO", "KILO", None, None]
+    assert respell_lines_and_long(letters, na)[0] == ["CHIQUI2O", "CA3O", "KILO", None, None]
 
 
 def test_a_build_of_three_editions_is_the_build_of_each() -> None:

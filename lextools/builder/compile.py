@@ -26,7 +26,6 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 from itertools import compress, count, islice, repeat
 from pathlib import Path
 from sys import intern
@@ -55,7 +54,7 @@ from lextools.core.memory import give_back_memory
 from lextools.core.output_files import Commit, tool_versions
 from lextools.core.ranking import alphabet_codes
 from lextools.core.sidecar import lemmas_path, sidecar_path
-from lextools.core.spelling import MAX_TILES, Spelling, fold, spell, spell_lines_and_long
+from lextools.core.spelling import Spelling, fold, respell_lines_and_long, respellable, spell, spell_lines_and_long
 
 _TAGS, _SOURCE = operator.attrgetter("tags"), operator.attrgetter("source")
 
@@ -341,8 +340,9 @@ class SpelledBatches:
     (upper case, accents dropped, Ñ kept): only their digraph tiles and letters differ. So the first
     edition spells a batch (:func:`lextools.core.spelling.spell_lines`) and keeps its letters, one
     line per word, keyed by the batch's text; a later one makes its keys from those letters
-    (:func:`respelled`) instead of folding the batch again. ``storing`` is off for the last edition
-    of a build that reads these sources: each batch is then let go once it is spelled.
+    (:func:`~lextools.core.spelling.respell_lines_and_long`) instead of folding the batch again.
+    ``storing`` is off for the last edition of a build that reads these sources: each batch is then
+    let go once it is spelled.
     """
 
     def __init__(self) -> None:
@@ -351,47 +351,17 @@ class SpelledBatches:
 
     def keys(self, raws: Sequence[str], edition: Edition) -> tuple[list[str | None], set[int]]:
         """:func:`spell_lines_and_long` of the batch, made from a batch spelled before where there is one."""
-        if _codes_apart(edition) is None:
+        if not respellable(edition):
             return spell_lines_and_long(raws, edition)
         text = "\n".join(raws)
         at = (edition.keep, edition.split_ligatures, text)
         letters = self._letters.get(at) if self.storing else self._letters.pop(at, None)
         if letters is not None and letters.count("\n") == len(raws) - 1:
-            return respelled_and_long(letters, edition)
+            return respell_lines_and_long(letters, edition)
         keys, long = spell_lines_and_long(raws, edition)
         if self.storing:
             self._letters[at] = _letters_of(keys, edition, {i: fold(raws[i], edition) for i in long})
         return keys, long
-
-
-def respelled(letters: str, edition: Edition) -> list[str | None]:
-    """:func:`respelled_and_long`'s keys."""
-    return respelled_and_long(letters, edition)[0]
-
-
-def respelled_and_long(letters: str, edition: Edition) -> tuple[list[str | None], set[int]]:
-    """The keys of words given as an edition's folded letters, one word a line ("" for a word to
-    spell on its own): what :func:`spell_lines` gives for the words those letters fold from, or None.
-
-    Letters the edition has no tile for, an empty line and a word of more than 15 tiles are None (left
-    to :func:`spell`, as :func:`spell_lines` leaves them); every other word is split greedily into the
-    edition's tiles by replacing each digraph, leftmost first, by its code (:func:`_codes_apart`).
-    """
-    replacements = _codes_apart(edition)
-    assert replacements is not None
-    keys_text = letters
-    for label, code in replacements:
-        keys_text = keys_text.replace(label, code)
-    lines = keys_text.split("\n")
-    others = letters.encode("latin-1", "replace").translate(None, _latin_letters(edition))
-    flagged = set(compress(count(), others.split(b"\n")))
-    flagged.update(compress(count(), map(operator.not_, lines)))
-    long = set(compress(count(), map(MAX_TILES.__lt__, map(len, lines)))) - flagged
-    flagged |= long
-    keys: list[str | None] = list(lines)
-    for i in flagged:
-        keys[i] = None
-    return keys, long
 
 
 def _letters_of(keys: list[str | None], edition: Edition, long: dict[int, str]) -> str:
@@ -406,29 +376,6 @@ def _letters_of(keys: list[str | None], edition: Edition, long: dict[int, str]) 
         if len(tile.label) > 1:
             text = text.replace(tile.code, tile.label)
     return text
-
-
-@cache
-def _latin_letters(edition: Edition) -> bytes:
-    return "".join(sorted(edition.letters)).encode("latin-1")
-
-
-@cache
-def _codes_apart(edition: Edition) -> tuple[tuple[str, str], ...] | None:
-    """The edition's digraphs and their codes, longest first, when replacing each in turn everywhere
-    (``str.replace``) is the greedy split into tiles: every letter a Latin-1 character that is its own
-    code, no two digraphs overlapping or holding one another, no code a letter (CH, LL, RR: 1, 2, 3).
-    None otherwise: the edition's batches are spelled by :func:`spell_lines` alone."""
-    singles = [t for t in edition.tiles if len(t.label) == 1]
-    labels = sorted((t.label for t in edition.tiles if len(t.label) > 1), key=len, reverse=True)
-    codes = {t.label: t.code for t in edition.tiles if len(t.label) > 1}
-    if any(t.code != t.label or ord(t.label) > 0xFF for t in singles):
-        return None
-    if any(code in edition.letters for code in codes.values()):
-        return None
-    if any(a != b and (a in b or any(a.endswith(b[:n]) for n in range(1, len(b)))) for a in labels for b in labels):
-        return None
-    return tuple((label, codes[label]) for label in labels)
 
 
 #: The spelled batches of the build of several editions under way (:func:`batches_shared`), innermost last.

@@ -45,6 +45,7 @@ A word goes through this module one way, each step using only the ones above it:
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -443,6 +444,46 @@ def spell_lines_and_long(texts: Sequence[str], edition: Edition) -> tuple[list[s
     for i in flagged:
         spelled[i] = None
     return spelled, long
+
+
+def respellable(edition: Edition) -> bool:
+    """Can the edition's keys be made from a text of its folded letters by replacing each digraph in
+    turn (:func:`respell_lines_and_long`), and made back into letters the same way? Every letter is
+    Latin-1 and no code is a letter (CH, LL, RR: 1, 2, 3); the shipped Spanish editions, with or
+    without digraphs, and the others."""
+    speller = _line_speller(edition)
+    return (
+        speller is not None
+        and speller.replacements is not None
+        and len(speller.latin_letters) == len(speller.letters)
+        and not any(code in speller.letters for _, code in speller.replacements)
+    )
+
+
+def respell_lines_and_long(letters: str, edition: Edition) -> tuple[list[str | None], set[int]]:
+    """:func:`spell_lines_and_long` of words given as folded letters, one word a line ("" for a word to
+    spell on its own): the letters of a batch another edition that folds alike spelled (a build of the
+    three Spanish editions folds each batch once). Only for an edition :func:`respellable`.
+
+    Letters the edition has no tile for, an empty line and a word of more than 15 tiles are None (left
+    to :func:`spell`, as :func:`spell_lines` leaves them; the last also among the places returned);
+    every other word is split greedily into the edition's tiles by replacing each digraph, leftmost
+    first, by its code."""
+    speller = _line_speller(edition)
+    assert speller is not None and speller.replacements is not None
+    keys_text = letters
+    for label, code in speller.replacements:
+        keys_text = keys_text.replace(label, code)
+    lines = keys_text.split("\n")
+    others = letters.encode("latin-1", "replace").translate(None, speller.latin_letters)
+    flagged = set(compress(count(), others.split(b"\n")))
+    flagged.update(compress(count(), map(operator.not_, lines)))
+    long = set(compress(count(), map(MAX_TILES.__lt__, map(len, lines)))) - flagged
+    flagged |= long
+    keys: list[str | None] = list(lines)
+    for i in flagged:
+        keys[i] = None
+    return keys, long
 
 
 def _not_letters(text: str, speller: _LineSpeller) -> Iterable[int]:
