@@ -403,12 +403,13 @@ def _spelled(keys: list[str | None]) -> list[str]:
 
 @contextlib.contextmanager
 def cyclic_gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a build reads and judges its words.
+    """No cyclic garbage collection while a build reads, judges and writes (a build, the judging loop,
+    the writing, a build of several editions: the pauses nest).
 
     A default build makes millions of short-lived objects (forms, source words, candidates) while it
     holds millions of long-lived ones (the kept keys, a source kept for the next edition): each full
-    collection walks all of those. The objects hold no reference cycles; collection resumes (if it was
-    on) when the loop is done.
+    collection walks all of those, and so do the first passes after collection resumes. The objects
+    hold no reference cycles; collection resumes (if it was on) when the outermost pause ends.
     """
     enabled = gc.isenabled()
     gc.disable()

@@ -23,7 +23,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypedDict
 
-from lextools.builder.compile import BuildReport, compile_words, write_lexicon
+from lextools.builder.compile import BuildReport, compile_words, cyclic_gc_paused, write_lexicon
 from lextools.builder.filters import Rule, SourceWord
 from lextools.builder.provenance import Provenance
 from lextools.builder.read import headwords_kept
@@ -59,6 +59,9 @@ class BuildSource:
     expected: int | None = None
 
 
+# No cyclic collection for a whole build (judging and writing each pause it too): resumed between
+# them, its first passes walked every object the judging had made and kept.
+@cyclic_gc_paused()
 def build_lexicon(
     home: Path,
     edition: Edition,

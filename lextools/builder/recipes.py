@@ -31,7 +31,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from lextools.builder.compile import SpelledBatches, batches_shared, cyclic_gc_paused
+from lextools.builder.compile import SpelledBatches, batches_shared
 from lextools.builder.filters import SourceWord, rules_named
 from lextools.builder.fise_source import FORMAT as FISE_FORMAT
 from lextools.builder.fise_source import configure as configure_fise
@@ -123,11 +123,9 @@ class SharedSources:
         ones), for this recipe's build: kept while a later recipe reads them too."""
         self._readers[recipe.sources] -= 1
         later = self._readers[recipe.sources] > 0
-        batches = self._spelled.get(recipe.sources) if later else self._spelled.pop(recipe.sources, None)
-        if batches is None:
-            batches = self._spelled[recipe.sources] = SpelledBatches()
-            if not later:
-                del self._spelled[recipe.sources]
+        batches = self._spelled.pop(recipe.sources, None) or SpelledBatches()
+        if later:
+            self._spelled[recipe.sources] = batches
         batches.storing = later
         return batches
 
@@ -202,8 +200,7 @@ def build_default(
     read = shared.read if shared else read_source
     before = _read_before(home, edition.name)
     spelled = shared.spelled(recipe) if shared else None  # the Spanish editions spell their batches once
-    # (no cyclic collection for the whole build: one walk of the kept sources after it, not two)
-    with batches_shared(spelled) if spelled else contextlib.nullcontext(), cyclic_gc_paused():
+    with batches_shared(spelled) if spelled else contextlib.nullcontext():
         return build_lexicon(
             home,
             edition,
