@@ -84,14 +84,18 @@ _TURN_LOOK = 0.05
 class _Job:
     """One query's work: its result when done, whose client it is, who still wants it."""
 
-    def __init__(self, client: str | None, small: bool, lane: str) -> None:
+    def __init__(self, client: str | None, lane: str) -> None:
         self.done = threading.Event()
         self.value: Any = None
         self.error: BaseException | None = None
-        self.client, self.small, self.lane = client, small, lane
+        self.client, self.lane = client, lane  # lane: "small", "large" or "lists"
         self.started = self.asked = time.monotonic()
         self.waiting = 0  # requests waiting on it now
         self.dropped = False  # cancelled: stops at its next pause
+
+    @property
+    def small(self) -> bool:
+        return self.lane == "small"
 
     def cancelled(self) -> bool:
         """Cancelled, or abandoned: nobody waits and nobody asked in ABANDONED seconds."""
@@ -157,7 +161,7 @@ def result(
         if job is None or job.dropped or isinstance(job.error, Cancelled):  # a cancelled job starts again
             if not once and not _admit(small):
                 return None
-            job = jobs[key] = _Job(_client.get(), small, "lists" if once else "small" if small else "large")
+            job = jobs[key] = _Job(_client.get(), "lists" if once else "small" if small else "large")
             here = wait is None and _in_caller.get()
             if not here:
                 start(f"background {key!r}"[:60], _run, job, compute, lex)
