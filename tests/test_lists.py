@@ -403,3 +403,28 @@ def test_a_rebuilt_lexicon_does_not_serve_the_old_lists_pages(lexicon_home: Path
     after = _ready(client, path)
     assert after["total"] == before["total"] - 1
     assert gone not in [w["word"] for w in after["words"]]
+
+
+def test_the_first_list_asked_warms_every_list_once_for_every_worker(lexicon_home: Path, tmp_path: Path) -> None:
+    """``LISTS_WARM``: the first list asked starts one child that makes every list of the served
+    lexicons nobody asked yet, one after another; another worker then reads them all, making none."""
+    cache = tmp_path / "cache"
+    first = _files_app(lexicon_home, cache, tmp_path)
+    first.config["LISTS_WARM"] = True
+    _ready(first.test_client(), "/v1/fr/lists/high-value?tile=k")
+    served = {name: load_lexicon(name, lexicon_home) for name in ("en", "es-fise", "es-mattel2021", "es-na103", "fr")}
+    expected = set()
+    for name, lex in served.items():
+        expected |= {list_files.spec_of(lex, other, ("new", o)).name for o, other in served.items() if o != name}
+        codes = [lex.edition.by_label[label].code for label in lists.high_value_tiles(lex.edition)]
+        expected |= {list_files.spec_of(lex, None, ("with", code)).name for code in codes}
+    for _ in range(1200):  # the warm-up child, a list after another
+        if {p.name for p in (cache / "lists").glob("*.keys")} >= expected:
+            break
+        time.sleep(0.1)
+    assert {p.name for p in (cache / "lists").glob("*.keys")} == expected
+    assert first.extensions[study_lists.FILES].made <= 1  # the one asked first, if it was not the child's
+    second = _files_app(lexicon_home, cache, tmp_path).test_client()
+    for path in ("/v1/es-fise/lists/new?against=en", "/v1/en/lists/high-value?tile=z&length=4"):
+        assert _ready(second, path)["total"] > 0
+    assert second.application.extensions[study_lists.FILES].made == 0

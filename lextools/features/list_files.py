@@ -54,7 +54,7 @@ from typing import Any
 
 from lextools.core import background
 from lextools.core.budget import pause
-from lextools.core.edition import Edition
+from lextools.core.edition import Edition, edition_names
 from lextools.core.errors import BusyError, CorruptLexiconError
 from lextools.core.lexicon import Lexicon, load_lexicon
 from lextools.core.messages import message
@@ -79,6 +79,10 @@ CHILDREN = 1
 #: machine (16 list clients and look-ups keeping both cores busy) a child at nice 10 got a tenth of a
 #: core: 4 lists of 32 were made in the 50 s of the probe. At the workers' priority it takes its share.
 NICE = 0
+#: The warm-up child's niceness (:meth:`ListFiles.warm`): it makes lists nobody asked for yet.
+WARM_NICE = 10
+#: Seconds the warm-up child may take to make every list of the served lexicons.
+WARM_TIMEOUT = 900.0
 #: Bytes hashed between two pauses for other requests while a file is checked.
 CHECK_BYTES = 1 << 18
 #: Keys (both lexicons together) up to which a list is made in the asking process itself, in the
@@ -208,6 +212,7 @@ class ListFiles:
     ) -> None:
         self.folder, self.home, self.timeout, self.max_bytes = Path(folder), Path(home), timeout, max_bytes
         self.inline = inline
+        self._warmed = False
         self._jobs: dict[Path, _Job] = {}
         self._lock = threading.Lock()
         self._children = threading.BoundedSemaphore(CHILDREN)
@@ -236,6 +241,33 @@ class ListFiles:
         if job.error is not None:
             raise job.error
         return job.value
+
+    def warm(self) -> None:
+        """Once per process, start making every list of the lexicons in ``home`` that has no file
+        yet: one child for all processes (``.warm.lock``), nice'd, one list after another, each
+        under its own lock as a list asked for is (a list it holds is waited for, one asked first
+        is skipped). It runs beside the requests and delays nothing: a list asked for before the
+        child reaches it is made by its own child."""
+        with self._lock:
+            if self._warmed:
+                return
+            self._warmed = True
+        background.start("list files warm-up", self._warm)
+
+    def _warm(self) -> None:
+        editions = [name for name in edition_names() if (self.home / f"{name}.json").is_file()]
+        task = {"home": str(self.home), "folder": str(self.folder), "editions": editions, "max_bytes": self.max_bytes}
+        nice = ["nice", "-n", str(WARM_NICE)] if shutil.which("nice") else []
+        with contextlib.suppress(OSError), _lock_of(self.folder / "warm") as fd:
+            if fd is None:  # another process warms them
+                return
+            command = [*nice, *_COMMAND, "--warm", json.dumps(task)]
+            proc = subprocess.Popen(command, pass_fds=(fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                proc.communicate(timeout=WARM_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()  # reaped
 
     def progress(self, lex: Lexicon, other: Lexicon | None, what: tuple[Any, ...]) -> float:
         """How far the list is made (0 to 1), as its maker last wrote it."""
@@ -417,6 +449,37 @@ def write_list(
     prune(path.parent, spec, path, max_bytes)
 
 
+def warm_files(task: dict[str, Any]) -> None:
+    """What the warm-up child does: every list of the ``editions`` with no file yet, one after
+    another, each under its lock (a list another process holds or has made is skipped)."""
+    signal.alarm(int(WARM_TIMEOUT) + 1)
+    home, folder, max_bytes = Path(task["home"]), Path(task["folder"]), int(task["max_bytes"])
+    lexicons = {name: load_lexicon(name, home) for name in task["editions"]}
+    for name, lex in lexicons.items():
+        ed = lex.edition
+        todo: list[tuple[ListSpec, Lexicon | None]] = [
+            (ListSpec(name, lex.checksum, "with", code=ed.by_label[label].code), None)
+            for label in lists.high_value_tiles(ed)
+        ]
+        todo += [
+            (ListSpec(name, lex.checksum, "new", other, against.checksum), against)
+            for other, against in lexicons.items()
+            if other != name
+        ]
+        for spec, other_lex in todo:
+            path = folder / spec.name
+            if path.exists():
+                continue
+            with _lock_of(path) as fd:
+                if fd is None or path.exists():
+                    continue
+                write_list(spec, lex, other_lex, path, max_bytes, partial(_tell_from, fd))
+
+
+def _tell_from(fd: int, done: float) -> None:
+    _tell(fd, os.getpid(), done)
+
+
 def _generation(edition: str, checksum: str, home: Path) -> Lexicon:
     lex = load_lexicon(edition, home)
     if lex.checksum != checksum:
@@ -449,8 +512,12 @@ def prune(folder: Path, spec: ListSpec, made: Path, max_bytes: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """The child's entry point: one JSON argument, the task (see :meth:`ListFiles._make`)."""
+    args = argv or sys.argv[1:]
     try:
-        make_file(json.loads((argv or sys.argv[1:])[0]))
+        if args[0] == "--warm":
+            warm_files(json.loads(args[1]))
+        else:
+            make_file(json.loads(args[0]))
     except Exception as e:  # told to the parent on stderr, one line
         sys.stderr.write(f"{type(e).__name__}: {e}\n")
         return 1

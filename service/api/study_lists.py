@@ -52,10 +52,15 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.extensions[BODIES] = AnswerBodies()
     app.extensions[FILES] = ListFiles(Path(app.config["EXPORT_CACHE"]) / "lists", Path(app.config["LEXICONS"]))
+    app.config.setdefault("LISTS_WARM", not app.testing)
 
 
 def _files() -> ListFiles:
+    """The app's list files; the first list asked in a worker starts making every list nobody
+    asked yet in the background (``LISTS_WARM``, default on but in tests: ListFiles.warm)."""
     files: ListFiles = current_app.extensions[FILES]
+    if current_app.config["LISTS_WARM"]:
+        files.warm()
     return files
 
 
