@@ -79,8 +79,10 @@ CHILDREN = 1
 #: machine (16 list clients and look-ups keeping both cores busy) a child at nice 10 got a tenth of a
 #: core: 4 lists of 32 were made in the 50 s of the probe. At the workers' priority it takes its share.
 NICE = 0
-#: The warm-up child's niceness (:meth:`ListFiles.warm`): it makes lists nobody asked for yet.
-WARM_NICE = 10
+#: The warm-up child's niceness (:meth:`ListFiles.warm`). At nice 10 it had made its 50 lists 76 s
+#: after the server started (bench.probes_lists, 16 list clients from the 16th s): most were asked
+#: before they were made. At 0, 32 s, with look-up p99 20.6 ms: one child, one core at most.
+WARM_NICE = 0
 #: Seconds the warm-up child may take to make every list of the served lexicons.
 WARM_TIMEOUT = 900.0
 #: Bytes hashed between two pauses for other requests while a file is checked.
@@ -244,7 +246,7 @@ class ListFiles:
 
     def warm(self) -> None:
         """Once per process, start making every list of the lexicons in ``home`` that has no file
-        yet: one child for all processes (``.warm.lock``), nice'd, one list after another, each
+        yet: one child for all processes (``.warm.lock``, :data:`WARM_NICE`), one list after another, each
         under its own lock as a list asked for is (a list it holds is waited for, one asked first
         is skipped). It runs beside the requests and delays nothing: a list asked for before the
         child reaches it is made by its own child."""
@@ -257,7 +259,7 @@ class ListFiles:
     def _warm(self) -> None:
         editions = [name for name in edition_names() if (self.home / f"{name}.json").is_file()]
         task = {"home": str(self.home), "folder": str(self.folder), "editions": editions, "max_bytes": self.max_bytes}
-        nice = ["nice", "-n", str(WARM_NICE)] if shutil.which("nice") else []
+        nice = ["nice", "-n", str(WARM_NICE)] if WARM_NICE and shutil.which("nice") else []
         with contextlib.suppress(OSError), _lock_of(self.folder / "warm") as fd:
             if fd is None:  # another process warms them
                 return
