@@ -10,6 +10,8 @@ import heapq
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from lextools.core.spelling import spell
 from lextools.features import list_files, lists, quiz
 from lextools.features.compare import WordSet, diff
 from service import create_app
+from service.api import export as export_api
 from service.api import study_lists
 from service.http.lexicons import lexicon
 from tests.conftest import build_small
@@ -235,12 +238,10 @@ def _ready(client: FlaskClient, path: str) -> dict[str, Any]:
     raise AssertionError(f"{path} never ready")
 
 
-def _files_app(home: Path, cache: Path, tmp_path: Path, inline: int = 0) -> Flask:
-    """An app over ``home`` whose list files are in ``cache/lists``; ``inline`` 0: every list made by a child."""
+def _files_app(home: Path, cache: Path, tmp_path: Path) -> Flask:
+    """An app over ``home`` whose list files are in ``cache/lists``, each made by a child."""
     config = {"LEXICONS": home, "TESTING": True, "EXPORT_CACHE": cache, "RELOAD_CHECK_SECONDS": 0}
-    app = create_app({**config, "RECORD": tmp_path / f"r{id(cache)}.sqlite3"})
-    app.extensions[study_lists.FILES].inline = inline
-    return app
+    return create_app({**config, "RECORD": tmp_path / f"r{id(cache)}.sqlite3"})
 
 
 def test_the_api_answers_with_progress_while_another_process_makes_a_list(lexicon_home: Path, tmp_path: Path) -> None:
@@ -306,7 +307,7 @@ def test_a_list_file_made_once_is_read_by_every_process_and_a_damaged_one_made_a
 def test_a_rebuilt_lexicon_gets_a_new_list_file_and_the_old_generation_goes(lexicon_home: Path, tmp_path: Path) -> None:
     home, cache = tmp_path / "home", tmp_path / "cache"
     shutil.copytree(lexicon_home, home)
-    client = _files_app(home, cache, tmp_path, inline=10**9).test_client()  # made in the worker, paced
+    client = _files_app(home, cache, tmp_path).test_client()
     before = _ready(client, "/v1/es-fise/lists/new?against=en&count=100")
     _ready(client, "/v1/en/lists/high-value?tile=z")
     old = {p.name for p in (cache / "lists").glob("*.keys")}
@@ -405,12 +406,14 @@ def test_a_rebuilt_lexicon_does_not_serve_the_old_lists_pages(lexicon_home: Path
     assert gone not in [w["word"] for w in after["words"]]
 
 
-def test_the_first_list_asked_warms_every_list_once_for_every_worker(lexicon_home: Path, tmp_path: Path) -> None:
-    """``LISTS_WARM``: the first list asked starts one child that makes every list of the served
-    lexicons nobody asked yet, one after another; another worker then reads them all, making none."""
+def test_a_worker_start_warms_every_list_once_for_every_worker(lexicon_home: Path, tmp_path: Path) -> None:
+    """``LISTS_WARM``: a worker's start (the server's hook) starts one child that makes every list of
+    the served lexicons nobody asked yet, one after another; another worker's start makes none, and
+    that worker then reads them all, making none."""
     cache = tmp_path / "cache"
     first = _files_app(lexicon_home, cache, tmp_path)
     first.config["LISTS_WARM"] = True
+    study_lists.worker_started(first)
     _ready(first.test_client(), "/v1/fr/lists/high-value?tile=k")
     served = {name: load_lexicon(name, lexicon_home) for name in ("en", "es-fise", "es-mattel2021", "es-na103", "fr")}
     expected = set()
@@ -428,3 +431,77 @@ def test_the_first_list_asked_warms_every_list_once_for_every_worker(lexicon_hom
     for path in ("/v1/es-fise/lists/new?against=en", "/v1/en/lists/high-value?tile=z&length=4"):
         assert _ready(second, path)["total"] > 0
     assert second.application.extensions[study_lists.FILES].made == 0
+    study_lists.worker_started(second.application)  # the warm-up child finds every list made
+    assert not second.application.extensions[study_lists.FILES]._running
+
+
+def test_a_list_child_runs_at_the_lowest_priority() -> None:
+    """Players come first: a list child takes a core only when nobody else wants one (SCHED_IDLE),
+    or nice 19 where there is none."""
+    code = "import os; from lextools.features import list_files as f; print(f.lower_priority('{}'), os.nice(0))"
+    for policy, told in (("idle", "idle"), ("nice", "nice 19 19")):
+        out = subprocess.run([sys.executable, "-c", code.format(policy)], capture_output=True, text=True, check=True)
+        assert out.stdout.startswith(told), out.stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code.format("idle") + "; print(os.sched_getscheduler(0) == os.SCHED_IDLE)"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout.split()[-1] == "True"
+
+
+def test_a_worker_exiting_kills_and_reaps_its_list_children(lexicon_home: Path, tmp_path: Path) -> None:
+    """The server's ``worker_exit`` hook: the warm-up child (and any list child) of the worker is
+    killed and reaped, and its lock goes with it: the next worker's warm-up takes it."""
+    app = _files_app(lexicon_home, tmp_path / "cache", tmp_path)
+    files = app.extensions[study_lists.FILES]
+    files.warm()
+    for _ in range(600):
+        if files._running:
+            break
+        time.sleep(0.01)
+    [child] = list(files._running)
+    study_lists.worker_exiting(app)
+    assert child.returncode is not None  # reaped: no zombie left
+    for _ in range(500):  # its watcher sees it end
+        if not files._running:
+            break
+        time.sleep(0.01)
+    assert not files._running
+    with pytest.raises(ProcessLookupError):
+        os.kill(child.pid, 0)
+    fd = os.open(files.folder / ".warm.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free again
+    finally:
+        os.close(fd)
+
+
+def test_the_export_cache_s_pruning_and_bound_cover_the_list_files(lexicon_home: Path, tmp_path: Path) -> None:
+    """Issue 33: the cache keeps the current generation only and is bounded in bytes — lists too. An
+    export of a rebuilt lexicon removes its old list files; the one bound counts exports and lists."""
+    home, cache = tmp_path / "home", tmp_path / "cache"
+    shutil.copytree(lexicon_home, home)
+    client = _files_app(home, cache, tmp_path).test_client()
+    _ready(client, "/v1/es-fise/lists/high-value?tile=z")
+    _ready(client, "/v1/en/lists/high-value?tile=z")
+    fise = load_lexicon("es-fise", home)
+    build_small(home, "es-fise", [fise.edition.spelling(k) for k in list(fise)[1:]])
+    assert client.get("/v1/es-fise/export?format=kwg").status_code == 200
+    left = [p.name for p in (cache / "lists").iterdir()]
+    assert left and not any(fise.checksum[:16] in name for name in left)  # the old generation's, locks too
+    assert any(name.startswith("en_") for name in left)  # another edition's stay
+    export = next(p for p in cache.glob("es-fise-*/*") if not p.name.endswith(".json"))
+    [en_list] = (cache / "lists").glob("en_*.keys")
+    os.utime(en_list, (1, 1))  # the oldest file of the cache
+    export_api.prune(cache, export, max_bytes=list_files.cache_bytes(cache) - 1)
+    assert not en_list.exists() and export.exists()  # the list file counted, and went first
+    fresh = _files_app(home, cache, tmp_path).test_client()  # a worker that keeps nothing yet
+    _ready(fresh, "/v1/en/lists/high-value?tile=z")  # made again; the lists' own pruning counts the exports
+    [en_list] = (cache / "lists").glob("en_*.keys")
+    en = load_lexicon("en", home)
+    spec = list_files.spec_of(en, None, ("with", en.edition.by_label["Z"].code))
+    other = cache / "lists" / list_files.spec_of(en, None, ("with", en.edition.by_label["Q"].code)).name
+    other.write_bytes(b"x" * 100)
+    os.utime(other, (1, 1))
+    list_files.prune(cache / "lists", spec, en_list, list_files.cache_bytes(cache) - 1)
+    assert not other.exists() and en_list.exists() and export.exists()

@@ -4,8 +4,9 @@ A list of new words (against another lexicon) or of the words with a high-value 
 CPU and tens of MB of heap to make (issue 33, rows 1–2). Made in each worker's event loop, under 16
 list clients most were never ready and the heap did not go back. So the service makes each once per
 lexicon generation — for every worker and every process that shares the cache folder — in a child
-process (``python -m lextools.features.list_files``, nice'd, with a time-out: its CPU and memory are
-never a worker's), into a file of the service's cache (``EXPORT_CACHE/lists``), and every worker
+process (``python -m lextools.features.list_files``, at the lowest priority, :data:`PRIORITY`, with a
+time-out: its CPU and memory are never a worker's, and it takes a core only when the players'
+requests leave one), into a file of the service's cache (``EXPORT_CACHE/lists``), and every worker
 reads its pages from that file, mapped (:class:`~lextools.features.lists.KeyList` over the mapping,
 dropped with the kept list after ``KEPT_IDLE`` s): no worker holds a heap copy.
 
@@ -26,10 +27,16 @@ and hands the lock to the child, which holds it while it works and writes its pi
 into it; the other processes see the lock held and answer ``ready: false`` with that progress,
 looking again every :data:`POLL` s until the file lands. The stale-lock rule is the kernel's: a
 lock dies with the processes that held it (a killed worker, a killed child), and the next asker
-takes it; a child that makes no progress for :data:`STALL` s (stopped, stuck) is killed by whoever
-waits for it. The parent kills and reaps a child past :data:`TIMEOUT`. Once a file is made, the
-child removes the files of the same editions' other generations (a rebuilt lexicon's), then the
-oldest files until the folder holds at most :data:`MAX_BYTES`.
+takes it; a child that makes no progress for :data:`STALL` s and is not runnable (stopped, stuck) is
+killed by whoever waits for it. The parent kills and reaps a child past :data:`TIMEOUT`, and every
+child of a worker as the worker exits (:meth:`ListFiles.stop`). Once a file is made, the child
+removes the files of the same editions' other generations (a rebuilt lexicon's), then the oldest
+list files until the whole cache (exports too: one bound) holds at most its ``max_bytes``; the
+export cache's pruning removes a rebuilt lexicon's list files as well (service/api/export.py).
+
+The server starts one warm-up child as its workers start (:meth:`ListFiles.warm`, one for all
+processes): it makes every list of the served lexicons nobody asked for yet, so most are ready
+before players ask, without delaying the server's readiness.
 """
 
 from __future__ import annotations
@@ -40,13 +47,12 @@ import hashlib
 import json
 import mmap
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -62,6 +68,8 @@ from lextools.core.output_files import atomic_write
 from lextools.features import lists
 
 MAGIC = b"lextools-keys 1\n"
+#: The list files' folder in the service's cache (beside the exports' folders).
+LISTS = "lists"
 #: The most bytes a header line may take.
 HEADER_MAX = 4096
 #: Seconds a child may take to make one list (the longest, every word of es-fise against en, is
@@ -75,21 +83,17 @@ POLL = 0.2
 MAX_BYTES = 256 * 2**20
 #: Children one process runs at once (the others wait their turn without using the CPU).
 CHILDREN = 1
-#: The children's niceness. A player waits for the list (ready: false until it lands), and on a busy
-#: machine (16 list clients and look-ups keeping both cores busy) a child at nice 10 got a tenth of a
-#: core: 4 lists of 32 were made in the 50 s of the probe. At the workers' priority it takes its share.
-NICE = 0
-#: The warm-up child's niceness (:meth:`ListFiles.warm`). At nice 10 it had made its 50 lists 76 s
-#: after the server started (bench.probes_lists, 16 list clients from the 16th s): most were asked
-#: before they were made. At 0, 32 s, with look-up p99 20.6 ms: one child, one core at most.
-WARM_NICE = 0
+#: How a list child runs (``LEXTOOLS_LIST_PRIORITY``): "idle", the kernel's SCHED_IDLE policy — a
+#: core only when no other process wants it, so a player's look-up never waits behind a list — or
+#: "nice" (nice 19: a small share of a busy core). Players come first (issue 33's Deliver: background
+#: work cannot starve them); a list not made yet answers ``ready: false`` with ``Retry-After``. At nice
+#: 0 (branch listfiles) the warm-up child beside a CPU hog put the look-ups' p99 at 139–182 ms; the
+#: figures of both policies are in bench/README.md ("Lists made once per lexicon generation").
+PRIORITY = "idle"
 #: Seconds the warm-up child may take to make every list of the served lexicons.
 WARM_TIMEOUT = 900.0
 #: Bytes hashed between two pauses for other requests while a file is checked.
 CHECK_BYTES = 1 << 18
-#: Keys (both lexicons together) up to which a list is made in the asking process itself, in the
-#: background (paced): a child's start costs more than making it (the tests' small lexicons).
-INLINE_KEYS = 20_000
 #: The child's command: this module run by this interpreter.
 _COMMAND = [sys.executable, "-m", "lextools.features.list_files"]
 
@@ -207,17 +211,16 @@ class _Job:
 class ListFiles:
     """The list files of the lexicons in ``home``, in ``folder``: each read, or made once by a child
     (see the module docstring). Per process, one thread (a greenlet under gevent) per list asked for
-    and not yet read, at most :data:`CHILDREN` children at once."""
+    and not yet read, at most :data:`CHILDREN` children at once, each killed and reaped by
+    :meth:`stop` when the process ends."""
 
-    def __init__(
-        self, folder: Path, home: Path, timeout: float = TIMEOUT, max_bytes: int = MAX_BYTES, inline: int = INLINE_KEYS
-    ) -> None:
+    def __init__(self, folder: Path, home: Path, timeout: float = TIMEOUT, max_bytes: int = MAX_BYTES) -> None:
         self.folder, self.home, self.timeout, self.max_bytes = Path(folder), Path(home), timeout, max_bytes
-        self.inline = inline
         self._warmed = False
         self._jobs: dict[Path, _Job] = {}
         self._lock = threading.Lock()
         self._children = threading.BoundedSemaphore(CHILDREN)
+        self._running: set[subprocess.Popen[bytes]] = set()
         self.made = 0  # children this process ran that made a file (for tests and probes)
 
     def keys(
@@ -246,10 +249,11 @@ class ListFiles:
 
     def warm(self) -> None:
         """Once per process, start making every list of the lexicons in ``home`` that has no file
-        yet: one child for all processes (``.warm.lock``, :data:`WARM_NICE`), one list after another, each
-        under its own lock as a list asked for is (a list it holds is waited for, one asked first
-        is skipped). It runs beside the requests and delays nothing: a list asked for before the
-        child reaches it is made by its own child."""
+        yet: one child for all processes (``.warm.lock``), one list after another, each under its
+        own lock as a list asked for is (a list another child holds is skipped). The server starts
+        it in each worker as the worker starts (service/server.py): it delays nothing, and at
+        :data:`PRIORITY` it takes only a core nobody else wants; a list asked for before the child
+        reaches it is made by its own child."""
         with self._lock:
             if self._warmed:
                 return
@@ -259,17 +263,22 @@ class ListFiles:
     def _warm(self) -> None:
         editions = [name for name in edition_names() if (self.home / f"{name}.json").is_file()]
         task = {"home": str(self.home), "folder": str(self.folder), "editions": editions, "max_bytes": self.max_bytes}
-        nice = ["nice", "-n", str(WARM_NICE)] if WARM_NICE and shutil.which("nice") else []
-        with contextlib.suppress(OSError), _lock_of(self.folder / "warm") as fd:
+        with contextlib.suppress(OSError, BusyError), _lock_of(self.folder / "warm") as fd:
             if fd is None:  # another process warms them
                 return
-            command = [*nice, *_COMMAND, "--warm", json.dumps(task)]
-            proc = subprocess.Popen(command, pass_fds=(fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            try:
-                proc.communicate(timeout=WARM_TIMEOUT)
-            except subprocess.TimeoutExpired:
+            _tell(fd, 0, 0.0)
+            command = [*_COMMAND, "--warm", json.dumps({**task, "fd": fd})]
+            self._watch(command, fd, WARM_TIMEOUT, lambda done: None)
+
+    def stop(self) -> None:
+        """Kill and reap the children this process runs (the server calls it as a worker exits)."""
+        with self._lock:
+            running = list(self._running)
+        for proc in running:
+            with contextlib.suppress(OSError):
                 proc.kill()
-                proc.communicate()  # reaped
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                proc.wait(timeout=5)  # reaped (its watcher then sees it end)
 
     def progress(self, lex: Lexicon, other: Lexicon | None, what: tuple[Any, ...]) -> float:
         """How far the list is made (0 to 1), as its maker last wrote it."""
@@ -286,18 +295,16 @@ class ListFiles:
         done: Callable[[lists.KeyList], object],
     ) -> None:
         try:
-            job.value = self._read_or_make(job, lex, other, spec, path)
+            job.value = self._read_or_make(job, lex, spec, path)
             done(job.value)
         except BaseException as e:  # raised to the requests waiting on it
-            job.error = e
+            job.error = background.without_frames(e)
         finally:
             with self._lock:
                 self._jobs.pop(path, None)
             job.done.set()
 
-    def _read_or_make(
-        self, job: _Job, lex: Lexicon, other: Lexicon | None, spec: ListSpec, path: Path
-    ) -> lists.KeyList:
+    def _read_or_make(self, job: _Job, lex: Lexicon, spec: ListSpec, path: Path) -> lists.KeyList:
         """Read the file; while there is none, make it (a child's turn first, then its lock) or wait
         for whoever makes it, telling its progress."""
         tried = False
@@ -311,14 +318,10 @@ class ListFiles:
                 try:
                     with _lock_of(path) as fd:
                         if fd is not None:
-                            if path.exists():  # landed meanwhile: read at the next round
-                                continue
-                            if len(lex) + (len(other) if other is not None else 0) <= self.inline:
-                                write_list(spec, lex, other, path, self.max_bytes, partial(setattr, job, "progress"))
-                            else:
+                            if not path.exists():  # (landed meanwhile: read at the next round)
                                 self._make(job, spec, path, fd)
-                            self.made += 1
-                            tried = True
+                                self.made += 1
+                                tried = True
                             continue
                 finally:
                     self._children.release()
@@ -326,29 +329,37 @@ class ListFiles:
             time.sleep(POLL)
 
     def _make(self, job: _Job, spec: ListSpec, path: Path, fd: int) -> None:
-        """Run the child that writes ``path``, handing it the lock ``fd``; killed and reaped past
-        ``timeout`` or :data:`STALL` s without progress."""
+        """Run the child that writes ``path``, handing it the lock ``fd``."""
         _tell(fd, 0, 0.0)
-        nice = ["nice", "-n", str(NICE)] if NICE and shutil.which("nice") else []
         task = {**spec.header(), "home": str(self.home), "path": str(path), "fd": fd}
         task.update(max_bytes=self.max_bytes, timeout=self.timeout)
-        command = [*nice, *_COMMAND, json.dumps(task)]
-        proc = subprocess.Popen(command, pass_fds=(fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        start = time.monotonic()
-        while True:
-            try:
-                _, err = proc.communicate(timeout=POLL)
-                break
-            except subprocess.TimeoutExpired:
-                job.progress = _progress(fd)
-                stalled = time.time() - os.fstat(fd).st_mtime > STALL
-                if time.monotonic() - start > self.timeout or stalled:
-                    proc.kill()  # SIGKILL ends a stopped child too
-                    proc.communicate()  # reaped
-                    raise BusyError(message("busy_list")) from None
-        if proc.returncode != 0:
-            error = err.decode(errors="replace").strip()[-300:]
+        error = self._watch([*_COMMAND, json.dumps(task)], fd, self.timeout, partial(setattr, job, "progress"))
+        if error is not None:
             raise CorruptLexiconError(f"{spec.edition}: the list {spec.name} was not made ({error})")
+
+    def _watch(self, command: list[str], fd: int, timeout: float, tell: lists.Tell) -> str | None:
+        """Run a child holding the lock ``fd`` until it ends (None, or the end of its error output
+        when it failed); killed and reaped, :class:`BusyError`, past ``timeout`` s or once it
+        stalled (see :func:`_stalled`), as the export child is (service/api/export.py)."""
+        proc = subprocess.Popen(command, pass_fds=(fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with self._lock:
+            self._running.add(proc)
+        start = time.monotonic()
+        try:
+            while True:
+                try:
+                    _, err = proc.communicate(timeout=POLL)
+                    break
+                except subprocess.TimeoutExpired:
+                    tell(_progress(fd))
+                    if time.monotonic() - start > timeout or _stalled(proc.pid, os.fstat(fd).st_mtime):
+                        proc.kill()  # SIGKILL ends a stopped child too
+                        proc.communicate()  # reaped
+                        raise BusyError(message("busy_list")) from None
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+        return None if proc.returncode == 0 else err.decode(errors="replace").strip()[-300:]
 
 
 def _tell(fd: int, pid: int, done: float) -> None:
@@ -382,23 +393,38 @@ def _progress(fd: int) -> float:
 
 
 def _held(path: Path, stall: float) -> float:
-    """The progress of the child another process runs for ``path``; a child whose lock file was not
-    written for ``stall`` seconds (stopped, stuck) is killed, which frees the lock."""
+    """The progress of the child another process runs for ``path``; a child that stalled (see
+    :func:`_stalled`) is killed, which frees the lock."""
     lock = path.with_name(f".{path.name}.lock")
     try:
         fd = os.open(lock, os.O_RDONLY)
     except OSError:
         return 0.0
     try:
-        text, idle = os.pread(fd, 64, 0).split(), time.time() - os.fstat(fd).st_mtime
+        text, written = os.pread(fd, 64, 0).split(), os.fstat(fd).st_mtime
     finally:
         os.close(fd)
-    if idle > stall and text and text[0].isdigit():
+    if text and text[0].isdigit() and _stalled(int(text[0]), written, stall):
         _kill_child(int(text[0]), path)
     try:
         return min(1.0, float(text[1]))
     except (ValueError, IndexError):
         return 0.0
+
+
+def _stalled(pid: int, written: float, stall: float = STALL) -> bool:
+    """Whether a child whose lock file was last written at ``written`` is stalled: no progress for
+    ``stall`` s and neither runnable nor waiting for the disk (``/proc/PID/stat``: stopped by SIGSTOP
+    or stuck asleep). A child starved of CPU — at :data:`PRIORITY` on a busy machine it gets a
+    core only when nobody else wants one — is runnable: it waits its turn, it is not killed."""
+    if time.time() - written <= stall:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rpartition(b")")[2].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc to tell: the time without progress decides
+    return state not in (b"R", b"D")
 
 
 def _kill_child(pid: int, path: Path) -> None:
@@ -456,6 +482,7 @@ def warm_files(task: dict[str, Any]) -> None:
     another, each under its lock (a list another process holds or has made is skipped)."""
     signal.alarm(int(WARM_TIMEOUT) + 1)
     home, folder, max_bytes = Path(task["home"]), Path(task["folder"]), int(task["max_bytes"])
+    warm = int(task["fd"])  # .warm.lock: written as each list goes on (the parent's heartbeat)
     lexicons = {name: load_lexicon(name, home) for name in task["editions"]}
     for name, lex in lexicons.items():
         ed = lex.edition
@@ -475,11 +502,12 @@ def warm_files(task: dict[str, Any]) -> None:
             with _lock_of(path) as fd:
                 if fd is None or path.exists():
                     continue
-                write_list(spec, lex, other_lex, path, max_bytes, partial(_tell_from, fd))
+                write_list(spec, lex, other_lex, path, max_bytes, partial(_tell_from, (fd, warm)))
 
 
-def _tell_from(fd: int, done: float) -> None:
-    _tell(fd, os.getpid(), done)
+def _tell_from(fds: tuple[int, ...], done: float) -> None:
+    for fd in fds:
+        _tell(fd, os.getpid(), done)
 
 
 def _generation(edition: str, checksum: str, home: Path) -> Lexicon:
@@ -491,30 +519,63 @@ def _generation(edition: str, checksum: str, home: Path) -> Lexicon:
 
 def prune(folder: Path, spec: ListSpec, made: Path, max_bytes: int) -> None:
     """Remove the list files (and locks) naming ``spec``'s editions with another checksum (a rebuilt
-    lexicon's), then the oldest files until the folder holds at most ``max_bytes`` (never ``made``)."""
-    current = {spec.edition: spec.checksum[:16]}
+    lexicon's), then the oldest list files until the whole cache — the exports beside ``folder``
+    too, one bound for both (the service's ``EXPORT_CACHE_MAX_BYTES``) — holds at most ``max_bytes``
+    (never ``made``)."""
+    current = {spec.edition: spec.checksum}
     if spec.other is not None:
-        current[spec.other] = str(spec.other_checksum)[:16]
-    files = []
-    for p in folder.iterdir():
-        name = p.name.removeprefix(".").removesuffix(".lock")
-        lexicons = dict(part.rpartition("_")[::2] for part in name.removesuffix(".keys").split("__")[:-1])
-        if any(current.get(edition, checksum) != checksum for edition, checksum in lexicons.items()):
-            p.unlink(missing_ok=True)
-        elif p.name.endswith(".keys") and p != made:
-            with contextlib.suppress(OSError):
-                files.append((p.stat().st_mtime, p.stat().st_size, p))
-    total = sum(size for _, size, _ in files) + made.stat().st_size
-    for _, size, p in sorted(files):
+        current[spec.other] = str(spec.other_checksum)
+    prune_generations(folder, current)
+    files = sorted((st.st_mtime, st.st_size, p) for p in folder.glob("*.keys") if p != made and (st := _stat(p)))
+    total = cache_bytes(folder.parent)
+    for _, size, p in files:
         if total <= max_bytes:
             break
         p.unlink(missing_ok=True)
         total -= size
 
 
+def prune_generations(folder: Path, current: Mapping[str, str]) -> None:
+    """Remove the list files, their locks and temporary files in ``folder`` that name an edition of
+    ``current`` (edition → its lexicon's checksum) with another checksum: a rebuilt lexicon's.
+    The export cache's pruning calls it too (service/api/export.py)."""
+    now = {edition: checksum[:16] for edition, checksum in current.items()}
+    with contextlib.suppress(OSError):
+        for p in folder.iterdir():
+            name = p.name.removeprefix(".").removesuffix(".lock")
+            named = dict(part.rpartition("_")[::2] for part in name.removesuffix(".keys").split("__")[:-1])
+            if any(now.get(edition, checksum) != checksum for edition, checksum in named.items()):
+                p.unlink(missing_ok=True)
+
+
+def cache_bytes(cache: Path) -> int:
+    """Bytes of the files one level down the cache (every export and its manifest, every list
+    file), as the export cache's bound counts them: temporary files and locks (``.NAME``) aside."""
+    return sum(st.st_size for p in cache.glob("*/*") if not p.name.startswith(".") and (st := _stat(p)))
+
+
+def _stat(p: Path) -> os.stat_result | None:
+    try:
+        return p.stat()
+    except OSError:  # removed meanwhile by another process
+        return None
+
+
+def lower_priority(policy: str) -> str:
+    """Run this process at ``policy`` (:data:`PRIORITY`): SCHED_IDLE, or nice 19 ("nice", and where
+    there is no SCHED_IDLE). What it ran at is returned."""
+    if policy == "idle" and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "idle"
+    os.nice(19 - os.nice(0))
+    return "nice 19"
+
+
 def main(argv: list[str] | None = None) -> int:
     """The child's entry point: one JSON argument, the task (see :meth:`ListFiles._make`)."""
     args = argv or sys.argv[1:]
+    lower_priority(os.environ.get("LEXTOOLS_LIST_PRIORITY", PRIORITY))
     try:
         if args[0] == "--warm":
             warm_files(json.loads(args[1]))

@@ -27,7 +27,7 @@ from lextools.core.edition import edition_names
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.features import lists, quiz
-from lextools.features.list_files import ListFiles
+from lextools.features.list_files import LISTS, ListFiles
 from service.api.quiz import QuizQuestion, max_answers_param
 from service.api.walks import in_turn
 from service.contract.bodies import Body, Words, load_body
@@ -48,19 +48,32 @@ FILES = "lextools.list_files"
 
 def init_app(app: Flask) -> None:
     """The routes, the bodies of their pages kept a short while (service/http/answer_bodies.py), and
-    the list files made once per lexicon generation in ``EXPORT_CACHE/lists``."""
+    the list files made once per lexicon generation in ``EXPORT_CACHE/lists``, held to the export
+    cache's bound in bytes (``EXPORT_CACHE_MAX_BYTES``: one bound for exports and lists)."""
     app.register_blueprint(bp)
     app.extensions[BODIES] = AnswerBodies()
-    app.extensions[FILES] = ListFiles(Path(app.config["EXPORT_CACHE"]) / "lists", Path(app.config["LEXICONS"]))
+    folder, home = Path(app.config["EXPORT_CACHE"]) / LISTS, Path(app.config["LEXICONS"])
+    app.extensions[FILES] = ListFiles(folder, home, max_bytes=int(app.config["EXPORT_CACHE_MAX_BYTES"]))
     app.config.setdefault("LISTS_WARM", not app.testing)
 
 
+def worker_started(app: Flask) -> None:
+    """As a worker starts (service/server.py): begin making every list of the served lexicons that
+    has no file yet, one child for all workers at the lowest priority (``LISTS_WARM``, on but in
+    tests: ListFiles.warm). The worker's readiness waits for nothing."""
+    if app.config["LISTS_WARM"]:
+        app.extensions[FILES].warm()
+
+
+def worker_exiting(app: Flask) -> None:
+    """As a worker exits (service/server.py): its list children, the warm-up's among them, are
+    killed and reaped."""
+    app.extensions[FILES].stop()
+
+
 def _files() -> ListFiles:
-    """The app's list files; the first list asked in a worker starts making every list nobody
-    asked yet in the background (``LISTS_WARM``, default on but in tests: ListFiles.warm)."""
+    """The app's list files."""
     files: ListFiles = current_app.extensions[FILES]
-    if current_app.config["LISTS_WARM"]:
-        files.warm()
     return files
 
 
