@@ -89,8 +89,10 @@ KEPT_IDLE = background.KEPT_IDLE
 KEPT_STEMS = stem_file.KEPT
 #: Keys read, spelled or sorted at once while a list is made: a pause for other requests between two.
 SLICE = 2048
-#: How long the service waits for a list being made before it answers with the progress (seconds).
-LIST_WAIT = 0.3
+#: How long the service waits for a list being made before it answers with the progress (seconds):
+#: within the page's own wait (service/api/study_lists.py's PAGE_WAIT), so a page whose list is not
+#: ready says how far it is rather than nothing.
+LIST_WAIT = 0.25
 #: Per lexicon, its kept lists: what → (the list, when it was last asked for).
 _KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, tuple[Any, float]]] = weakref.WeakKeyDictionary()
 _kept_lock = threading.Lock()

@@ -183,7 +183,13 @@ class ListQuiz(Answer):
 RETRY_AFTER = 1
 #: How long a request waits for its page to be made (the list, its entries, its body) before it
 #: answers that it is not ready: a page is made once, and on a busy worker that can take seconds.
-PAGE_WAIT = 0.5
+#: The answer's bound is 1 s (bench.probes_lists) and this wait is most of the slowest answer: timed
+#: in the workers under 16 list clients (load 7–8), the route took the wait plus up to 0.2 s (its
+#: greenlet's turn on a worker that got a quarter of a core), and the client saw up to 0.25 s more
+#: (accept, parse, its turn again): 0.5 s gave answers of 0.95 s, so the wait is shorter. A stems
+#: page (the longest: 2,000 words, 150–250 ms to make and dump at that load) is still made within
+#: it on a fresh worker most of the time, and it is kept (answer_bodies) for the next ask anyway.
+PAGE_WAIT = 0.35
 
 
 def _answered(page: dict[str, Any]) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]]:
