@@ -436,8 +436,8 @@ def test_a_worker_start_warms_every_list_once_for_every_worker(lexicon_home: Pat
 
 
 def test_a_list_child_runs_at_the_lowest_priority() -> None:
-    """Players come first: a list child takes a core only when nobody else wants one (SCHED_IDLE),
-    or nice 19 where there is none."""
+    """Players come first: a list child runs at nice 19 (the default), or takes a core only when
+    nobody else wants one (SCHED_IDLE, ``LEXTOOLS_LIST_PRIORITY=idle``)."""
     code = "import os; from lextools.features import list_files as f; print(f.lower_priority('{}'), os.nice(0))"
     for policy, told in (("idle", "idle"), ("nice", "nice 19 19")):
         out = subprocess.run([sys.executable, "-c", code.format(policy)], capture_output=True, text=True, check=True)

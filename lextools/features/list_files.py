@@ -83,13 +83,15 @@ POLL = 0.2
 MAX_BYTES = 256 * 2**20
 #: Children one process runs at once (the others wait their turn without using the CPU).
 CHILDREN = 1
-#: How a list child runs (``LEXTOOLS_LIST_PRIORITY``): "idle", the kernel's SCHED_IDLE policy — a
-#: core only when no other process wants it, so a player's look-up never waits behind a list — or
-#: "nice" (nice 19: a small share of a busy core). Players come first (issue 33's Deliver: background
-#: work cannot starve them); a list not made yet answers ``ready: false`` with ``Retry-After``. At nice
-#: 0 (branch listfiles) the warm-up child beside a CPU hog put the look-ups' p99 at 139–182 ms; the
-#: figures of both policies are in bench/README.md ("Lists made once per lexicon generation").
-PRIORITY = "idle"
+#: How a list child runs (``LEXTOOLS_LIST_PRIORITY``): "nice" (nice 19: a small share of a busy core)
+#: or "idle" (the kernel's SCHED_IDLE: a core only when no other process wants one). Players come
+#: first (issue 33: background work cannot starve them), and a list not made yet answers ``ready:
+#: false`` with ``Retry-After``. At nice 0 (branch listfiles) the children beside a CPU hog put the
+#: look-ups' p99 at 139–182 ms. bench.probes_lists with ``yes`` beside, two runs each: SCHED_IDLE
+#: p99 44.2 · 63.7 ms, 803 · 490 answers ready, PSS +10.8 · +10.9 %; nice 19 p99 82.2 · 59.2 ms,
+#: 1,993 · 647 ready, PSS +1.8 · +1.7 %: as good for the look-ups, more lists ready, memory back.
+#: Either way one run of two had a list answer near 2 s (see bench/README.md). Figures there.
+PRIORITY = "nice"
 #: Seconds the warm-up child may take to make every list of the served lexicons.
 WARM_TIMEOUT = 900.0
 #: Bytes hashed between two pauses for other requests while a file is checked.
