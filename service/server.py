@@ -78,6 +78,14 @@ def _init_worker(worker: Any) -> None:
     wire.install(worker)
 
 
+def _start_worker(started: Callable[[], None], worker: Any) -> None:
+    """``lextools serve``'s ``post_worker_init``: :func:`_init_worker`, then ``started()`` — the lists
+    that teach start being made in the background, once for all workers, at the lowest priority
+    (service/api/study_lists.py): the worker answers at once, nothing waits for them."""
+    _init_worker(worker)
+    started()
+
+
 def _take_turns(worker: Any, req: Any, environ: Any, resp: Any) -> None:
     """gunicorn ``post_request`` hook: after each answer, the connection lets the worker's others run.
 
@@ -234,6 +242,7 @@ def serve(
     # The app's modules load only now, after the patching: some make a lock or semaphore when
     # imported (lextools.core.background), which must be gevent's. A documented lazy load.
     from service import app as factory  # noqa: PLC0415
+    from service.api import study_lists  # noqa: PLC0415
     from service.judge import record_access  # noqa: PLC0415
 
     app = factory.create_app(config)  # a bad --kiosk edition fails here, before gunicorn starts
@@ -258,6 +267,8 @@ def serve(
             "workers": workers,
             "on_starting": lambda arbiter: arbiter.log.info(summary),
             "when_ready": partial(log_pages, app),
+            "post_worker_init": partial(_start_worker, partial(study_lists.worker_started, app)),
+            "worker_exit": lambda arbiter, worker: study_lists.worker_exiting(app),
         },
     ).run()
 

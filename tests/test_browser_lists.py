@@ -55,7 +55,9 @@ def test_new_words_default_sibling_progress_and_count(browser: WebDriver, base_u
     wait_for(browser, lambda d: "42 %" in by_id(d, "lists-message").text, "the progress")
     assert not by_id(browser, "lists-show").is_enabled(), "the button waits for the list"
     count = wait_for(browser, lambda d: by_id(d, "lists-result").text.split("\n")[0], "the list")
-    assert by_id(browser, "lists-show").is_enabled() and browser.execute_script("return window.listsAsked") == 2
+    # the faked answer, then the real list: made by a child process (the service makes every list in
+    # one), which may take another ask or two after Retry-After
+    assert by_id(browser, "lists-show").is_enabled() and browser.execute_script("return window.listsAsked") >= 2
     with urllib.request.urlopen(f"{base_url}/v1/es-fise/lists/new?against=en&count=100") as r:
         answer = json.load(r)
     assert answer["ready"] is True and answer["total"] > 0

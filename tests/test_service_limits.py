@@ -56,6 +56,11 @@ def _children_of(pid: int, text: str) -> list[int]:
     return found
 
 
+#: The export child's command word (``lextools export``): the lists' warm-up child, also a worker's,
+#: names the cache folder in its command line, and that folder may be called "exports".
+_EXPORT = "\0export\0"
+
+
 @pytest.mark.slow
 def test_a_real_server_kills_a_stopped_export_child_and_starts_another(tmp_path: Path) -> None:
     home = tmp_path / "home"
@@ -68,7 +73,7 @@ def test_a_real_server_kills_a_stopped_export_child_and_starts_another(tmp_path:
         def stop_the_child() -> None:
             deadline = time.monotonic() + 20
             while not stopped and time.monotonic() < deadline:
-                for pid in _children_of(worker, "export"):
+                for pid in _children_of(worker, _EXPORT):
                     os.kill(pid, signal.SIGSTOP)
                     stopped.append(pid)
                 time.sleep(0.005)
@@ -79,7 +84,7 @@ def test_a_real_server_kills_a_stopped_export_child_and_starts_another(tmp_path:
         t.join()
         assert stopped, "no export child seen"
         assert status == 503 and body["error"]["code"] == "busy" and int(headers["Retry-After"]) > 0
-        assert not _children_of(worker, "export")  # the stopped child was killed and reaped
+        assert not _children_of(worker, _EXPORT)  # the stopped child was killed and reaped
         status, _, data = server.request("GET", "/v1/es-fise/export?format=kwg-gaddag")
         assert status == 200 and len(data) > 8  # a new child made it
     finally:

@@ -15,12 +15,17 @@
   the edition reads, or a word list exported by Zyzzyva (a word per line, other columns after it) —
   read into valid words, each line it cannot use reported with the reason.
 
-A list that takes a pass over the lexicon (new words, high-value tiles, the stems of an older
-lexicon) is made once per lexicon (and other lexicon) in the background (:mod:`lextools.core.background`),
-in slices that pause for the process's other requests, and kept packed (:class:`KeyList`) while it is
-asked for: a list (the stems file's lines too) nobody asked for in :data:`KEPT_IDLE` seconds is
-dropped and its memory given back, so a worker's memory returns near its idle size after a burst of
-lists (issue 33, row 2), and the next ask makes it again. A caller
+In the service, a list of new words or of a high-value tile's words (of every length: a length's
+words are a slice of it) is made once per lexicon generation for every worker and process, by a
+child process, into a file the workers read mapped (:mod:`lextools.features.list_files`, given as
+``files``): no worker spends the seconds of CPU or holds the heap it takes (issue 33, rows 1–2).
+Elsewhere (the command line, and the stems of a lexicon built before the stems file) a list that
+takes a pass over the lexicon is made once per lexicon (and other lexicon) in the background
+(:mod:`lextools.core.background`), in slices that pause for the process's other requests. Either
+is kept packed (:class:`KeyList`, a file's mapping) while it is asked for: a list (the stems file's
+lines too) nobody asked for in :data:`KEPT_IDLE` seconds is dropped and its memory (or mapping) given
+back, so a worker's memory returns near its idle size after a burst of lists (issue 33, row 2), and
+the next ask reads or makes it again. A caller
 that gives a ``wait`` gets, while the list is not made, an answer with ``ready`` false and the
 ``progress`` made (0 to 1): the service's requests never wait longer than that for a list.
 
@@ -38,9 +43,9 @@ import time
 import weakref
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from itertools import compress, islice, repeat
-from typing import Any, TypeVar, overload
+from typing import Any, Protocol, TypeVar, overload
 
 from lextools.core import background, search
 from lextools.core import stems as stem_file
@@ -84,8 +89,10 @@ KEPT_IDLE = background.KEPT_IDLE
 KEPT_STEMS = stem_file.KEPT
 #: Keys read, spelled or sorted at once while a list is made: a pause for other requests between two.
 SLICE = 2048
-#: How long the service waits for a list being made before it answers with the progress (seconds).
-LIST_WAIT = 0.3
+#: How long the service waits for a list being made before it answers with the progress (seconds):
+#: within the page's own wait (service/api/study_lists.py's PAGE_WAIT), so a page whose list is not
+#: ready says how far it is rather than nothing.
+LIST_WAIT = 0.25
 #: Per lexicon, its kept lists: what → (the list, when it was last asked for).
 _KEPT: weakref.WeakKeyDictionary[Lexicon, OrderedDict[Hashable, tuple[Any, float]]] = weakref.WeakKeyDictionary()
 _kept_lock = threading.Lock()
@@ -95,6 +102,22 @@ _MAKING: weakref.WeakKeyDictionary[Lexicon, dict[Hashable, float]] = weakref.Wea
 _ASKED: weakref.WeakKeyDictionary[Lexicon, dict[Hashable, float]] = weakref.WeakKeyDictionary()
 
 Tell = Callable[[float], None]
+
+
+class ListSource(Protocol):
+    """Where the service reads the lists that take a pass over a lexicon: files made once per lexicon
+    generation, by a child process, for every worker (:class:`lextools.features.list_files.ListFiles`)."""
+
+    def keys(
+        self,
+        lex: Lexicon,
+        other: Lexicon | None,
+        what: tuple[Any, ...],
+        wait: float | None,
+        done: Callable[[KeyList], object],
+    ) -> KeyList | None: ...
+
+    def progress(self, lex: Lexicon, other: Lexicon | None, what: tuple[Any, ...]) -> float: ...
 
 
 def _keep(lex: Lexicon, what: Hashable, value: T, asked: float | None = None) -> T:
@@ -156,6 +179,18 @@ def _swept() -> bool:
 _SWEEPER = background.Sweeper("kept lists", _swept, KEPT_IDLE / 4)
 
 
+def _from_files(
+    lex: Lexicon, other: Lexicon | None, what: tuple[Any, ...], wait: float | None, files: ListSource
+) -> KeyList | None:
+    """The list ``what``: kept, else read from its file (made once for every process: ``files``),
+    kept once read; None when that takes more than ``wait`` seconds."""
+    kept, found = _found(lex, what)
+    if kept:
+        return found
+    value = files.keys(lex, other, what, wait, lambda keys: _keep(lex, what, keys))
+    return None if value is None else _keep(lex, what, value)
+
+
 def _made(lex: Lexicon, what: Hashable, make: Callable[[Tell], T], wait: float | None) -> T | None:
     """The list ``what`` of this lexicon: kept, or made once in the background by ``make`` (which tells
     how far it is); None when it is not made within ``wait`` seconds (None: wait for it)."""
@@ -184,9 +219,9 @@ def progress(lex: Lexicon, what: Hashable) -> float:
     return _MAKING.get(lex, {}).get(what, 0.0)
 
 
-def _not_ready(kind: str, lex: Lexicon, what: Hashable, start: int, rest: dict[str, Any]) -> dict[str, Any]:
-    """The answer while a list is being made: no items, and how far it is."""
-    return {**_paged(kind, lex, 0, start, 0), **rest, "ready": False, "progress": round(progress(lex, what), 3)}
+def _not_ready(kind: str, lex: Lexicon, done: float, start: int, rest: dict[str, Any]) -> dict[str, Any]:
+    """The answer while a list is being made: no items, and how far it is (``done``, 0 to 1)."""
+    return {**_paged(kind, lex, 0, start, 0), **rest, "ready": False, "progress": round(done, 3)}
 
 
 class KeyList(Sequence[str]):
@@ -194,7 +229,7 @@ class KeyList(Sequence[str]):
     ``bytes`` of its keys as :meth:`~lextools.core.edition.Edition.rank_bytes`, one byte a tile (a list
     of half a million keys in a few MB and one allocation per length, not as many ``str`` objects)."""
 
-    def __init__(self, edition: Edition, blocks: dict[int, bytes]) -> None:
+    def __init__(self, edition: Edition, blocks: Mapping[int, bytes | memoryview]) -> None:
         self.edition, self.blocks = edition, {n: blocks[n] for n in sorted(blocks) if blocks[n]}
         self.counts = {n: len(b) // n for n, b in self.blocks.items()}
 
@@ -215,7 +250,7 @@ class KeyList(Sequence[str]):
         records: list[bytes] = []
         for n, count in self.counts.items():
             if start < count and stop > 0:
-                block = self.blocks[n][max(start, 0) * n : min(stop, count) * n]
+                block = bytes(self.blocks[n][max(start, 0) * n : min(stop, count) * n])  # (of a mapped file)
                 records.extend(block[i : i + n] for i in range(0, len(block), n))
             start, stop = start - count, stop - count
         return self.edition.keys_of_ranks(records)
@@ -328,7 +363,7 @@ def stems(
     ranked = ranked_stems(lex, length, wait)
     if ranked is None:
         _page([], start, count)  # (the page's bounds checked all the same)
-        return _not_ready("stems", lex, ("stems", length), start, {"length": length, "stems": []})
+        return _not_ready("stems", lex, progress(lex, ("stems", length)), start, {"length": length, "stems": []})
     total, best = ranked
     page = _page(best, start, count)
     return {
@@ -371,17 +406,25 @@ def with_tile(
     start: int = 1,
     count: int = DEFAULT_PAGE,
     wait: float | None = None,
+    files: ListSource | None = None,
 ) -> dict[str, Any]:
-    """A page of the words with ``tile`` (in any notation), of ``length`` tiles or of any length."""
+    """A page of the words with ``tile`` (in any notation), of ``length`` tiles or of any length: a
+    slice of the one list of the tile's words (each length's words are a block of it). Read from
+    ``files`` (the service), or made here in the background (the command line)."""
     ed = lex.edition
     label = high_value_tile(ed, tile)
     code = ed.by_label[label].code
     rest = {"tile": label, "tiles": high_value_tiles(ed), "length": length}
-    what = ("with", code, length)
-    words = _made(lex, what, lambda tell: _with_code(lex, code, length, tell), wait)
-    if words is None:
+    what = ("with", code)
+    if files is not None:
+        every = _from_files(lex, None, what, wait, files)
+    else:
+        every = _made(lex, what, lambda tell: keys_with(lex, code, None, tell), wait)
+    if every is None:
         _page([], start, count)
-        return _not_ready("high-value", lex, what, start, {**rest, "words": []})
+        done = files.progress(lex, None, what) if files is not None else progress(lex, what)
+        return _not_ready("high-value", lex, done, start, {**rest, "words": []})
+    words = every.of_length(length) if length else every
     page = _page(words, start, count)
     return {
         **_paged("high-value", lex, len(words), start, len(page)),
@@ -391,7 +434,7 @@ def with_tile(
     }
 
 
-def _with_code(lex: Lexicon, code: str, length: int | None, tell: Tell) -> KeyList:
+def keys_with(lex: Lexicon, code: str, length: int | None, tell: Tell = lambda done: None) -> KeyList:
     """The words with the tile ``code``, shortest first, then in the edition's alphabet."""
     keys = quiz.keys_of_length(lex, length) if length else lex
     total, done = (len(keys) if length else len(lex)) or 1, [0]
@@ -427,14 +470,20 @@ def new_words(
     start: int = 1,
     count: int = DEFAULT_PAGE,
     wait: float | None = None,
+    files: ListSource | None = None,
 ) -> dict[str, Any]:
-    """A page of the words of ``lex`` that ``other`` lacks (compared by spelling), shortest first."""
+    """A page of the words of ``lex`` that ``other`` lacks (compared by spelling), shortest first: read
+    from ``files`` (the service), or made here in the background (the command line)."""
     what = ("new", other.edition.name, other.checksum)
     rest = {"against": other.edition.name, "length": length}
-    every = _made(lex, what, lambda tell: new_keys(lex, other, tell), wait)
+    if files is not None:
+        every = _from_files(lex, other, what, wait, files)
+    else:
+        every = _made(lex, what, lambda tell: new_keys(lex, other, tell), wait)
     if every is None:
         _page([], start, count)
-        return _not_ready("new", lex, what, start, {**rest, "words": []})
+        done = files.progress(lex, other, what) if files is not None else progress(lex, what)
+        return _not_ready("new", lex, done, start, {**rest, "words": []})
     keys = every.of_length(length) if length else every
     page = _page(keys, start, count)
     return {

@@ -23,7 +23,9 @@ progress; one starved on a busy machine is runnable, and waits): then it is kill
 reaped, the requests waiting for it get 503 ``busy`` with ``Retry-After``, and the next request
 starts a new child. The cache keeps each lexicon's current build only: once an export is made, the
 folders of the edition's other builds (a rebuilt lexicon's) are removed, and then the oldest
-exports until the cache holds at most ``EXPORT_CACHE_MAX_BYTES``.
+exports until the cache holds at most ``EXPORT_CACHE_MAX_BYTES``. The lists that teach are made into
+the same cache (``lists/``, service/api/study_lists.py) and held to the same rules: the current
+generation only, and their bytes count in that one bound.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.core.spelling import NOTATIONS, Notation
 from lextools.features.export import export_name, manifest, manifest_path, words_dawg
+from lextools.features.list_files import LISTS, prune_generations
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, load
 from service.contract.schemas import Answer, Limited, dict_field, errors, int_field, nested_list, str_field
@@ -270,7 +273,7 @@ def _exported(lex: Lexicon, fmt: str, notation: Notation) -> Path:
 
     def make(p: Path) -> None:
         _write(lex, fmt, notation, home, p, child)
-        prune(cache, p, config["EXPORT_CACHE_MAX_BYTES"])
+        prune(cache, p, config["EXPORT_CACHE_MAX_BYTES"], lex.checksum)
 
     files: ExportFiles = current_app.extensions[MADE]
     files.wait_for(path, make, config["EXPORT_WAIT_MS"] / 1000)
@@ -326,14 +329,18 @@ def _cpu_usage(pid: int) -> tuple[int, bool] | None:
         return None
 
 
-def prune(cache: Path, made: Path, max_bytes: int) -> None:
-    """Keep the current build's exports only: remove the edition's other folders in the cache (a
-    rebuilt lexicon's), then the oldest exports until the cache holds at most ``max_bytes`` (never
-    the one just ``made``). A file is removed after its manifest, which says it is there."""
+def prune(cache: Path, made: Path, max_bytes: int, checksum: str | None = None) -> None:
+    """Keep the current build's exports and lists only: remove the edition's other folders in the
+    cache (a rebuilt lexicon's) and, given its lexicon's ``checksum``, its other generations' list
+    files (``lists/``, lextools.features.list_files), then the oldest exports or list files until
+    the cache holds at most ``max_bytes`` — the list files count in that bound (never the one
+    just ``made``). A file is removed after its manifest, which says it is there."""
     edition = made.parent.name[: -_HASH_CHARS - 1]
     for other in cache.glob(f"{edition}-*"):
         if other != made.parent and other.is_dir() and _HASHED.fullmatch(other.name[len(edition) + 1 :]):
             shutil.rmtree(other, ignore_errors=True)
+    if checksum is not None:
+        prune_generations(cache / LISTS, {edition: checksum})
     exports = sorted(
         (st.st_mtime, st.st_size, p)
         for p in cache.glob("*/*")

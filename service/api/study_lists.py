@@ -2,8 +2,9 @@
 a lexicon, and a quiz on any list — the study page's lists, the same answers as ``lextools lists``.
 
 The stems lists are read from the build's file; the lists that take a pass over the lexicon (new
-words, high-value tiles, the stems of a lexicon built before that file) are made once per worker in
-the background, in slices that pause for the other requests (:mod:`lextools.features.lists`). A
+words, high-value tiles) are made once per lexicon generation for every worker, by a child process,
+into ``EXPORT_CACHE/lists``, and read from there mapped (:mod:`lextools.features.list_files`); the
+stems of a lexicon built before the stems file are ranked in the worker's background. A
 page (the list, its entries, its JSON body) is made once in a thread of its own and its body kept a
 short while (service/http/answer_bodies.py: a stems page is 200 kB, most of its cost the dump); a
 request waits for its page at most :data:`PAGE_WAIT` seconds (and for a list being made at most
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, request
@@ -25,6 +27,7 @@ from lextools.core.edition import edition_names
 from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.features import lists, quiz
+from lextools.features.list_files import LISTS, ListFiles
 from service.api.quiz import QuizQuestion, max_answers_param
 from service.api.walks import in_turn
 from service.contract.bodies import Body, Words, load_body
@@ -39,12 +42,39 @@ from service.http.lexicons import lexicon
 bp = Blueprint("lists", __name__, url_prefix="/v1/<edition>/lists")
 #: Where the app keeps the list pages' bodies (:func:`init_app`).
 BODIES = "lextools.list_bodies"
+#: Where the app keeps its :class:`~lextools.features.list_files.ListFiles`.
+FILES = "lextools.list_files"
 
 
 def init_app(app: Flask) -> None:
-    """The routes, and the bodies of their pages kept a short while (service/http/answer_bodies.py)."""
+    """The routes, the bodies of their pages kept a short while (service/http/answer_bodies.py), and
+    the list files made once per lexicon generation in ``EXPORT_CACHE/lists``, held to the export
+    cache's bound in bytes (``EXPORT_CACHE_MAX_BYTES``: one bound for exports and lists)."""
     app.register_blueprint(bp)
     app.extensions[BODIES] = AnswerBodies()
+    folder, home = Path(app.config["EXPORT_CACHE"]) / LISTS, Path(app.config["LEXICONS"])
+    app.extensions[FILES] = ListFiles(folder, home, max_bytes=int(app.config["EXPORT_CACHE_MAX_BYTES"]))
+    app.config.setdefault("LISTS_WARM", not app.testing)
+
+
+def worker_started(app: Flask) -> None:
+    """As a worker starts (service/server.py): begin making every list of the served lexicons that
+    has no file yet, one child for all workers at the lowest priority (``LISTS_WARM``, on but in
+    tests: ListFiles.warm). The worker's readiness waits for nothing."""
+    if app.config["LISTS_WARM"]:
+        app.extensions[FILES].warm()
+
+
+def worker_exiting(app: Flask) -> None:
+    """As a worker exits (service/server.py): its list children, the warm-up's among them, are
+    killed and reaped."""
+    app.extensions[FILES].stop()
+
+
+def _files() -> ListFiles:
+    """The app's list files."""
+    files: ListFiles = current_app.extensions[FILES]
+    return files
 
 
 class PageQuery(EditionQuery):
@@ -153,7 +183,13 @@ class ListQuiz(Answer):
 RETRY_AFTER = 1
 #: How long a request waits for its page to be made (the list, its entries, its body) before it
 #: answers that it is not ready: a page is made once, and on a busy worker that can take seconds.
-PAGE_WAIT = 0.5
+#: The answer's bound is 1 s (bench.probes_lists) and this wait is most of the slowest answer: timed
+#: in the workers under 16 list clients (load 7–8), the route took the wait plus up to 0.2 s (its
+#: greenlet's turn on a worker that got a quarter of a core), and the client saw up to 0.25 s more
+#: (accept, parse, its turn again): 0.5 s gave answers of 0.95 s, so the wait is shorter. A stems
+#: page (the longest: 2,000 words, 150–250 ms to make and dump at that load) is still made within
+#: it on a fresh worker most of the time, and it is kept (answer_bodies) for the next ask anyway.
+PAGE_WAIT = 0.35
 
 
 def _answered(page: dict[str, Any]) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]]:
@@ -217,7 +253,7 @@ def high_value(edition: str) -> Any:
     params = load(TileQuery)
     tile = params.get("tile") or next(iter(lists.high_value_tiles(lex.edition)), "")
     length, start, count = params.get("length"), params["start"], params["count"]
-    make = partial(lists.with_tile, lex, tile, length, start, count, wait=lists.LIST_WAIT)
+    make = partial(lists.with_tile, lex, tile, length, start, count, wait=lists.LIST_WAIT, files=_files())
     tiles = lists.high_value_tiles(lex.edition)
     label = lists.high_value_tile(lex.edition, tile)  # a tile it cannot take: 400 now, not once made
     waiting = _waiting("high-value", lex, start, tile=label, tiles=tiles, length=length, words=[])
@@ -233,7 +269,7 @@ def new_words(edition: str) -> Any:
         raise bad_request(message("one_of", name="against", choices=", ".join(edition_names())))
     other = lexicon(params["against"])
     length, start, count = params.get("length"), params["start"], params["count"]
-    make = partial(lists.new_words, lex, other, length, start, count, wait=lists.LIST_WAIT)
+    make = partial(lists.new_words, lex, other, length, start, count, wait=lists.LIST_WAIT, files=_files())
     waiting = _waiting("new", lex, start, against=other.edition.name, length=length, words=[])
     return _page(NewWords, (lex.checksum, other.checksum, _params(params)), make, waiting)
 
