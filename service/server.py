@@ -30,6 +30,7 @@ from lextools.core.messages import message
 from lextools.features.record import Record
 from service.http import wire
 from service.http.lexicons import EXTENSION
+from service.worker_renewal import RENEW_MB, start_watch
 
 WSGIApp = Callable[..., Any]
 
@@ -73,13 +74,24 @@ class OneWriteResponse(gunicorn_wsgi.Response):
 
 def _init_worker(worker: Any) -> None:
     """gunicorn ``post_worker_init`` hook: the worker's requests get :class:`OneWriteResponse`, and
-    the requests it cannot parse the JSON error shape (service/http/wire.py)."""
+    the requests it cannot parse the JSON error shape (service/http/wire.py); the worker watches its
+    own size, to be replaced when it grew and is idle (service/worker_renewal.py)."""
     gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
     wire.install(worker)
+    worker.renewal = start_watch(worker, getattr(worker.app, "renew_mb", RENEW_MB))
+
+
+def _request_starts(worker: Any, req: Any) -> None:
+    """gunicorn ``pre_request`` hook: the worker is busy (worker_renewal); no 100 Continue for a body
+    no route takes (wire)."""
+    if getattr(worker, "renewal", None) is not None:
+        worker.renewal.request_started()
+    wire.refuse_continue_over_limit(worker, req)
 
 
 def _take_turns(worker: Any, req: Any, environ: Any, resp: Any) -> None:
-    """gunicorn ``post_request`` hook: after each answer, the connection lets the worker's others run.
+    """gunicorn ``post_request`` hook: after each answer, the connection lets the worker's others run
+    (and the worker's renewal watch counts the request done).
 
     A keep-alive client whose next request is already in the socket is read without waiting, so one
     greenlet could answer its client again and again while the other connections' requests sat in
@@ -87,6 +99,8 @@ def _take_turns(worker: Any, req: Any, environ: Any, resp: Any) -> None:
     (bench/load.py, 2 s time-outs). One turn of the loop per answer shares the worker fairly."""
     from gevent import sleep  # noqa: PLC0415  (gevent is patched in the arbiter before the app loads)
 
+    if getattr(worker, "renewal", None) is not None:
+        worker.renewal.request_done()
     sleep(0)
 
 
@@ -110,7 +124,7 @@ DEFAULTS: dict[str, Any] = {
     "control_socket_disable": True,  # gunicorn 24+: one fixed socket path would clash between servers
     "preload_app": True,  # build the app (and load the lexicons) once, before the fork: workers share it
     "post_worker_init": _init_worker,
-    "pre_request": wire.refuse_continue_over_limit,  # no 100 Continue for a body no route takes
+    "pre_request": _request_starts,
     "post_request": _take_turns,
 }
 
@@ -118,8 +132,11 @@ DEFAULTS: dict[str, Any] = {
 class Server(BaseApplication):
     """gunicorn with our settings, serving whatever ``factory()`` returns (called once, in the arbiter)."""
 
-    def __init__(self, factory: Callable[[], WSGIApp], options: dict[str, Any]) -> None:
+    def __init__(
+        self, factory: Callable[[], WSGIApp], options: dict[str, Any], renew_mb: float = RENEW_MB
+    ) -> None:
         self.factory = factory
+        self.renew_mb = renew_mb  # read by each worker (_init_worker); 0: never renewed
         self.options = {**DEFAULTS, **options}
         super().__init__()
 
@@ -212,10 +229,13 @@ def serve(
     workers: int = 2,
     lexicons: Path | None = None,
     app_config: dict[str, Any] | None = None,
+    renew_mb: float = RENEW_MB,
 ) -> None:
     """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully).
 
     ``app_config`` goes to :func:`service.app.create_app` (``KIOSK``, ``JUDGE_CLEAR_SECONDS``, ``RECORD``).
+    A worker whose private memory grew by ``renew_mb`` MB is replaced when idle (0: never; see
+    service/worker_renewal.py).
     Nothing to serve (no lexicon; a kiosk without its edition's) or a port in use raise
     :class:`CannotServeError` (``LexiconNotFoundError`` for a kiosk) before any file is created.
     """
@@ -259,6 +279,7 @@ def serve(
             "on_starting": lambda arbiter: arbiter.log.info(summary),
             "when_ready": partial(log_pages, app),
         },
+        renew_mb=renew_mb,
     ).run()
 
 
