@@ -78,7 +78,11 @@ def _init_worker(worker: Any) -> None:
     own size, to be replaced when it grew and is idle (service/worker_renewal.py)."""
     gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
     wire.install(worker)
-    worker.renewal = start_watch(worker, getattr(worker.app, "renew_mb", RENEW_MB))
+    # Imported in the worker, a lazy load: the judge's modules load after gevent's patching (serve).
+    from service.judge.director_auth import counted_in_worker  # noqa: PLC0415
+
+    keeps = partial(counted_in_worker, worker.wsgi)
+    worker.renewal = start_watch(worker, getattr(worker.app, "renew_mb", RENEW_MB), keeps)
 
 
 def _request_starts(worker: Any, req: Any) -> None:

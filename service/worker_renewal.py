@@ -16,7 +16,9 @@ arbiter forks a fresh copy in its place at once, sharing every page again. uWSGI
 
 Nothing is lost by it. Every kept answer is a cache: the lists, the pages, the background results.
 The signed cursors and the challenge record are shared by the workers. :data:`IDLE_S` is longer
-than ``background.ABANDONED``, so every job nobody waits for has been cancelled by then.
+than ``background.ABANDONED``, so every job nobody waits for has been cancelled by then. The one
+count a worker may hold alone, the director's lock-out without a database, keeps it (``keeps``): a
+guesser would otherwise start afresh with the new worker.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +59,8 @@ def private_kb() -> int | None:
 class Renewal:
     """One worker's watch over its own size and idleness (gunicorn's request hooks keep it told)."""
 
-    def __init__(self, renew_mb: float, idle_s: float = IDLE_S) -> None:
-        self.renew_kb, self.idle_s = renew_mb * 1024, idle_s
+    def __init__(self, renew_mb: float, keeps: Callable[[], bool] = lambda: False, idle_s: float = IDLE_S) -> None:
+        self.renew_kb, self.keeps, self.idle_s = renew_mb * 1024, keeps, idle_s
         self.started_kb = private_kb()
         self.in_flight = 0
         self.last = time.monotonic()
@@ -76,7 +79,7 @@ class Renewal:
 
     def due(self) -> int | None:
         """The kB grown, when the worker should be replaced now; else None."""
-        if self.in_flight or time.monotonic() - self.last < self.idle_s:
+        if self.in_flight or time.monotonic() - self.last < self.idle_s or self.keeps():
             return None
         grown = self.grown_kb()
         return grown if grown is not None and grown >= self.renew_kb else None
@@ -92,11 +95,12 @@ class Renewal:
                 return
 
 
-def start_watch(worker: Any, renew_mb: float) -> Renewal | None:
+def start_watch(worker: Any, renew_mb: float, keeps: Callable[[], bool]) -> Renewal | None:
     """Watch ``worker`` (gunicorn's ``post_worker_init``), unless ``renew_mb`` is 0 or its memory
-    cannot be read here. The thread is a greenlet in a gevent worker."""
+    cannot be read here; ``keeps()`` true: it holds what must not be lost, keep it. The thread is a
+    greenlet in a gevent worker."""
     if renew_mb <= 0 or private_kb() is None:
         return None
-    renewal = Renewal(renew_mb)
+    renewal = Renewal(renew_mb, keeps)
     threading.Thread(target=renewal.watch, args=(worker,), name="worker renewal", daemon=True).start()
     return renewal
