@@ -69,7 +69,7 @@ class Renewal:
         self.in_flight += 1
 
     def request_done(self) -> None:
-        self.in_flight -= 1
+        self.in_flight = max(0, self.in_flight - 1)
         self.last = time.monotonic()
 
     def grown_kb(self) -> int | None:
