@@ -37,7 +37,7 @@ RENEW_MB = 6.0
 IDLE_S = 4.0
 #: Seconds between two looks.
 LOOK_S = 1.0
-#: The end of the line a renewed worker logs (the benchmarks tell a renewal from a worker killed by it).
+#: The end of the line a renewed worker logs: the benchmarks tell a worker renewed from one killed by it.
 RENEWED = "is idle: a fresh one takes its place"
 
 _log = logging.getLogger("gunicorn.error")
