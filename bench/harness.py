@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from lextools.core.lexicon import default_home, load_lexicon
+from service.worker_renewal import RENEWED
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -212,6 +213,12 @@ def running(home: Path, log: Path, **kwargs: Any) -> Iterator[Service]:
         yield svc
     finally:
         stop_service(svc)
+
+
+def workers_booted(log: str) -> int:
+    """Workers gunicorn started, less those started in place of a worker renewed when idle
+    (service/worker_renewal.py): a boot past the first ones then means a worker died or was killed."""
+    return log.count("Booting worker") - log.count(RENEWED)
 
 
 def workers_of(pid: int) -> list[int]:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bench.harness import Service, default_lexicons, require_lexicon, running, workers_of
+from bench.harness import Service, default_lexicons, require_lexicon, running, workers_booted, workers_of
 from bench.load import request_mix, run_check, table
 from bench.service_load import run_python
 from lextools.core.edition import edition_names, load_edition
@@ -196,7 +196,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     results: dict[str, Any] = {"check": args.check, "p99_limit_ms": args.p99_ms, "phases": {}}
     with tempfile.TemporaryDirectory(prefix="lextools-hostile-") as tmp, running(home, Path(tmp, "service.log")) as svc:
         warm(svc, paths, expensive_paths(home) if args.check != "slow" else [])
-        booted = svc.log.read_text(errors="replace").count("Booting worker")
+        booted = workers_booted(svc.log.read_text(errors="replace"))
         for name, attackers in phases:
             threads = attackers(svc.port)
             with attacking(threads):
@@ -218,7 +218,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     phase["expensive_slowest_ms"] = max(phase.get("expensive_slowest_ms", 0), t.slowest_ms)
             results["phases"][name] = phase
         log = svc.log.read_text(errors="replace")
-        results["workers_replaced"] = log.count("Booting worker") - booted
+        results["workers_replaced"] = workers_booted(log) - booted
         results["log_problems"] = [line for line in log.splitlines() if re.search(r"TIMEOUT|Traceback|\[ERROR\]", line)]
     phases_ok = all(
         p["failed"] == 0 and p["p99_ms"] <= args.p99_ms and p.get("expensive_failed", 0) == 0

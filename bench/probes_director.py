@@ -58,6 +58,7 @@ from bench.harness import (
     lextools_command,
     require_lexicon,
     running,
+    workers_booted,
     workers_of,
 )
 from bench.hostile_clients import lookups, measure
@@ -207,7 +208,7 @@ def held_lock(svc: Service, record: Path, args: argparse.Namespace) -> dict[str,
         "p50_ms": figures["p50_ms"],
         "lookups": figures["requests"],
         "lookups_failed": figures["non_2xx"],
-        "kills": len(re.findall(r"WORKER TIMEOUT|Worker \(pid:\d+\) was sent|Booting worker", log)),
+        "kills": len(re.findall(r"WORKER TIMEOUT|Worker \(pid:\d+\) was sent", log)) + workers_booted(log),
         "challenges": statuses,
         "challenge_p99_ms": times[int(0.99 * (len(times) - 1))] if times else 0.0,
         "challenge_max_ms": times[-1] if times else 0.0,

@@ -51,6 +51,7 @@ from bench.harness import (
     require_lexicon,
     run_probes,
     running,
+    workers_booted,
     workers_of,
 )
 from bench.hostile_clients import lookups, measure
@@ -156,7 +157,7 @@ def ordinary_quizzes(svc: Service, seed: int) -> dict[str, Any]:
 
 def under_load(svc: Service, name: str, paths: Sequence[str], lookup: Sequence[str], args: argparse.Namespace) -> dict:
     """Look-ups timed while 16 clients loop over ``paths``; workers replaced; PSS idle, peak and after."""
-    booted = svc.log.read_text(errors="replace").count("Booting worker")
+    booted = workers_booted(svc.log.read_text(errors="replace"))
     idle = pss_kb(svc)
     clients = [Puller(svc.port, paths, n) for n in range(CLIENTS)]
     for c in clients:
@@ -180,7 +181,7 @@ def under_load(svc: Service, name: str, paths: Sequence[str], lookup: Sequence[s
         "p50_ms": figures["p50_ms"],
         "lookups": figures["requests"],
         "lookups_failed": figures["non_2xx"],
-        "workers_replaced": log.count("Booting worker") - booted,
+        "workers_replaced": workers_booted(log) - booted,
         "timeouts_logged": len(re.findall(r"WORKER TIMEOUT", log)),
         "pss_idle_mb": idle / 1024,
         "pss_peak_mb": peak / 1024,

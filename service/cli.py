@@ -12,6 +12,7 @@ import typer
 from lextools.cli.common import DatabaseOpt, LexiconsOpt, RecordOpt, home
 from lextools.core.edition import load_edition
 from lextools.features.record import default_record
+from service.worker_renewal import RENEW_MB
 
 app = typer.Typer()
 
@@ -49,6 +50,13 @@ def serve(
     allowed_host: AllowedHostOpt = None,
     database: DatabaseOpt = None,
     trusted_proxy: TrustedProxyOpt = None,
+    renew_mb: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="MB of memory a worker may gain before it is replaced by a fresh one once idle (0: never).",
+        ),
+    ] = RENEW_MB,
 ) -> None:
     """Serve the lexicons over HTTP (JSON under /v1) with gunicorn until interrupted.
 
@@ -70,4 +78,4 @@ def serve(
         "TRUSTED_PROXIES": trusted_proxy or None,  # None: $LEXTOOLS_TRUSTED_PROXIES
         "DATABASE": database,  # None: $LEXTOOLS_DATABASE_URL, else SQLite files beside the record
     }
-    run_server(host=host, port=port, workers=workers, lexicons=where, app_config=config)
+    run_server(host=host, port=port, workers=workers, lexicons=where, app_config=config, renew_mb=renew_mb)

@@ -30,6 +30,7 @@ from lextools.core.messages import message
 from lextools.features.record import Record
 from service.http import wire
 from service.http.lexicons import EXTENSION
+from service.worker_renewal import RENEW_MB, start_watch
 
 WSGIApp = Callable[..., Any]
 
@@ -73,9 +74,23 @@ class OneWriteResponse(gunicorn_wsgi.Response):
 
 def _init_worker(worker: Any) -> None:
     """gunicorn ``post_worker_init`` hook: the worker's requests get :class:`OneWriteResponse`, and
-    the requests it cannot parse the JSON error shape (service/http/wire.py)."""
+    the requests it cannot parse the JSON error shape (service/http/wire.py); the worker watches its
+    own size, to be replaced when it grew and is idle (service/worker_renewal.py)."""
     gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
     wire.install(worker)
+    # Imported in the worker, a lazy load: the judge's modules load after gevent's patching (serve).
+    from service.judge.director_auth import counted_in_worker  # noqa: PLC0415
+
+    keeps = partial(counted_in_worker, worker.wsgi)
+    worker.renewal = start_watch(worker, getattr(worker.app, "renew_mb", RENEW_MB), keeps)
+
+
+def _request_starts(worker: Any, req: Any) -> None:
+    """gunicorn ``pre_request`` hook: the worker is busy (worker_renewal); no 100 Continue for a body
+    no route takes (wire)."""
+    if getattr(worker, "renewal", None) is not None:
+        worker.renewal.request_started()
+    wire.refuse_continue_over_limit(worker, req)
 
 
 def _start_worker(started: Callable[[], None], worker: Any) -> None:
@@ -87,7 +102,8 @@ def _start_worker(started: Callable[[], None], worker: Any) -> None:
 
 
 def _take_turns(worker: Any, req: Any, environ: Any, resp: Any) -> None:
-    """gunicorn ``post_request`` hook: after each answer, the connection lets the worker's others run.
+    """gunicorn ``post_request`` hook: after each answer, the connection lets the worker's others run
+    (and the worker's renewal watch counts the request done).
 
     A keep-alive client whose next request is already in the socket is read without waiting, so one
     greenlet could answer its client again and again while the other connections' requests sat in
@@ -95,6 +111,8 @@ def _take_turns(worker: Any, req: Any, environ: Any, resp: Any) -> None:
     (bench/load.py, 2 s time-outs). One turn of the loop per answer shares the worker fairly."""
     from gevent import sleep  # noqa: PLC0415  (gevent is patched in the arbiter before the app loads)
 
+    if getattr(worker, "renewal", None) is not None:
+        worker.renewal.request_done()
     sleep(0)
 
 
@@ -118,7 +136,7 @@ DEFAULTS: dict[str, Any] = {
     "control_socket_disable": True,  # gunicorn 24+: one fixed socket path would clash between servers
     "preload_app": True,  # build the app (and load the lexicons) once, before the fork: workers share it
     "post_worker_init": _init_worker,
-    "pre_request": wire.refuse_continue_over_limit,  # no 100 Continue for a body no route takes
+    "pre_request": _request_starts,
     "post_request": _take_turns,
 }
 
@@ -126,8 +144,11 @@ DEFAULTS: dict[str, Any] = {
 class Server(BaseApplication):
     """gunicorn with our settings, serving whatever ``factory()`` returns (called once, in the arbiter)."""
 
-    def __init__(self, factory: Callable[[], WSGIApp], options: dict[str, Any]) -> None:
+    def __init__(
+        self, factory: Callable[[], WSGIApp], options: dict[str, Any], renew_mb: float = RENEW_MB
+    ) -> None:
         self.factory = factory
+        self.renew_mb = renew_mb  # read by each worker (_init_worker); 0: never renewed
         self.options = {**DEFAULTS, **options}
         super().__init__()
 
@@ -220,10 +241,13 @@ def serve(
     workers: int = 2,
     lexicons: Path | None = None,
     app_config: dict[str, Any] | None = None,
+    renew_mb: float = RENEW_MB,
 ) -> None:
     """Serve the Flask app until interrupted (SIGINT/SIGTERM stop gunicorn gracefully).
 
     ``app_config`` goes to :func:`service.app.create_app` (``KIOSK``, ``JUDGE_CLEAR_SECONDS``, ``RECORD``).
+    A worker whose private memory grew by ``renew_mb`` MB is replaced when idle (0: never; see
+    service/worker_renewal.py).
     Nothing to serve (no lexicon; a kiosk without its edition's) or a port in use raise
     :class:`CannotServeError` (``LexiconNotFoundError`` for a kiosk) before any file is created.
     """
@@ -270,6 +294,7 @@ def serve(
             "post_worker_init": partial(_start_worker, partial(study_lists.worker_started, app)),
             "worker_exit": lambda arbiter, worker: study_lists.worker_exiting(app),
         },
+        renew_mb=renew_mb,
     ).run()
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from bench.harness import fetch, send_raw, start_service, stop_service
+from bench.harness import fetch, send_raw, start_service, stop_service, workers_booted
+from service.worker_renewal import IDLE_S, RENEWED
 from tests.conftest import build_small
 
 pytestmark = pytest.mark.slow
@@ -398,3 +399,24 @@ def test_requests_gunicorn_cannot_read_get_the_json_shape_and_little_log(gunicor
     log = gunicorn.log
     assert "Traceback" not in log
     assert log.count("malformed request body") <= 5 and len(log) < 10_000, log
+
+
+def test_a_grown_worker_is_replaced_once_idle_and_the_service_goes_on(lexicon_home: Path, tmp_path: Path) -> None:
+    """A worker whose memory grew past --renew-mb is replaced once no request came for IDLE_S seconds:
+    it logs why, the arbiter boots a fresh one, and the next request is answered (issue 33, row 3)."""
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--renew-mb", "0.01")
+    try:
+        first = int(server.wait_for(r"Booting worker with pid: (\d+)").group(1))
+        for _ in range(3):
+            assert server.request("GET", "/v1/es-fise/words/chiquillo")[0] == 200
+        renewed = server.wait_for(rf"worker (\d+) grew [\d.]+ MB and {RENEWED}", timeout=IDLE_S + 20)
+        assert int(renewed.group(1)) == first
+        fresh = server.wait_for(rf"Booting worker with pid: (?!{first}\b)(\d+)").group(1)
+        status, _, body = server.request("GET", "/v1/es-fise/words/chiquillo")
+        assert (status, body["valid"]) == (200, True)
+        assert workers_booted(server.log) == 1, f"worker {fresh} counted as a worker killed"
+        assert server.stop() == 0
+        assert "Traceback" not in server.log
+    finally:
+        if server.service.proc.poll() is None:
+            server.stop()

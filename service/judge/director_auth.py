@@ -31,6 +31,7 @@ import binascii
 import hmac
 import time
 from collections import deque
+from typing import Any
 
 from flask import current_app, request
 from werkzeug.datastructures import WWWAuthenticate
@@ -77,6 +78,11 @@ class WrongTokens:
         left = times[0] + WRONG_WINDOW - time.monotonic()
         return max(0, int(left) + 1) if left > 0 else 0
 
+    def held(self) -> bool:
+        """Whether a wrong token is still counted (in the last WRONG_WINDOW seconds)."""
+        since = time.monotonic() - WRONG_WINDOW
+        return any(times[-1] > since for times in self.times.values())
+
     def failed(self, address: str) -> None:
         times = self.times.pop(address, None) or deque(maxlen=MAX_WRONG)
         times.append(time.monotonic())
@@ -110,6 +116,15 @@ class SharedWrongTokens:
             self.hits.add("director", address, time.time(), WRONG_WINDOW)
         except RecordError:
             self.local.failed(address)
+
+
+def counted_in_worker(app: Any) -> bool:
+    """Whether this worker counts wrong tokens no other process knows of (no database, or while it was
+    down): it is not replaced meanwhile (service/worker_renewal.py), or a guesser would start afresh."""
+    attempts = getattr(app, "extensions", {}).get(ATTEMPTS)
+    if isinstance(attempts, SharedWrongTokens):
+        attempts = attempts.local
+    return isinstance(attempts, WrongTokens) and attempts.held()
 
 
 def wrong_tokens(hits: SharedHits | None) -> WrongTokens | SharedWrongTokens:
