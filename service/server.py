@@ -30,7 +30,7 @@ from lextools.core.messages import message
 from lextools.features.record import Record
 from service.http import wire
 from service.http.lexicons import EXTENSION
-from service.worker_renewal import RENEW_MB, start_watch
+from service.worker_renewal import RENEW_MB, kept, start_watch
 
 WSGIApp = Callable[..., Any]
 
@@ -78,11 +78,7 @@ def _init_worker(worker: Any) -> None:
     own size, to be replaced when it grew and is idle (service/worker_renewal.py)."""
     gunicorn_wsgi.Response = OneWriteResponse  # wsgi.create() looks the class up here on every request
     wire.install(worker)
-    # Imported in the worker, a lazy load: the judge's modules load after gevent's patching (serve).
-    from service.judge.director_auth import counted_in_worker  # noqa: PLC0415
-
-    keeps = partial(counted_in_worker, worker.wsgi)
-    worker.renewal = start_watch(worker, getattr(worker.app, "renew_mb", RENEW_MB), keeps)
+    worker.renewal = start_watch(worker, getattr(worker.app, "renew_mb", RENEW_MB), partial(kept, worker.wsgi))
 
 
 def _request_starts(worker: Any, req: Any) -> None:

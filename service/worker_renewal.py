@@ -16,9 +16,10 @@ arbiter forks a fresh copy in its place at once, sharing every page again. uWSGI
 
 Nothing is lost by it. Every kept answer is a cache: the lists, the pages, the background results.
 The signed cursors and the challenge record are shared by the workers. :data:`IDLE_S` is longer
-than ``background.ABANDONED``, so every job nobody waits for has been cancelled by then. The one
-count a worker may hold alone, the director's lock-out without a database, keeps it (``keeps``): a
-guesser would otherwise start afresh with the new worker.
+than ``background.ABANDONED``, so every job nobody waits for has been cancelled by then. What a
+worker holds that must not be lost keeps it (:func:`keep_while`): the director's lock-out counted
+in the worker alone (no database), or a guesser would start afresh with the new worker; a list
+child it runs, or its work would start again.
 """
 
 from __future__ import annotations
@@ -37,10 +38,22 @@ RENEW_MB = 6.0
 IDLE_S = 4.0
 #: Seconds between two looks.
 LOOK_S = 1.0
+#: The app.extensions key of the tests that keep a worker (:func:`keep_while`).
+KEEPS = "lextools.worker_keeps"
 #: The end of the line a renewed worker logs: the benchmarks tell a worker renewed from one killed by it.
 RENEWED = "is idle: a fresh one takes its place"
 
 _log = logging.getLogger("gunicorn.error")
+
+
+def keep_while(app: Any, holds: Callable[[], bool]) -> None:
+    """While ``holds()`` is true, a worker of ``app`` is not replaced (its part of the app registers it)."""
+    app.extensions.setdefault(KEEPS, []).append(holds)
+
+
+def kept(app: Any) -> bool:
+    """Whether a part of ``app`` holds what its worker must not lose now."""
+    return any(holds() for holds in getattr(app, "extensions", {}).get(KEEPS, ()))
 
 
 def private_kb() -> int | None:

@@ -35,6 +35,7 @@ from service import create_app
 from service.api import export as export_api
 from service.api import study_lists
 from service.http.lexicons import lexicon
+from service.worker_renewal import kept
 from tests.conftest import build_small
 
 
@@ -432,7 +433,7 @@ def test_a_worker_start_warms_every_list_once_for_every_worker(lexicon_home: Pat
         assert _ready(second, path)["total"] > 0
     assert second.application.extensions[study_lists.FILES].made == 0
     study_lists.worker_started(second.application)  # the warm-up child finds every list made
-    assert not second.application.extensions[study_lists.FILES]._running
+    assert not second.application.extensions[study_lists.FILES].running()
 
 
 def test_a_list_child_runs_at_the_lowest_priority() -> None:
@@ -451,22 +452,25 @@ def test_a_list_child_runs_at_the_lowest_priority() -> None:
 
 def test_a_worker_exiting_kills_and_reaps_its_list_children(lexicon_home: Path, tmp_path: Path) -> None:
     """The server's ``worker_exit`` hook: the warm-up child (and any list child) of the worker is
-    killed and reaped, and its lock goes with it: the next worker's warm-up takes it."""
+    killed and reaped, and its lock goes with it: the next worker's warm-up takes it. While the
+    child runs, the worker is not renewed for having grown (service/worker_renewal.py)."""
     app = _files_app(lexicon_home, tmp_path / "cache", tmp_path)
     files = app.extensions[study_lists.FILES]
+    assert not kept(app)
     files.warm()
     for _ in range(600):
-        if files._running:
+        if files.running():
             break
         time.sleep(0.01)
     [child] = list(files._running)
+    assert kept(app)
     study_lists.worker_exiting(app)
     assert child.returncode is not None  # reaped: no zombie left
     for _ in range(500):  # its watcher sees it end
-        if not files._running:
+        if not files.running():
             break
         time.sleep(0.01)
-    assert not files._running
+    assert not files.running() and not kept(app)
     with pytest.raises(ProcessLookupError):
         os.kill(child.pid, 0)
     fd = os.open(files.folder / ".warm.lock", os.O_RDWR)

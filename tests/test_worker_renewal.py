@@ -9,8 +9,8 @@ from flask import Flask
 
 from lextools.core import background
 from service import worker_renewal
-from service.judge.director_auth import ATTEMPTS, counted_in_worker
-from service.worker_renewal import Renewal, private_kb
+from service.judge.director_auth import ATTEMPTS
+from service.worker_renewal import Renewal, kept, private_kb
 
 pytestmark = pytest.mark.skipif(private_kb() is None, reason="no /proc/self/smaps_rollup on this system")
 
@@ -45,9 +45,9 @@ def test_every_abandoned_job_is_cancelled_before_a_worker_is_renewed() -> None:
 def test_a_worker_counting_a_guessers_wrong_tokens_alone_is_kept(app: Flask) -> None:
     """Without a database the director's lock-out is counted in the worker: a fresh worker would let
     a guesser start afresh, so the worker stays while a wrong token is counted."""
-    renewal = Renewal(renew_mb=0.001, keeps=partial(counted_in_worker, app), idle_s=0)
+    renewal = Renewal(renew_mb=0.001, keeps=partial(kept, app), idle_s=0)
     grown = bytearray(4 * 1024 * 1024)
     assert renewal.due() is not None
     app.extensions[ATTEMPTS].failed("203.0.113.7")
-    assert counted_in_worker(app) and renewal.due() is None
+    assert kept(app) and renewal.due() is None
     del grown

@@ -272,6 +272,11 @@ class ListFiles:
             command = [*_COMMAND, "--warm", json.dumps({**task, "fd": fd})]
             self._watch(command, fd, WARM_TIMEOUT, lambda done: None)
 
+    def running(self) -> bool:
+        """Whether this process runs a child now."""
+        with self._lock:
+            return bool(self._running)
+
     def stop(self) -> None:
         """Kill and reap the children this process runs (the server calls it as a worker exits)."""
         with self._lock:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,7 @@ from service.judge import director_auth, kiosk, record_access
 from service.judge.director_auth import require_director
 from service.judge.record_access import record, record_entries, secret
 from service.judge.rulings import ruling
+from service.worker_renewal import keep_while
 
 bp = Blueprint("challenge", __name__)
 
@@ -292,6 +294,7 @@ def init_app(app: Flask) -> None:
     director_auth.check_token_strength(app.config["DIRECTOR_TOKEN"])  # so does a weak token
     database = app.config.get("DATABASE")
     app.extensions[director_auth.ATTEMPTS] = director_auth.wrong_tokens(shared_hits(database))
+    keep_while(app, partial(director_auth.counted_in_worker, app))  # a fresh worker would forget them
     path = Path(app.config["RECORD"] or default_record(app.config["LEXICONS"]))
     app.extensions[record_access.EXTENSION] = open_record(database, path)
     app.before_request(kiosk.gate)
