@@ -404,7 +404,8 @@ def test_requests_gunicorn_cannot_read_get_the_json_shape_and_little_log(gunicor
 def test_a_grown_worker_is_replaced_once_idle_and_the_service_goes_on(lexicon_home: Path, tmp_path: Path) -> None:
     """A worker whose memory grew past --renew-mb is replaced once no request came for IDLE_S seconds:
     it logs why, the arbiter boots a fresh one, and the next request is answered (issue 33, row 3)."""
-    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--renew-mb", "0.01")
+    record = tmp_path / "challenges.sqlite3"  # not beside the session's lexicons
+    server = Gunicorn(lexicon_home, tmp_path / "gunicorn.log", "--renew-mb", "0.01", "--record", str(record))
     try:
         first = int(server.wait_for(r"Booting worker with pid: (\d+)").group(1))
         for _ in range(3):
