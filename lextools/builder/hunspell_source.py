@@ -47,7 +47,16 @@ from functools import cache
 from typing import Any
 
 from lextools.builder.filters import SourceWord
-from lextools.builder.hunspell import AffixFile, AffixRule, Chain, DicEntry, entry_chains, iter_dic, read_aff
+from lextools.builder.hunspell import (
+    AffixFile,
+    AffixRule,
+    Chain,
+    DicEntry,
+    dic_words,
+    entry_chains,
+    iter_dic,
+    read_aff,
+)
 from lextools.core.clitics import clitic_split
 from lextools.core.sources import Source, load_source
 
@@ -69,15 +78,18 @@ def plain_word(word: str) -> str:
     case; a word of Latin-1 (every letter of Spanish and French) takes one ``bytes.translate``
     through a table of those letters' plain shapes, and one whose letters all come before the
     combining marks (U+0300) one ``str.translate`` (slower, a dict per character); only a word with
-    a later character is decomposed whole (NFD), its marks deleted.
+    a later character is decomposed whole (NFD), its marks deleted. Whether a word is Latin-1 is
+    what encoding it says (in C: ``max`` of a text of many words, :func:`plain_words`, takes a
+    Python step per character).
     """
     if word.isascii() and "\0" not in word:
         return word.lower()
     low = word.lower()
-    top = max(low)
-    if top < "\u0100":
+    try:
         return low.encode("latin-1").translate(_LATIN1_PLAIN).decode("latin-1")
-    if top < _FIRST_MARK:
+    except UnicodeEncodeError:  # a character past U+00FF
+        pass
+    if max(low) < _FIRST_MARK:
         return low.translate(_LATIN_PLAIN)
     decomposed = unicodedata.normalize("NFD", low.replace("ñ", "\0"))
     return decomposed.translate(_without_marks()).replace("\0", "ñ")
@@ -85,14 +97,20 @@ def plain_word(word: str) -> str:
 
 def plain_words(words: Sequence[str]) -> list[str]:
     """:func:`plain_word` of each word, in one call for them all: the words joined by line feeds are
-    made plain as one text (each character alone, or a run of marks after its letter, within its
-    line), so a dictionary's forms cost no Python call each."""
+    made plain as one text of Latin-1 (each character alone, within its line), so a dictionary's
+    forms cost no Python call each. Words with a character past Latin-1 take :func:`plain_word`
+    each: one such word would send the whole text through the slow routes (a dict per character,
+    or NFD), slower than the calls."""
     if not words:
         return []
     text = "\n".join(words)
     if text.count("\n") != len(words) - 1:  # a word holding a line feed: one by one
         return [plain_word(w) for w in words]
-    return plain_word(text).split("\n")
+    low = text.lower()
+    try:
+        return low.encode("latin-1").translate(_LATIN1_PLAIN).decode("latin-1").split("\n")
+    except UnicodeEncodeError:
+        return [plain_word(w) for w in words]
 
 
 @cache
@@ -130,6 +148,8 @@ _LATIN1_PLAIN = bytes(ord(_LATIN_PLAIN.get(c, chr(c))) for c in range(256))
 
 
 _VOWEL = re.compile("[aeiouy]")
+#: The first vowel of a plain word, or None: :func:`has_vowel` without a Python call, for loops per form.
+find_vowel = _VOWEL.search
 
 
 def has_vowel(plain: str) -> bool:
@@ -225,6 +245,21 @@ class _Tagger:
                 bits |= PRONOMINAL
         return bits
 
+    def unmarked(self, plain_stem: str, chains: list[Chain]) -> list[str]:
+        """The words of the chains (forms of the headword ``plain_stem``) whose rules give no tag:
+        those :meth:`rule_bits` gives 0, worked out without a call per form."""
+        allowed = 0 if plain_stem in self.invariable else _PLURAL_RULE  # a plural alone: no tag
+        kinds, rule_kind = self._kinds, self._rule_kind
+        words = []
+        for word, rules in chains:
+            kind = 0
+            for rule in rules:
+                k = kinds.get(id(rule))
+                kind |= rule_kind(rule) if k is None else k
+            if not kind & ~allowed:
+                words.append(word)
+        return words
+
     def spelling_bits(self, plain: str) -> int:
         """The tags of a one-word entry of letters alone, as bits (:meth:`spelling_tags` for such a word)."""
         bits = LOWERCASE
@@ -234,7 +269,7 @@ class _Tagger:
             bits |= MULTIWORD
         if plain in self.enclitic_words:
             bits |= ENCLITIC
-        if self.vowelless and not has_vowel(plain):
+        if self.vowelless and find_vowel(plain) is None:
             bits |= ABBREVIATION
         return bits
 
@@ -349,20 +384,30 @@ def _without_unwanted_classes(aff: AffixFile, skip: frozenset[str], only: set[st
 
 
 def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry: Expand) -> None:
-    """Collect the verb forms, flagless entries and pronominal headwords the clitic check needs."""
-    verb_flags, add_verb_form, rule_bits = tagger.verb_flags, tagger.verb_forms.add, tagger.rule_bits
+    """Collect the verb forms, flagless entries and pronominal headwords the clitic check needs.
+
+    The verb forms (hundreds of thousands in RLA-ES) are made plain :data:`_PLAIN_AT_ONCE` at a
+    time (:func:`plain_words`), not one call each.
+    """
+    verb_flags, unmarked = tagger.verb_flags, tagger.unmarked
+    forms: list[str] = []
     for entry in entries:
         if entry.flags & verb_flags:
-            plain_stem = plain_word(entry.word)
-            for word, rules in expand_entry(entry):
-                if not rule_bits(plain_stem, rules):
-                    add_verb_form(plain_word(word))
+            forms += unmarked(plain_word(entry.word), expand_entry(entry))
+            if len(forms) >= _PLAIN_AT_ONCE:
+                tagger.verb_forms.update(plain_words(forms))
+                forms.clear()
         elif not entry.flags and entry.word.islower():
             # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
             # needs them as bases; homographs (TELA) survive through their flagged entries.
             tagger.flagless_forms.add(plain_word(entry.word))
         if entry.word.endswith("rse") and not entry.flags:
             tagger.pronominal.add(plain_word(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
+    tagger.verb_forms.update(plain_words(forms))
+
+
+#: Verb forms made plain at a time (:func:`_learn_verb_forms`).
+_PLAIN_AT_ONCE = 50_000
 
 
 def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> frozenset[str]:
@@ -438,4 +483,4 @@ def invariable_of(options: dict[str, Any]) -> list[str]:
 
 def dictionary_headwords(source: Source) -> set[str]:
     """A hunspell dictionary's headwords, lower case without accents, without expanding them."""
-    return set(plain_words([e.word for e in iter_dic(source.files["dic"], read_aff(source.files["aff"]))]))
+    return set(plain_words(dic_words(source.files["dic"], read_aff(source.files["aff"]))))
