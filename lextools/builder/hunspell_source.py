@@ -190,6 +190,8 @@ class _Tagger:
         self.clitic_check = bool(options.get("flagless_clitic_check", False))
         self.unit_flags = set(options.get("unit_symbol_flags", []))
         self.symbol_flags = set(options.get("symbol_flags", []))
+        #: the words whose spelling alone gives a tag (:meth:`spelling_bits`), vowels aside
+        self.curated = self.abbreviations | self.multiword_pieces | self.enclitic_words
         self.skip_flags = frozenset(options.get("skip_flags", []))
         self.verb_forms: set[str] = set()  # forms of the conjugation classes
         self.flagless_forms: set[str] = set()  # flagless entries, some of them irregular verb forms
@@ -198,6 +200,8 @@ class _Tagger:
         self._rules: list[AffixRule] = []
         # an entry's tags → (a form's tag bits → the entry's tags with those): each set made once
         self._tag_sets: dict[frozenset[str], dict[int, frozenset[str]]] = {}
+        # (headword invariable, headword pronominal) → a chain's tag bits by its rules' kind (rule_bits)
+        self._bits_of_kind = {(inv, pron): _bits_of_kind(inv, pron) for inv in (False, True) for pron in (False, True)}
         # an entry's morphological fields → the tags they give (Dicollecte's entries share a few hundred)
         self._morph_tags_of: dict[tuple[str, ...], frozenset[str]] = {}
 
@@ -244,6 +248,20 @@ class _Tagger:
             if plain_stem in self.pronominal:
                 bits |= PRONOMINAL
         return bits
+
+    def chain_bits(self, plain_stem: str, chains: list[Chain]) -> list[int]:
+        """:meth:`rule_bits` of each chain of one entry (the headword ``plain_stem``), in one call: the
+        headword looked up once, each chain's rules' kinds inline."""
+        of_kind = self._bits_of_kind[plain_stem in self.invariable, plain_stem in self.pronominal]
+        kinds, rule_kind = self._kinds, self._rule_kind
+        out = []
+        for _, rules in chains:
+            kind = 0
+            for rule in rules:
+                k = kinds.get(id(rule))
+                kind |= rule_kind(rule) if k is None else k
+            out.append(of_kind[kind])
+        return out
 
     def unmarked(self, plain_stem: str, chains: list[Chain]) -> list[str]:
         """The words of the chains (forms of the headword ``plain_stem``) whose rules give no tag:
@@ -354,15 +372,32 @@ def read_hunspell(source: Source, headwords_of: Headwords) -> Iterator[SourceWor
     known = headwords_of(options.get("main_dictionary")) if new_only else set()
     dic = source.files["dic"]
     expand_entry = entry_chains(aff)
+    entries: Iterable[DicEntry] = iter_dic(dic, aff)
     if tagger.clitic_check:  # first pass: the verb forms, to recognise written-out enclitics
-        _learn_verb_forms(tagger, iter_dic(dic, aff), expand_entry)
-    for entry in iter_dic(dic, aff):
-        if confirmed is not None and plain_word(entry.word) not in confirmed:
+        entries = list(entries)  # (the .dic read once for both passes)
+        _learn_verb_forms(tagger, entries, expand_entry)
+    for entry in entries:
+        plain_stem = plain_word(entry.word)
+        if confirmed is not None and plain_stem not in confirmed:
             continue  # a headword only this dictionary gives: one source is not evidence enough
-        entry_tags = _entry_tags(tagger, entry, rse_is_enclitic)
-        if new_only and entry.flags & new_only and plain_word(entry.word) in known:
+        entry_tags = _entry_tags(tagger, entry, plain_stem, rse_is_enclitic)
+        if new_only and entry.flags & new_only and plain_stem in known:
             entry = dataclasses.replace(entry, flags=entry.flags - new_only)
-        yield from _tagged_forms(tagger, source.name, entry, expand_entry(entry), entry_tags)
+        yield from _tagged_forms(tagger, source.name, entry, plain_stem, expand_entry(entry), entry_tags)
+
+
+def _bits_of_kind(invariable: bool, pronominal: bool) -> tuple[int, ...]:
+    """What :meth:`_Tagger.rule_bits` gives for each kind of chain (its rules' kinds joined), for a
+    headword invariable or not, pronominal or not."""
+    table = []
+    for kind in range((_CLITIC_RULE | _SE_RULE | _PLURAL_RULE) + 1):
+        bits = INVARIABLE if kind & _PLURAL_RULE and invariable else 0
+        if kind & (_CLITIC_RULE | _SE_RULE):
+            bits |= ENCLITIC
+        if kind & _SE_RULE and pronominal:
+            bits |= PRONOMINAL
+        table.append(bits)
+    return tuple(table)
 
 
 def _without_unwanted_classes(aff: AffixFile, skip: frozenset[str], only: set[str]) -> AffixFile:
@@ -410,10 +445,11 @@ def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry
 _PLAIN_AT_ONCE = 50_000
 
 
-def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> frozenset[str]:
-    """The tags every form of ``entry`` gets: from its morphological fields, flags and headword."""
+def _entry_tags(tagger: _Tagger, entry: DicEntry, plain_stem: str, rse_is_enclitic: bool) -> frozenset[str]:
+    """The tags every form of ``entry`` gets: from its morphological fields, flags and headword
+    (``plain_stem``, plain)."""
     tags = set(tagger.morph_tags_of(entry.morph))
-    if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
+    if plain_stem in tagger.abbreviations or entry.flags & tagger.symbol_flags:
         tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
     if rse_is_enclitic and entry.word.endswith("rse"):
         tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
@@ -421,26 +457,38 @@ def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> froz
 
 
 def _tagged_forms(
-    tagger: _Tagger, source_name: str, entry: DicEntry, forms: Iterable[Chain], entry_tags: frozenset[str]
+    tagger: _Tagger,
+    source_name: str,
+    entry: DicEntry,
+    plain_stem: str,
+    forms: list[Chain],
+    entry_tags: frozenset[str],
 ) -> Iterator[SourceWord]:
     """The words of ``entry``'s forms, each with its entry's tags and those of its spelling and rules.
 
     A form of letters alone (nearly all) is one word with no full stop, hyphen or space: its tags come
-    as bits (:meth:`_Tagger.spelling_bits`), and its set of tags is looked up.
+    as bits (:meth:`_Tagger.spelling_bits`), and its set of tags is looked up. The entry's forms are
+    made plain in one call (:func:`plain_words`, unless they are few) and their rules' tags worked out
+    in another (:meth:`_Tagger.chain_bits`); a form's spelling is asked for tags only when it is one
+    of the curated words or has no vowel.
     """
     stem = entry.word
-    plain_stem = plain_word(stem)
     unit = bool(entry.flags & tagger.unit_flags)
     clitic_check = not entry.flags and tagger.clitic_check
     sets = tagger.tag_sets(entry_tags)
-    rule_bits, spelling_bits, word_of = tagger.rule_bits, tagger.spelling_bits, SourceWord
-    for word, rules in forms:
+    spelling_bits, word_of, curated = tagger.spelling_bits, SourceWord, tagger.curated
+    vowelless = tagger.vowelless
+    words = [word for word, _ in forms]
+    plains = plain_words(words) if len(words) > _FEW_FORMS else [plain_word(word) for word in words]
+    for (word, rules), plain, rule_bits in zip(forms, plains, tagger.chain_bits(plain_stem, forms), strict=True):
         affixes = (rules[0].flag,) if len(rules) == 1 else tuple([r.flag for r in rules])
         if not word.isalpha():
             yield from _spelled_out(tagger, source_name, entry, word, rules, entry_tags)
             continue
-        plain = plain_word(word)
-        bits = spelling_bits(plain) | rule_bits(plain_stem, rules)
+        if plain in curated or (vowelless and find_vowel(plain) is None):
+            bits = spelling_bits(plain) | rule_bits
+        else:
+            bits = LOWERCASE | rule_bits  # what spelling_bits gives any other word
         if unit and (affixes or not has_vowel(plain)):
             bits |= ABBREVIATION  # KM, CD, HS: a unit symbol, bare or with an SI prefix
         if clitic_check and tagger.is_written_out_enclitic(word, plain):
@@ -449,6 +497,10 @@ def _tagged_forms(
         if tags is None:
             tags = tagger.tag_set(sets, entry_tags, bits)
         yield word_of(word, source_name, stem, affixes, tags)
+
+
+#: An entry with no more forms makes them plain one call each: joining and splitting a text costs more.
+_FEW_FORMS = 4
 
 
 def _spelled_out(
