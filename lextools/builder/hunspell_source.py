@@ -447,13 +447,14 @@ _PLAIN_AT_ONCE = 50_000
 
 def _entry_tags(tagger: _Tagger, entry: DicEntry, plain_stem: str, rse_is_enclitic: bool) -> frozenset[str]:
     """The tags every form of ``entry`` gets: from its morphological fields, flags and headword
-    (``plain_stem``, plain)."""
-    tags = set(tagger.morph_tags_of(entry.morph))
+    (``plain_stem``, plain). Most entries take their fields' tags alone: that set is given as it is
+    (one per distinct fields, its hash worked out once), not copied."""
+    tags = tagger.morph_tags_of(entry.morph)
     if plain_stem in tagger.abbreviations or entry.flags & tagger.symbol_flags:
-        tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
+        tags |= {"abbreviation"}  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
     if rse_is_enclitic and entry.word.endswith("rse"):
-        tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
-    return frozenset(tags)
+        tags |= {"enclitic"}  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
+    return tags
 
 
 def _tagged_forms(
