@@ -702,7 +702,7 @@ def _split_dic_line(line: str) -> tuple[str, str, str]:
     (hunspell(5): "Dictionary words can contain also slashes with the ``\\/`` syntax").
     Spaces inside a word are kept ("Mala Pascua" is one entry); trailing ones are dropped.
     """
-    m = _MORPH_START.search(line)
+    m = _MORPH_START.search(line) if " " in line or "\t" in line else None  # (it starts at one of them)
     if m:
         head, morph = line[: m.start()], line[m.end() :].strip()
     else:
