@@ -200,6 +200,9 @@ class _Tagger:
         self._rules: list[AffixRule] = []
         # an entry's tags → (a form's tag bits → the entry's tags with those): each set made once
         self._tag_sets: dict[frozenset[str], dict[int, frozenset[str]]] = {}
+        # the flags of a form's rules, each distinct tuple once; id of a rule alone → its tuple
+        self._affixes: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._one_affix: dict[int, tuple[str, ...]] = {}
         # (headword invariable, headword pronominal) → a chain's tag bits by its rules' kind (rule_bits)
         self._bits_of_kind = {(inv, pron): _bits_of_kind(inv, pron) for inv in (False, True) for pron in (False, True)}
         # an entry's morphological fields → the tags they give (Dicollecte's entries share a few hundred)
@@ -262,6 +265,17 @@ class _Tagger:
                 kind |= rule_kind(rule) if k is None else k
             out.append(of_kind[kind])
         return out
+
+    def affixes_of(self, rules: tuple[AffixRule, ...]) -> tuple[str, ...]:
+        """The flags of the rules that made a form, one tuple per distinct flags (shared by the forms:
+        a source kept for the next edition keeps them as they are, :class:`~lextools.builder.recipes.SharedSources`)."""
+        if len(rules) == 1:
+            affixes = self._one_affix.get(id(rules[0]))
+            if affixes is None:
+                affixes = self._one_affix[id(rules[0])] = self._affixes.setdefault((rules[0].flag,), (rules[0].flag,))
+            return affixes
+        affixes = tuple([r.flag for r in rules])
+        return self._affixes.setdefault(affixes, affixes)
 
     def unmarked(self, plain_stem: str, chains: list[Chain]) -> list[str]:
         """The words of the chains (forms of the headword ``plain_stem``) whose rules give no tag:
@@ -481,8 +495,9 @@ def _tagged_forms(
     vowelless = tagger.vowelless
     words = [word for word, _ in forms]
     plains = plain_words(words) if len(words) > _FEW_FORMS else [plain_word(word) for word in words]
+    affixes_of = tagger.affixes_of
     for (word, rules), plain, rule_bits in zip(forms, plains, tagger.chain_bits(plain_stem, forms), strict=True):
-        affixes = (rules[0].flag,) if len(rules) == 1 else tuple([r.flag for r in rules])
+        affixes = affixes_of(rules)
         if not word.isalpha():
             yield from _spelled_out(tagger, source_name, entry, word, rules, entry_tags)
             continue
