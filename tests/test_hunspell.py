@@ -338,4 +338,6 @@ def test_plain_words_are_lower_case_without_marks_by_every_route() -> None:
     words = [w for w in every if w != "\n"]
     assert [plain_word(w) for w in words] == [by_nfd(w) for w in words]
     assert plain_words(words) == [by_nfd(w) for w in words] and plain_words([]) == []
+    latin1 = [w for w in words if max(w) < "\u0100"]  # the route of one text for them all
+    assert plain_words(latin1) == [by_nfd(w) for w in latin1]
     assert plain_words(["a\nb", "Á"]) == ["a\nb", "a"]  # a word holding a line feed: one by one

@@ -50,6 +50,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
@@ -63,6 +64,7 @@ __all__ = [
     "DicEntry",
     "Form",
     "Report",
+    "dic_words",
     "entry_chains",
     "entry_expander",
     "expand",
@@ -700,7 +702,7 @@ def _split_dic_line(line: str) -> tuple[str, str, str]:
     (hunspell(5): "Dictionary words can contain also slashes with the ``\\/`` syntax").
     Spaces inside a word are kept ("Mala Pascua" is one entry); trailing ones are dropped.
     """
-    m = _MORPH_START.search(line)
+    m = _MORPH_START.search(line) if " " in line or "\t" in line else None  # (it starts at one of them)
     if m:
         head, morph = line[: m.start()], line[m.end() :].strip()
     else:
@@ -728,22 +730,7 @@ def iter_dic(path: str | Path, aff: AffixFile, stats: Counter[str] | None = None
     ``trailing_whitespace``.  Morphological fields are kept in :attr:`DicEntry.morph`
     (an ``AM`` alias number is resolved).
     """
-    raw = _read_bytes(path)
-    try:
-        text = raw.decode(aff.python_encoding)
-    except UnicodeDecodeError:
-        text = raw.decode(aff.python_encoding, errors="replace")
-        if stats is not None:
-            stats["decode_errors"] += 1
-    if text.startswith(_BOM):
-        text = text[1:]
-    lines = text.splitlines()
-    if not lines:
-        return
-    first = lines[0].split()
-    if stats is not None and first and first[0].isdigit():
-        stats["declared_count"] = int(first[0])
-    start = 1 if first and first[0].isdigit() else 0
+    lines, start = _dic_lines(path, aff, stats)
     for lineno in range(start, len(lines)):
         line = lines[lineno]
         if stats is not None:
@@ -765,6 +752,33 @@ def iter_dic(path: str | Path, aff: AffixFile, stats: Counter[str] | None = None
             else:
                 morph = tuple(morph_text.split())
         yield DicEntry(word=word, flags=flags, morph=morph, line=lineno + 1)
+
+
+def dic_words(path: str | Path, aff: AffixFile) -> list[str]:
+    """The words of the entries :func:`iter_dic` yields, in order: its ``DicEntry.word`` without
+    decoding flags or morphological fields, or making an entry per line (a dictionary's headwords)."""
+    lines, start = _dic_lines(path, aff, None)
+    return [_split_dic_line(line)[0] for line in islice(lines, start, None) if line.strip()]
+
+
+def _dic_lines(path: str | Path, aff: AffixFile, stats: Counter[str] | None) -> tuple[list[str], int]:
+    """The lines of a ``.dic`` file decoded with ``aff``, and where its entries start (after the count)."""
+    raw = _read_bytes(path)
+    try:
+        text = raw.decode(aff.python_encoding)
+    except UnicodeDecodeError:
+        text = raw.decode(aff.python_encoding, errors="replace")
+        if stats is not None:
+            stats["decode_errors"] += 1
+    if text.startswith(_BOM):
+        text = text[1:]
+    lines = text.splitlines()
+    if not lines:
+        return [], 0
+    first = lines[0].split()
+    if stats is not None and first and first[0].isdigit():
+        stats["declared_count"] = int(first[0])
+    return lines, 1 if first and first[0].isdigit() else 0
 
 
 # --------------------------------------------------------------------------------------

@@ -47,7 +47,16 @@ from functools import cache
 from typing import Any
 
 from lextools.builder.filters import SourceWord
-from lextools.builder.hunspell import AffixFile, AffixRule, Chain, DicEntry, entry_chains, iter_dic, read_aff
+from lextools.builder.hunspell import (
+    AffixFile,
+    AffixRule,
+    Chain,
+    DicEntry,
+    dic_words,
+    entry_chains,
+    iter_dic,
+    read_aff,
+)
 from lextools.core.clitics import clitic_split
 from lextools.core.sources import Source, load_source
 
@@ -69,15 +78,18 @@ def plain_word(word: str) -> str:
     case; a word of Latin-1 (every letter of Spanish and French) takes one ``bytes.translate``
     through a table of those letters' plain shapes, and one whose letters all come before the
     combining marks (U+0300) one ``str.translate`` (slower, a dict per character); only a word with
-    a later character is decomposed whole (NFD), its marks deleted.
+    a later character is decomposed whole (NFD), its marks deleted. Whether a word is Latin-1 is
+    what encoding it says (in C: ``max`` of a text of many words, :func:`plain_words`, takes a
+    Python step per character).
     """
     if word.isascii() and "\0" not in word:
         return word.lower()
     low = word.lower()
-    top = max(low)
-    if top < "\u0100":
+    try:
         return low.encode("latin-1").translate(_LATIN1_PLAIN).decode("latin-1")
-    if top < _FIRST_MARK:
+    except UnicodeEncodeError:  # a character past U+00FF
+        pass
+    if max(low) < _FIRST_MARK:
         return low.translate(_LATIN_PLAIN)
     decomposed = unicodedata.normalize("NFD", low.replace("ñ", "\0"))
     return decomposed.translate(_without_marks()).replace("\0", "ñ")
@@ -85,14 +97,20 @@ def plain_word(word: str) -> str:
 
 def plain_words(words: Sequence[str]) -> list[str]:
     """:func:`plain_word` of each word, in one call for them all: the words joined by line feeds are
-    made plain as one text (each character alone, or a run of marks after its letter, within its
-    line), so a dictionary's forms cost no Python call each."""
+    made plain as one text of Latin-1 (each character alone, within its line), so a dictionary's
+    forms cost no Python call each. Words with a character past Latin-1 take :func:`plain_word`
+    each: one such word would send the whole text through the slow routes (a dict per character,
+    or NFD), slower than the calls."""
     if not words:
         return []
     text = "\n".join(words)
     if text.count("\n") != len(words) - 1:  # a word holding a line feed: one by one
         return [plain_word(w) for w in words]
-    return plain_word(text).split("\n")
+    low = text.lower()
+    try:
+        return low.encode("latin-1").translate(_LATIN1_PLAIN).decode("latin-1").split("\n")
+    except UnicodeEncodeError:
+        return [plain_word(w) for w in words]
 
 
 @cache
@@ -130,6 +148,8 @@ _LATIN1_PLAIN = bytes(ord(_LATIN_PLAIN.get(c, chr(c))) for c in range(256))
 
 
 _VOWEL = re.compile("[aeiouy]")
+#: The first vowel of a plain word, or None: :func:`has_vowel` without a Python call, for loops per form.
+find_vowel = _VOWEL.search
 
 
 def has_vowel(plain: str) -> bool:
@@ -170,6 +190,8 @@ class _Tagger:
         self.clitic_check = bool(options.get("flagless_clitic_check", False))
         self.unit_flags = set(options.get("unit_symbol_flags", []))
         self.symbol_flags = set(options.get("symbol_flags", []))
+        #: the words whose spelling alone gives a tag (:meth:`spelling_bits`), vowels aside
+        self.curated = self.abbreviations | self.multiword_pieces | self.enclitic_words
         self.skip_flags = frozenset(options.get("skip_flags", []))
         self.verb_forms: set[str] = set()  # forms of the conjugation classes
         self.flagless_forms: set[str] = set()  # flagless entries, some of them irregular verb forms
@@ -178,6 +200,11 @@ class _Tagger:
         self._rules: list[AffixRule] = []
         # an entry's tags → (a form's tag bits → the entry's tags with those): each set made once
         self._tag_sets: dict[frozenset[str], dict[int, frozenset[str]]] = {}
+        # the flags of a form's rules, each distinct tuple once; id of a rule alone → its tuple
+        self._affixes: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._one_affix: dict[int, tuple[str, ...]] = {}
+        # (headword invariable, headword pronominal) → a chain's tag bits by its rules' kind (rule_bits)
+        self._bits_of_kind = {(inv, pron): _bits_of_kind(inv, pron) for inv in (False, True) for pron in (False, True)}
         # an entry's morphological fields → the tags they give (Dicollecte's entries share a few hundred)
         self._morph_tags_of: dict[tuple[str, ...], frozenset[str]] = {}
 
@@ -225,6 +252,46 @@ class _Tagger:
                 bits |= PRONOMINAL
         return bits
 
+    def chain_bits(self, plain_stem: str, chains: list[Chain]) -> list[int]:
+        """:meth:`rule_bits` of each chain of one entry (the headword ``plain_stem``), in one call: the
+        headword looked up once, each chain's rules' kinds inline."""
+        of_kind = self._bits_of_kind[plain_stem in self.invariable, plain_stem in self.pronominal]
+        kinds, rule_kind = self._kinds, self._rule_kind
+        out = []
+        for _, rules in chains:
+            kind = 0
+            for rule in rules:
+                k = kinds.get(id(rule))
+                kind |= rule_kind(rule) if k is None else k
+            out.append(of_kind[kind])
+        return out
+
+    def affixes_of(self, rules: tuple[AffixRule, ...]) -> tuple[str, ...]:
+        """The flags of the rules that made a form, one tuple per distinct flags (shared by the forms:
+        a source kept for the next edition keeps them as they are, :class:`~lextools.builder.recipes.SharedSources`)."""
+        if len(rules) == 1:
+            affixes = self._one_affix.get(id(rules[0]))
+            if affixes is None:
+                affixes = self._one_affix[id(rules[0])] = self._affixes.setdefault((rules[0].flag,), (rules[0].flag,))
+            return affixes
+        affixes = tuple([r.flag for r in rules])
+        return self._affixes.setdefault(affixes, affixes)
+
+    def unmarked(self, plain_stem: str, chains: list[Chain]) -> list[str]:
+        """The words of the chains (forms of the headword ``plain_stem``) whose rules give no tag:
+        those :meth:`rule_bits` gives 0, worked out without a call per form."""
+        allowed = 0 if plain_stem in self.invariable else _PLURAL_RULE  # a plural alone: no tag
+        kinds, rule_kind = self._kinds, self._rule_kind
+        words = []
+        for word, rules in chains:
+            kind = 0
+            for rule in rules:
+                k = kinds.get(id(rule))
+                kind |= rule_kind(rule) if k is None else k
+            if not kind & ~allowed:
+                words.append(word)
+        return words
+
     def spelling_bits(self, plain: str) -> int:
         """The tags of a one-word entry of letters alone, as bits (:meth:`spelling_tags` for such a word)."""
         bits = LOWERCASE
@@ -234,7 +301,7 @@ class _Tagger:
             bits |= MULTIWORD
         if plain in self.enclitic_words:
             bits |= ENCLITIC
-        if self.vowelless and not has_vowel(plain):
+        if self.vowelless and find_vowel(plain) is None:
             bits |= ABBREVIATION
         return bits
 
@@ -319,15 +386,32 @@ def read_hunspell(source: Source, headwords_of: Headwords) -> Iterator[SourceWor
     known = headwords_of(options.get("main_dictionary")) if new_only else set()
     dic = source.files["dic"]
     expand_entry = entry_chains(aff)
+    entries: Iterable[DicEntry] = iter_dic(dic, aff)
     if tagger.clitic_check:  # first pass: the verb forms, to recognise written-out enclitics
-        _learn_verb_forms(tagger, iter_dic(dic, aff), expand_entry)
-    for entry in iter_dic(dic, aff):
-        if confirmed is not None and plain_word(entry.word) not in confirmed:
+        entries = list(entries)  # (the .dic read once for both passes)
+        _learn_verb_forms(tagger, entries, expand_entry)
+    for entry in entries:
+        plain_stem = plain_word(entry.word)
+        if confirmed is not None and plain_stem not in confirmed:
             continue  # a headword only this dictionary gives: one source is not evidence enough
-        entry_tags = _entry_tags(tagger, entry, rse_is_enclitic)
-        if new_only and entry.flags & new_only and plain_word(entry.word) in known:
+        entry_tags = _entry_tags(tagger, entry, plain_stem, rse_is_enclitic)
+        if new_only and entry.flags & new_only and plain_stem in known:
             entry = dataclasses.replace(entry, flags=entry.flags - new_only)
-        yield from _tagged_forms(tagger, source.name, entry, expand_entry(entry), entry_tags)
+        yield from _tagged_forms(tagger, source.name, entry, plain_stem, expand_entry(entry), entry_tags)
+
+
+def _bits_of_kind(invariable: bool, pronominal: bool) -> tuple[int, ...]:
+    """What :meth:`_Tagger.rule_bits` gives for each kind of chain (its rules' kinds joined), for a
+    headword invariable or not, pronominal or not."""
+    table = []
+    for kind in range((_CLITIC_RULE | _SE_RULE | _PLURAL_RULE) + 1):
+        bits = INVARIABLE if kind & _PLURAL_RULE and invariable else 0
+        if kind & (_CLITIC_RULE | _SE_RULE):
+            bits |= ENCLITIC
+        if kind & _SE_RULE and pronominal:
+            bits |= PRONOMINAL
+        table.append(bits)
+    return tuple(table)
 
 
 def _without_unwanted_classes(aff: AffixFile, skip: frozenset[str], only: set[str]) -> AffixFile:
@@ -349,53 +433,78 @@ def _without_unwanted_classes(aff: AffixFile, skip: frozenset[str], only: set[st
 
 
 def _learn_verb_forms(tagger: _Tagger, entries: Iterable[DicEntry], expand_entry: Expand) -> None:
-    """Collect the verb forms, flagless entries and pronominal headwords the clitic check needs."""
-    verb_flags, add_verb_form, rule_bits = tagger.verb_flags, tagger.verb_forms.add, tagger.rule_bits
+    """Collect the verb forms, flagless entries and pronominal headwords the clitic check needs.
+
+    The verb forms (hundreds of thousands in RLA-ES) are made plain :data:`_PLAIN_AT_ONCE` at a
+    time (:func:`plain_words`), not one call each.
+    """
+    verb_flags, unmarked = tagger.verb_flags, tagger.unmarked
+    forms: list[str] = []
     for entry in entries:
         if entry.flags & verb_flags:
-            plain_stem = plain_word(entry.word)
-            for word, rules in expand_entry(entry):
-                if not rule_bits(plain_stem, rules):
-                    add_verb_form(plain_word(word))
+            forms += unmarked(plain_word(entry.word), expand_entry(entry))
+            if len(forms) >= _PLAIN_AT_ONCE:
+                tagger.verb_forms.update(plain_words(forms))
+                forms.clear()
         elif not entry.flags and entry.word.islower():
             # Irregular verbs are partly written out without flags (DA, DI, HAZ): the clitic check
             # needs them as bases; homographs (TELA) survive through their flagged entries.
             tagger.flagless_forms.add(plain_word(entry.word))
         if entry.word.endswith("rse") and not entry.flags:
             tagger.pronominal.add(plain_word(entry.word[:-2]))  # ABSENTARSE: a pronominal headword
+    tagger.verb_forms.update(plain_words(forms))
 
 
-def _entry_tags(tagger: _Tagger, entry: DicEntry, rse_is_enclitic: bool) -> frozenset[str]:
-    """The tags every form of ``entry`` gets: from its morphological fields, flags and headword."""
-    tags = set(tagger.morph_tags_of(entry.morph))
-    if plain_word(entry.word) in tagger.abbreviations or entry.flags & tagger.symbol_flags:
-        tags.add("abbreviation")  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
+#: Verb forms made plain at a time (:func:`_learn_verb_forms`).
+_PLAIN_AT_ONCE = 50_000
+
+
+def _entry_tags(tagger: _Tagger, entry: DicEntry, plain_stem: str, rse_is_enclitic: bool) -> frozenset[str]:
+    """The tags every form of ``entry`` gets: from its morphological fields, flags and headword
+    (``plain_stem``, plain). Most entries take their fields' tags alone: that set is given as it is
+    (one per distinct fields, its hash worked out once), not copied."""
+    tags = tagger.morph_tags_of(entry.morph)
+    if plain_stem in tagger.abbreviations or entry.flags & tagger.symbol_flags:
+        tags |= {"abbreviation"}  # HNO/GS: HNA, HNOS and HNAS are the same abbreviation
     if rse_is_enclitic and entry.word.endswith("rse"):
-        tags.add("enclitic")  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
-    return frozenset(tags)
+        tags |= {"enclitic"}  # DESAYUNARSE: a headword in -rse, no mark of a pronominal entry
+    return tags
 
 
 def _tagged_forms(
-    tagger: _Tagger, source_name: str, entry: DicEntry, forms: Iterable[Chain], entry_tags: frozenset[str]
+    tagger: _Tagger,
+    source_name: str,
+    entry: DicEntry,
+    plain_stem: str,
+    forms: list[Chain],
+    entry_tags: frozenset[str],
 ) -> Iterator[SourceWord]:
     """The words of ``entry``'s forms, each with its entry's tags and those of its spelling and rules.
 
     A form of letters alone (nearly all) is one word with no full stop, hyphen or space: its tags come
-    as bits (:meth:`_Tagger.spelling_bits`), and its set of tags is looked up.
+    as bits (:meth:`_Tagger.spelling_bits`), and its set of tags is looked up. The entry's forms are
+    made plain in one call (:func:`plain_words`, unless they are few) and their rules' tags worked out
+    in another (:meth:`_Tagger.chain_bits`); a form's spelling is asked for tags only when it is one
+    of the curated words or has no vowel.
     """
     stem = entry.word
-    plain_stem = plain_word(stem)
     unit = bool(entry.flags & tagger.unit_flags)
     clitic_check = not entry.flags and tagger.clitic_check
     sets = tagger.tag_sets(entry_tags)
-    rule_bits, spelling_bits, word_of = tagger.rule_bits, tagger.spelling_bits, SourceWord
-    for word, rules in forms:
-        affixes = (rules[0].flag,) if len(rules) == 1 else tuple([r.flag for r in rules])
+    spelling_bits, word_of, curated = tagger.spelling_bits, SourceWord, tagger.curated
+    vowelless = tagger.vowelless
+    words = [word for word, _ in forms]
+    plains = plain_words(words) if len(words) > _FEW_FORMS else [plain_word(word) for word in words]
+    affixes_of = tagger.affixes_of
+    for (word, rules), plain, rule_bits in zip(forms, plains, tagger.chain_bits(plain_stem, forms), strict=True):
+        affixes = affixes_of(rules)
         if not word.isalpha():
             yield from _spelled_out(tagger, source_name, entry, word, rules, entry_tags)
             continue
-        plain = plain_word(word)
-        bits = spelling_bits(plain) | rule_bits(plain_stem, rules)
+        if plain in curated or (vowelless and find_vowel(plain) is None):
+            bits = spelling_bits(plain) | rule_bits
+        else:
+            bits = LOWERCASE | rule_bits  # what spelling_bits gives any other word
         if unit and (affixes or not has_vowel(plain)):
             bits |= ABBREVIATION  # KM, CD, HS: a unit symbol, bare or with an SI prefix
         if clitic_check and tagger.is_written_out_enclitic(word, plain):
@@ -404,6 +513,10 @@ def _tagged_forms(
         if tags is None:
             tags = tagger.tag_set(sets, entry_tags, bits)
         yield word_of(word, source_name, stem, affixes, tags)
+
+
+#: An entry with no more forms makes them plain one call each: joining and splitting a text costs more.
+_FEW_FORMS = 4
 
 
 def _spelled_out(
@@ -438,4 +551,4 @@ def invariable_of(options: dict[str, Any]) -> list[str]:
 
 def dictionary_headwords(source: Source) -> set[str]:
     """A hunspell dictionary's headwords, lower case without accents, without expanding them."""
-    return set(plain_words([e.word for e in iter_dic(source.files["dic"], read_aff(source.files["aff"]))]))
+    return set(plain_words(dic_words(source.files["dic"], read_aff(source.files["aff"]))))

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from lextools.builder.filters import SourceWord
-from lextools.builder.hunspell_source import Headwords, has_vowel, invariable_of, plain_word, plain_words
+from lextools.builder.hunspell_source import Headwords, find_vowel, invariable_of, plain_word, plain_words
 from lextools.core.errors import SourceError
 from lextools.core.inputs import read_input
 from lextools.core.sources import Source
@@ -103,7 +103,7 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
     name, word_of = source.name, SourceWord
     for (form, lemma), plain in zip(entries, _plain_forms(entries), strict=True):
         base = plain_lemma[lemma]
-        if not inflects(plain, base):
+        if not plain.startswith(base[: max(1, len(base) - 2)]):  # inflects(plain, base), without a call
             lemma, base = form, plain  # judged as a headword of its own
         bits = 0
         if base in main:
@@ -115,7 +115,7 @@ def read_lemma_table(source: Source, headwords_of: Headwords) -> Iterator[Source
                 bits |= _UNCONJUGATED
             if base in invariable:
                 bits |= _INVARIABLE
-        if not has_vowel(plain):
+        if find_vowel(plain) is None:  # has_vowel, without a call per form
             bits |= _ABBREVIATION
         tags = tag_sets.get(bits)
         if tags is None:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain, islice, repeat
-from operator import itemgetter
+from operator import is_, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -154,12 +154,19 @@ class SharedSources:
         while chunk := list(islice(words, _CHUNK)):
             yield chunk
             affixes, tags = list(map(_AFFIXES, chunk)), list(map(_TAGS, chunk))
+            held_affixes, held_tags = (
+                list(map(once.setdefault, affixes, affixes)),
+                list(map(once.setdefault, tags, tags)),
+            )
+            if all(map(is_, held_affixes, affixes)) and all(map(is_, held_tags, tags)):
+                packed += chunk  # each affix list and tag set already the one held (a hunspell source's)
+                continue
             fields = zip(
                 map(_RAW, chunk),
                 map(_SOURCE, chunk),
                 map(_STEM, chunk),
-                map(once.setdefault, affixes, affixes),  # each distinct affix list and tag set held once
-                map(once.setdefault, tags, tags),
+                held_affixes,  # each distinct affix list and tag set held once
+                held_tags,
                 strict=True,
             )
             packed += map(tuple.__new__, repeat(SourceWord), fields)
