@@ -66,6 +66,7 @@ from bench.harness import (
 from lextools.core import kwg
 from lextools.core.lexicon import load_lexicon
 from lextools.features.export import export_bytes, write_export
+from lextools.features.list_files import LISTS
 
 #: Targets of a refusal: CPU seconds and peak RSS (the peak counts the probe's own process, which
 #: each command is forked from: under 100 MB). A build beside a 2 GB file that is passed over may
@@ -227,6 +228,14 @@ def _status(port: int, path: str) -> int:
         return 0
 
 
+def _generations(cache: Path) -> tuple[int, int]:
+    """The export folders in the cache, and the lexicon generations its list files are of (a list
+    file's name starts with its lexicon's edition and checksum: lextools.features.list_files)."""
+    exports = [p for p in cache.iterdir() if p.name != LISTS]
+    lists = {p.name.split("__")[0] for p in (cache / LISTS).glob("*.keys")}
+    return len(exports), len(lists)
+
+
 def rebuilt_cache(tmp: Path) -> tuple[bool, str]:
     words = (tmp / "words.txt").read_text("utf-8").split()
     small, cache = tmp / "small", tmp / "small-cache"
@@ -236,14 +245,17 @@ def rebuilt_cache(tmp: Path) -> tuple[bool, str]:
         with running(small, tmp / "small.log", workers=1) as svc:
             for n in range(1, 4):
                 status = fetch(svc.port, "GET", "/v1/es-fise/export?format=kwg")[0]
-                folders.append((status, len(list(cache.iterdir()))))
+                folders.append((status, *_generations(cache)))
                 _build_small(small, words, n)
                 time.sleep(1.5)  # the workers look for a rebuild every second
             status = fetch(svc.port, "GET", "/v1/es-fise/export?format=kwg")[0]
-            folders.append((status, len(list(cache.iterdir()))))
+            folders.append((status, *_generations(cache)))
     size = sum(p.stat().st_size for p in cache.rglob("*") if p.is_file())
-    ok = all(s == 200 and n == 1 for s, n in folders)
-    return ok, f"(status, folders in the cache) after each of 3 rebuilds: {folders}, {size:,} bytes (target: 1 folder)"
+    ok = all(s == 200 and n == 1 and g <= 1 for s, n, g in folders)
+    return ok, (
+        f"(status, export folders, list generations) after each of 3 rebuilds: {folders}, {size:,} bytes "
+        "(target: 1 folder, at most 1 generation of lists)"
+    )
 
 
 def _build_small(home: Path, words: list[str], n: int) -> None:
