@@ -256,6 +256,10 @@ class _Tagger:
         """:meth:`rule_bits` of each chain of one entry (the headword ``plain_stem``), in one call: the
         headword looked up once, each chain's rules' kinds inline."""
         of_kind = self._bits_of_kind[plain_stem in self.invariable, plain_stem in self.pronominal]
+        return [of_kind[kind] for kind in self._chain_kinds(chains)]
+
+    def _chain_kinds(self, chains: list[Chain]) -> list[int]:
+        """The kinds of each chain's rules, or-ed (each rule's kind worked out once, then by its id)."""
         kinds, rule_kind = self._kinds, self._rule_kind
         out = []
         for _, rules in chains:
@@ -263,7 +267,7 @@ class _Tagger:
             for rule in rules:
                 k = kinds.get(id(rule))
                 kind |= rule_kind(rule) if k is None else k
-            out.append(of_kind[kind])
+            out.append(kind)
         return out
 
     def affixes_of(self, rules: tuple[AffixRule, ...]) -> tuple[str, ...]:
@@ -281,16 +285,7 @@ class _Tagger:
         """The words of the chains (forms of the headword ``plain_stem``) whose rules give no tag:
         those :meth:`rule_bits` gives 0, worked out without a call per form."""
         allowed = 0 if plain_stem in self.invariable else _PLURAL_RULE  # a plural alone: no tag
-        kinds, rule_kind = self._kinds, self._rule_kind
-        words = []
-        for word, rules in chains:
-            kind = 0
-            for rule in rules:
-                k = kinds.get(id(rule))
-                kind |= rule_kind(rule) if k is None else k
-            if not kind & ~allowed:
-                words.append(word)
-        return words
+        return [word for (word, _), kind in zip(chains, self._chain_kinds(chains), strict=True) if not kind & ~allowed]
 
     def spelling_bits(self, plain: str) -> int:
         """The tags of a one-word entry of letters alone, as bits (:meth:`spelling_tags` for such a word)."""
