@@ -231,6 +231,14 @@ def prepare_record(record: Record) -> None:
     record.prepare()
 
 
+def _preloaded(app: Any) -> WSGIApp:
+    """``app`` with its lexicons loaded: gunicorn calls this in the arbiter (``preload_app``)."""
+    loaded = app.extensions[EXTENSION].preload(only=app.config.get("KIOSK"))  # a kiosk judges with one
+    log = logging.getLogger("gunicorn.error")
+    log.info("lexicons loaded before the workers start: %s", ", ".join(loaded) or "none")
+    return app
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -271,17 +279,8 @@ def serve(
     summary = lexicon_summary(home)
     if config.get("KIOSK"):
         summary += f"; kiosk: the word judge for {config['KIOSK']} only"
-
-    def preloaded() -> WSGIApp:
-        """The app built above, its lexicons loaded: gunicorn calls this in the arbiter (``preload_app``)."""
-        loaded = app.extensions[EXTENSION].preload(only=app.config.get("KIOSK"))  # a kiosk judges with one
-        logging.getLogger("gunicorn.error").info(
-            "lexicons loaded before the workers start: %s", ", ".join(loaded) or "none"
-        )
-        return app
-
     Server(
-        preloaded,
+        partial(_preloaded, app),
         {
             "bind": f"{host}:{port}",
             "workers": workers,
