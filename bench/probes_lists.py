@@ -21,11 +21,14 @@ It starts ``lextools serve`` (2 workers, ``service.server.DEFAULTS``) on 127.0.0
   measured for 10 s first on the same server), the slowest list answer (the JSON names the slowest
   lists) and the PSS of the arbiter and its workers: idle (before anything of the probe, nothing
   warmed), at the peak, and after — read again until it is back within 10 % of idle, at most
-  ``--settle`` s (default 10) after the clients stop.
-  Passes with 0 timeouts, p99 ≤ 100 ms, no list answer over 1 s and the PSS back within 10 % of idle.
+  ``--settle`` s (default 10) after the clients stop; beside them another player asks ordinary 7-tile
+  anagrams of es-fise (``bench.probes_routes.Ordinary``).
+  Passes with 0 timeouts, p99 ≤ 100 ms, no list answer over 1 s, no 7-tile answer empty and
+  truncated, and the PSS back within 10 % of idle.
 - ``16 study clients`` (issue 32): 16 clients looping every list route above and every quiz route
   (each quiz type of each edition, the heaviest settings a page offers) for ``--study-duration`` s
-  (default 60), the look-ups timed as above. Passes with 0 worker timeouts and look-up p99 ≤ 100 ms
+  (default 60), the look-ups and the 7-tile anagrams as above. Passes with 0 worker timeouts, no
+  7-tile answer empty and look-up p99 ≤ 100 ms
   (a quiz may answer 503 ``busy`` with ``Retry-After``: counted, not failed) and the PSS back within
   10 % of idle within ``--settle`` s, as above.
 
@@ -58,6 +61,7 @@ from bench.harness import (
     workers_of,
 )
 from bench.hostile_clients import lookups, measure
+from bench.probes_routes import Ordinary
 from lextools.core.edition import edition_names, load_edition
 from lextools.features.lists import STEM_LENGTHS, high_value_tiles
 
@@ -207,13 +211,16 @@ def cycling(
     idle = pss_mb(svc)
     alone = measure(svc.port, lookup, BASELINE_SECONDS, 4)  # the machine's own pace, beside the figure under load
     clients = [Cycler(svc.port, paths, n) for n in range(count)]
+    player = Ordinary(svc.port, count)  # another player's 7-tile anagrams, beside them: never empty
     for c in clients:
         c.start()
+    player.start()
     try:
         time.sleep(1)
         figures = measure(svc.port, lookup, duration, 4)
         peak = pss_mb(svc)
     finally:
+        player.stop()
         for c in clients:
             c.stop()
     after, settled = settle(svc, idle, settle_s)
@@ -237,6 +244,9 @@ def cycling(
         "slowest_lists": sorted(((p, max(c.by_path.get(p, 0.0) for c in clients)) for p in paths), key=lambda x: -x[1])[
             :5
         ],
+        "ordinary": player.asked,
+        "ordinary_empty": player.empty,
+        "ordinary_failed": player.failed,
         "pss_idle_mb": idle,
         "pss_peak_mb": peak,
         "pss_after_mb": after,
@@ -244,6 +254,8 @@ def cycling(
     }
     result["ok"] = (
         result["timeouts"] == 0
+        and not player.empty
+        and not player.failed
         and result["p99_ms"] <= P99_MS
         and not result["lookups_failed"]
         and not result["client_failures"]
@@ -268,9 +280,11 @@ def line(r: dict[str, Any]) -> str:
         f"{r['probe']} cycling {r['lists']} routes: {r['timeouts']} worker timeouts, look-up p99 {r['p99_ms']:.1f} "
         f"ms (p50 {r['p50_ms']:.1f}; {r['baseline_p99_ms']:.1f} with no list client; {r['lookups']} look-ups, "
         f"{r['lookups_failed']} failed), slowest list answer "
-        f"{r['slowest_list_s']:.2f} s, answers {r['answers']}, {r['client_failures']} failed, PSS "
+        f"{r['slowest_list_s']:.2f} s, answers {r['answers']}, {r['client_failures']} failed, ordinary 7-tile "
+        f"anagrams {r['ordinary_empty']} empty of {r['ordinary']} ({r['ordinary_failed']} failed), PSS "
         f"{r['pss_idle_mb']:.0f} → {r['pss_peak_mb']:.0f} → {r['pss_after_mb']:.0f} MB ({r['settle_s']:.1f} s after) "
-        f"vs 0 timeouts, p99 ≤ {P99_MS:.0f} ms, lists ≤ {LIST_SECONDS:.0f} s, PSS ≤ idle + {PSS_MARGIN:.0%} — {verdict}"
+        f"vs 0 timeouts, p99 ≤ {P99_MS:.0f} ms, lists ≤ {LIST_SECONDS:.0f} s, none empty, PSS ≤ idle + "
+        f"{PSS_MARGIN:.0%} — {verdict}"
     )
 
 
