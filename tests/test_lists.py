@@ -452,8 +452,8 @@ def test_a_list_child_runs_at_the_lowest_priority() -> None:
 
 def test_a_worker_exiting_kills_and_reaps_its_list_children(lexicon_home: Path, tmp_path: Path) -> None:
     """The server's ``worker_exit`` hook: the warm-up child (and any list child) of the worker is
-    killed and reaped, and its lock goes with it: the next worker's warm-up takes it. While the
-    child runs, the worker is not renewed for having grown (service/worker_renewal.py)."""
+    killed and reaped, and its lock goes with it: the next worker's warm-up takes it. So a worker
+    renewed when idle (service/worker_renewal.py) is not kept for its child."""
     app = _files_app(lexicon_home, tmp_path / "cache", tmp_path)
     files = app.extensions[study_lists.FILES]
     assert not kept(app)
@@ -463,7 +463,7 @@ def test_a_worker_exiting_kills_and_reaps_its_list_children(lexicon_home: Path, 
             break
         time.sleep(0.01)
     [child] = list(files._running)
-    assert kept(app)
+    assert not kept(app)
     study_lists.worker_exiting(app)
     assert child.returncode is not None  # reaped: no zombie left
     for _ in range(500):  # its watcher sees it end

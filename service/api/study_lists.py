@@ -38,7 +38,6 @@ from service.http.answer_bodies import AnswerBodies
 from service.http.errors import bad_request
 from service.http.language import request_language
 from service.http.lexicons import lexicon
-from service.worker_renewal import keep_while
 
 bp = Blueprint("lists", __name__, url_prefix="/v1/<edition>/lists")
 #: Where the app keeps the list pages' bodies (:func:`init_app`).
@@ -54,8 +53,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.extensions[BODIES] = AnswerBodies()
     folder, home = Path(app.config["EXPORT_CACHE"]) / LISTS, Path(app.config["LEXICONS"])
-    app.extensions[FILES] = files = ListFiles(folder, home, max_bytes=int(app.config["EXPORT_CACHE_MAX_BYTES"]))
-    keep_while(app, files.running)  # a list child's work would start again in a fresh worker
+    app.extensions[FILES] = ListFiles(folder, home, max_bytes=int(app.config["EXPORT_CACHE_MAX_BYTES"]))
     app.config.setdefault("LISTS_WARM", not app.testing)
 
 
