@@ -426,12 +426,22 @@ def _stalled(pid: int, written: float, stall: float = STALL) -> bool:
     core only when nobody else wants one — is runnable: it waits its turn, it is not killed."""
     if time.time() - written <= stall:
         return False
+    usage = cpu_usage(pid)
+    return usage is None or not usage[1]  # no /proc to tell: the time without progress decides
+
+
+def cpu_usage(pid: int) -> tuple[int, bool] | None:
+    """The CPU time a process has used, in clock ticks, and whether it is runnable or waiting for the
+    disk (``/proc/PID/stat``: a child starved of CPU on a busy machine is not stalled; a stopped or
+    sleeping one that uses none is); None where there is no /proc. The export child is watched with
+    it too (service/api/export.py)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rpartition(b")")[2].split()[0]
-    except (OSError, IndexError):
-        return True  # no /proc to tell: the time without progress decides
-    return state not in (b"R", b"D")
+            fields = f.read().rpartition(b")")[2].split()
+        # state, then utime and stime (fields 3, 14 and 15 of proc(5))
+        return int(fields[11]) + int(fields[12]), fields[0] in (b"R", b"D")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _kill_child(pid: int, path: Path) -> None:
@@ -533,7 +543,7 @@ def prune(folder: Path, spec: ListSpec, made: Path, max_bytes: int) -> None:
     if spec.other is not None:
         current[spec.other] = str(spec.other_checksum)
     prune_generations(folder, current)
-    files = sorted((st.st_mtime, st.st_size, p) for p in folder.glob("*.keys") if p != made and (st := _stat(p)))
+    files = sorted((st.st_mtime, st.st_size, p) for p in folder.glob("*.keys") if p != made and (st := stat_or_none(p)))
     total = cache_bytes(folder.parent)
     for _, size, p in files:
         if total <= max_bytes:
@@ -558,13 +568,14 @@ def prune_generations(folder: Path, current: Mapping[str, str]) -> None:
 def cache_bytes(cache: Path) -> int:
     """Bytes of the files one level down the cache (every export and its manifest, every list
     file), as the export cache's bound counts them: temporary files and locks (``.NAME``) aside."""
-    return sum(st.st_size for p in cache.glob("*/*") if not p.name.startswith(".") and (st := _stat(p)))
+    return sum(st.st_size for p in cache.glob("*/*") if not p.name.startswith(".") and (st := stat_or_none(p)))
 
 
-def _stat(p: Path) -> os.stat_result | None:
+def stat_or_none(p: Path) -> os.stat_result | None:
+    """``p.stat()``, or None when another process removed ``p`` meanwhile (the cache is shared)."""
     try:
         return p.stat()
-    except OSError:  # removed meanwhile by another process
+    except OSError:
         return None
 
 

@@ -53,7 +53,7 @@ from lextools.core.lexicon import Lexicon
 from lextools.core.messages import message
 from lextools.core.spelling import NOTATIONS, Notation
 from lextools.features.export import export_name, manifest, manifest_path, words_dawg
-from lextools.features.list_files import LISTS, prune_generations
+from lextools.features.list_files import LISTS, cpu_usage, prune_generations, stat_or_none
 from service.contract.operations import EditionQuery, operation
 from service.contract.params import Choice, load
 from service.contract.schemas import Answer, Limited, dict_field, errors, int_field, nested_list, str_field
@@ -305,7 +305,7 @@ class _Child:
                 return proc.returncode, err
             except subprocess.TimeoutExpired:
                 pass
-            now, usage = time.monotonic(), _cpu_usage(proc.pid)
+            now, usage = time.monotonic(), cpu_usage(proc.pid)
             if usage is None:  # no /proc to tell (or it has just ended): only the time-out applies
                 last = now
             elif usage[0] != cpu or usage[1]:  # it used the CPU, or waits for a core or the disk
@@ -314,19 +314,6 @@ class _Child:
                 proc.kill()  # SIGKILL ends a stopped process too
                 proc.communicate()  # reaped: no zombie, its pipe closed
                 raise BusyError(message("busy_export"))
-
-
-def _cpu_usage(pid: int) -> tuple[int, bool] | None:
-    """The CPU time a process has used, in clock ticks, and whether it is runnable or waiting for the
-    disk (``/proc/PID/stat``: a child starved of CPU on a busy machine is not stalled; a stopped or
-    sleeping one that uses none is); None where there is no /proc."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rpartition(b")")[2].split()
-        # state, then utime and stime (fields 3, 14 and 15 of proc(5))
-        return int(fields[11]) + int(fields[12]), fields[0] in (b"R", b"D")
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def prune(cache: Path, made: Path, max_bytes: int, checksum: str | None = None) -> None:
@@ -344,7 +331,7 @@ def prune(cache: Path, made: Path, max_bytes: int, checksum: str | None = None) 
     exports = sorted(
         (st.st_mtime, st.st_size, p)
         for p in cache.glob("*/*")
-        if not p.name.startswith(".") and not p.name.endswith(".manifest.json") and (st := _stat(p)) is not None
+        if not p.name.startswith(".") and not p.name.endswith(".manifest.json") and (st := stat_or_none(p)) is not None
     )
     total = sum(size + _size(manifest_path(p)) for _, size, p in exports)
     for _, size, p in exports:
@@ -361,15 +348,8 @@ _HASH_CHARS = 20
 _HASHED = re.compile(f"[0-9a-f]{{{_HASH_CHARS}}}")
 
 
-def _stat(p: Path) -> os.stat_result | None:
-    try:
-        return p.stat()
-    except OSError:  # removed meanwhile by another worker
-        return None
-
-
 def _size(p: Path) -> int:
-    st = _stat(p)
+    st = stat_or_none(p)
     return st.st_size if st is not None else 0
 
 
