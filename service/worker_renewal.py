@@ -40,7 +40,7 @@ RENEW_MB = 6.0
 IDLE_S = 4.0
 #: Seconds between two looks.
 LOOK_S = 1.0
-#: The app.extensions key of the tests that keep a worker (:func:`keep_while`).
+#: The app.extensions key of the checks that keep a worker (:func:`keep_while`).
 KEEPS = "lextools.worker_keeps"
 #: The end of the line a renewed worker logs: the benchmarks tell a worker renewed from one killed by it.
 RENEWED = "is idle: a fresh one takes its place"
@@ -114,8 +114,10 @@ def start_watch(worker: Any, renew_mb: float, keeps: Callable[[], bool]) -> Rene
     """Watch ``worker`` (gunicorn's ``post_worker_init``), unless ``renew_mb`` is 0 or its memory
     cannot be read here; ``keeps()`` true: it holds what must not be lost, keep it. The thread is a
     greenlet in a gevent worker."""
-    if renew_mb <= 0 or private_kb() is None:
+    if renew_mb <= 0:
         return None
     renewal = Renewal(renew_mb, keeps)
+    if renewal.started_kb is None:
+        return None
     threading.Thread(target=renewal.watch, args=(worker,), name="worker renewal", daemon=True).start()
     return renewal
