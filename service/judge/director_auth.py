@@ -31,9 +31,8 @@ import binascii
 import hmac
 import time
 from collections import deque
-from typing import Any
 
-from flask import current_app, request
+from flask import Flask, current_app, request
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, TooManyRequests, Unauthorized
 
@@ -118,13 +117,11 @@ class SharedWrongTokens:
             self.local.failed(address)
 
 
-def counted_in_worker(app: Any) -> bool:
+def counted_in_worker(app: Flask) -> bool:
     """Whether this worker counts wrong tokens no other process knows of (no database, or while it was
     down): it is not replaced meanwhile (service/worker_renewal.py), or a guesser would start afresh."""
-    attempts = getattr(app, "extensions", {}).get(ATTEMPTS)
-    if isinstance(attempts, SharedWrongTokens):
-        attempts = attempts.local
-    return isinstance(attempts, WrongTokens) and attempts.held()
+    attempts: WrongTokens | SharedWrongTokens = app.extensions[ATTEMPTS]
+    return (attempts.local if isinstance(attempts, SharedWrongTokens) else attempts).held()
 
 
 def wrong_tokens(hits: SharedHits | None) -> WrongTokens | SharedWrongTokens:
